@@ -1,0 +1,61 @@
+// swift-tools-version: 6.0
+// AV Foundation for Linux: Apple's media frameworks (AVFoundation, CoreMedia, CoreVideo,
+// the Core Graphics subset, ImageIO, VideoToolbox) reimplemented in Swift on FFmpeg.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "AVFoundationLinux",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        .library(name: "CoreMedia", targets: ["CoreMedia"]),
+        .library(name: "CoreVideo", targets: ["CoreVideo"]),
+        .library(name: "CoreGraphics", targets: ["CoreGraphics"]),
+        .library(name: "ImageIO", targets: ["ImageIO"]),
+        .library(name: "VideoToolbox", targets: ["VideoToolbox"]),
+        .executable(name: "avtool", targets: ["avtool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C: FFmpeg 5.1 through pkg-config. Only MediaEngine imports it.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter libavdevice",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
+                              "libswresample-dev", "libavfilter-dev", "libavdevice-dev"])]
+        ),
+        // Pure Swift layers, bottom up.
+        .target(name: "CoreFoundationCompat", swiftSettings: strict),
+        .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
+        .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
+        .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
+        .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),
+        // The engine: every FFmpeg call lives here.
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CoreMedia", "CoreVideo", "CoreGraphics"],
+                swiftSettings: strict),
+        // Public frameworks that stand on the engine.
+        .target(name: "ImageIO", dependencies: ["CoreGraphics", "MediaEngine"], swiftSettings: strict),
+        .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "MediaEngine"], swiftSettings: strict),
+        .target(name: "AVFoundation",
+                dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "CoreAudioTypes", "ImageIO",
+                               "VideoToolbox", "MediaEngine"],
+                swiftSettings: strict),
+        .executableTarget(name: "avtool",
+                          dependencies: ["AVFoundation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+
+        .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"], swiftSettings: strict),
+        .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"], swiftSettings: strict),
+        .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics"], swiftSettings: strict),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "CoreVideo", "CoreGraphics"],
+                    swiftSettings: strict),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,178 @@
+// CVBuffer: the reference-counted buffer at the root of Core Video. On Apple platforms
+// CVImageBuffer and CVPixelBuffer are the same CF type; here they are aliases of one class.
+import CoreGraphics
+
+/// A Core Video buffer: attachments, and for image buffers the pixel storage.
+///
+/// `CVImageBuffer` and `CVPixelBuffer` are aliases of this class, as they are in Apple's SDK,
+/// so code passing a pixel buffer where an image buffer is expected compiles unchanged.
+public final class CVBuffer: @unchecked Sendable, Hashable, CustomStringConvertible {
+    /// The pixel memory, when this is a pixel buffer.
+    package let storage: CVPixelStorage?
+
+    /// Guards `attachmentsByMode` and `lockCount`.
+    package let mutex = NSLock()
+    /// Attachments by propagation mode: `[key: value]`.
+    package var attachmentsByMode: [CVAttachmentMode: [String: Any]] = [.shouldPropagate: [:], .shouldNotPropagate: [:]]
+    /// Outstanding base-address locks, with the flags each was taken with.
+    package var lockFlags: [CVPixelBufferLockFlags] = []
+
+    /// Wraps pixel storage (allocated by CVPixelBufferCreate, a pool, caller bytes, or a decoder
+    /// frame that stays owned by its `CVPixelStorage`).
+    package init(storage: CVPixelStorage?) {
+        self.storage = storage
+    }
+
+    public static func == (lhs: CVBuffer, rhs: CVBuffer) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String {
+        guard let s = storage else { return "<CVBuffer \(Unmanaged.passUnretained(self).toOpaque())>" }
+        return "<CVPixelBuffer \(Unmanaged.passUnretained(self).toOpaque()) width=\(s.width) height=\(s.height) "
+            + "pixelFormat=\(s.pixelFormat.fourCCString) planes=\(s.planes.count)>"
+    }
+}
+
+/// An image buffer: on Linux every image buffer is a pixel buffer in main memory.
+public typealias CVImageBuffer = CVBuffer
+/// A pixel buffer: an image in main memory.
+public typealias CVPixelBuffer = CVImageBuffer
+
+/// How an attachment propagates when a buffer is derived from another.
+public enum CVAttachmentMode: UInt32, Sendable, Hashable {
+    /// The attachment is not copied to derived buffers.
+    case shouldNotPropagate = 0
+    /// The attachment is copied to derived buffers (CVBufferPropagateAttachments).
+    case shouldPropagate = 1
+}
+
+/// Flags for CVPixelBufferLockBaseAddress / CVPixelBufferUnlockBaseAddress.
+public struct CVPixelBufferLockFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// The caller promises not to modify the pixels while locked.
+    public static let readOnly = CVPixelBufferLockFlags(rawValue: 0x0000_0001)
+}
+
+/// The memory behind a pixel buffer: planes of rows, and whatever owns that memory.
+///
+/// Storage can be allocated here (`allocate`), or wrap memory owned by someone else — the bytes
+/// passed to CVPixelBufferCreateWithBytes, or a decoded FFmpeg frame that MediaEngine keeps
+/// referenced until `release` runs — so decoded pictures become pixel buffers without a copy.
+package final class CVPixelStorage: @unchecked Sendable {
+    /// One plane of pixels.
+    package struct Plane: @unchecked Sendable {
+        /// First byte of the first row.
+        package var baseAddress: UnsafeMutableRawPointer
+        /// Width in pixels of this plane (chroma planes are subsampled).
+        package var width: Int
+        /// Height in rows of this plane.
+        package var height: Int
+        /// Bytes from one row to the next (≥ the row's pixel bytes).
+        package var bytesPerRow: Int
+
+        package init(baseAddress: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int) {
+            self.baseAddress = baseAddress
+            self.width = width
+            self.height = height
+            self.bytesPerRow = bytesPerRow
+        }
+    }
+
+    package let width: Int
+    package let height: Int
+    package let pixelFormat: OSType
+    package let planes: [Plane]
+    /// What CVPixelBufferGetBaseAddress returns: the pixels of a packed buffer; for a planar
+    /// buffer allocated here, a `CVPlanarPixelBufferInfo` header as on Apple platforms; nil for a
+    /// planar buffer whose planes are not in one block.
+    package let baseAddress: UnsafeMutableRawPointer?
+    /// What CVPixelBufferGetDataSize returns.
+    package let dataSize: Int
+    /// Extra padding around the image, as `kCVPixelBufferExtendedPixels*` (left, right, top, bottom).
+    package let extendedPixels: (left: Int, right: Int, top: Int, bottom: Int)
+    private let release: (@Sendable () -> Void)?
+
+    /// Storage over memory the caller owns; `release` runs when the last buffer using it goes away.
+    package init(width: Int, height: Int, pixelFormat: OSType, planes: [Plane], baseAddress: UnsafeMutableRawPointer?,
+                 dataSize: Int, extendedPixels: (left: Int, right: Int, top: Int, bottom: Int) = (0, 0, 0, 0),
+                 release: (@Sendable () -> Void)?) {
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.planes = planes
+        self.baseAddress = baseAddress
+        self.dataSize = dataSize
+        self.extendedPixels = extendedPixels
+        self.release = release
+    }
+
+    deinit { release?() }
+
+    /// The default row alignment, in bytes, of buffers allocated here (Apple's buffers are
+    /// aligned at least this much; 64 also suits FFmpeg's SIMD code).
+    package static let defaultBytesPerRowAlignment = 64
+
+    /// Size of the planar header at the start of an allocated planar buffer:
+    /// `CVPlanarPixelBufferInfo` with one (offset, rowBytes) pair per plane, big-endian.
+    package static func planarHeaderSize(planeCount: Int) -> Int { planeCount * 8 }
+
+    /// Allocates zeroed storage for `layout` at `width`×`height`, with rows aligned to
+    /// `alignment` bytes (rounded up to a power of two ≥ 16) and the given extended pixels.
+    package static func allocate(width: Int, height: Int, layout: CVPixelFormatLayout,
+                                 alignment: Int = defaultBytesPerRowAlignment,
+                                 extendedPixels: (left: Int, right: Int, top: Int, bottom: Int) = (0, 0, 0, 0))
+        -> CVPixelStorage? {
+        guard width > 0, height > 0, width < 1 << 16, height < 1 << 16 else { return nil }
+        var align = 16
+        while align < alignment { align <<= 1 }
+        let fullWidth = width + extendedPixels.left + extendedPixels.right
+        let fullHeight = height + extendedPixels.top + extendedPixels.bottom
+        let header = layout.isPlanar ? roundUp(planarHeaderSize(planeCount: layout.planes.count), align) : 0
+        var offsets: [Int] = []
+        var rowBytes: [Int] = []
+        var total = header
+        for plane in layout.planes {
+            let bpr = roundUp(plane.minimumBytesPerRow(forImageWidth: fullWidth), align)
+            offsets.append(total)
+            rowBytes.append(bpr)
+            total += bpr * plane.height(forImageHeight: fullHeight)
+            total = roundUp(total, align)
+        }
+        guard let block = aligned_alloc_zeroed(size: total, alignment: max(align, 64)) else { return nil }
+        var planes: [Plane] = []
+        for (i, plane) in layout.planes.enumerated() {
+            // The visible image starts after the extended pixels.
+            let left = (extendedPixels.left >> plane.widthShift) / plane.pixelsPerElement * plane.bytesPerElement
+            let top = extendedPixels.top >> plane.heightShift
+            planes.append(Plane(baseAddress: block + offsets[i] + top * rowBytes[i] + left,
+                                width: plane.width(forImageWidth: width),
+                                height: plane.height(forImageHeight: height),
+                                bytesPerRow: rowBytes[i]))
+        }
+        if layout.isPlanar {
+            // CVPlanarPixelBufferInfo: per plane a big-endian Int32 offset from the header and a
+            // big-endian UInt32 row byte count, as Apple's planar buffers begin with.
+            for i in 0..<planes.count {
+                let offset = Int32(planes[i].baseAddress - block)
+                block.storeBytes(of: offset.bigEndian, toByteOffset: i * 8, as: Int32.self)
+                block.storeBytes(of: UInt32(rowBytes[i]).bigEndian, toByteOffset: i * 8 + 4, as: UInt32.self)
+            }
+        }
+        let base: UnsafeMutableRawPointer = layout.isPlanar ? block : planes[0].baseAddress
+        let dataSize = layout.isPlanar ? total : rowBytes[0] * layout.planes[0].height(forImageHeight: fullHeight)
+        let address = UInt(bitPattern: block)
+        return CVPixelStorage(width: width, height: height, pixelFormat: layout.pixelFormat, planes: planes,
+                              baseAddress: base, dataSize: dataSize, extendedPixels: extendedPixels,
+                              release: { free(UnsafeMutableRawPointer(bitPattern: address)) })
+    }
+
+    private static func roundUp(_ v: Int, _ a: Int) -> Int { (v + a - 1) / a * a }
+}
+
+private func aligned_alloc_zeroed(size: Int, alignment: Int) -> UnsafeMutableRawPointer? {
+    var p: UnsafeMutableRawPointer?
+    guard posix_memalign(&p, alignment, size) == 0, let p else { return nil }
+    memset(p, 0, size)
+    return p
+}

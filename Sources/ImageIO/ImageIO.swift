@@ -1,0 +1,2 @@
+@_exported import CoreGraphics
+import MediaEngine

@@ -1,0 +1,3 @@
+@_exported import CoreMedia
+@_exported import CoreVideo
+import MediaEngine

@@ -1,0 +1,2 @@
+import AVFoundation
+print("avtool")
