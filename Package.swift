@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CoreVideo", targets: ["CoreVideo"]),
         .library(name: "CoreGraphics", targets: ["CoreGraphics"]),
         .library(name: "ImageIO", targets: ["ImageIO"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "VideoToolbox", targets: ["VideoToolbox"]),
         .executable(name: "avtool", targets: ["avtool"]),
     ],
@@ -35,16 +36,17 @@ let package = Package(
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
         .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
+        .target(name: "UniformTypeIdentifiers", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),
         // The engine: every FFmpeg call lives here.
         .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CoreMedia", "CoreVideo", "CoreGraphics"],
                 swiftSettings: strict),
         // Public frameworks that stand on the engine.
-        .target(name: "ImageIO", dependencies: ["CoreGraphics", "MediaEngine"], swiftSettings: strict),
+        .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),
         .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "MediaEngine"], swiftSettings: strict),
         .target(name: "AVFoundation",
-                dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "CoreAudioTypes", "ImageIO",
+                dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "CoreAudioTypes", "ImageIO", "UniformTypeIdentifiers",
                                "VideoToolbox", "MediaEngine"],
                 swiftSettings: strict),
         .executableTarget(name: "avtool",
@@ -56,6 +58,8 @@ let package = Package(
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "CoreVideo", "CoreGraphics"],
                     swiftSettings: strict),
+        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO"], swiftSettings: strict),
+        .testTarget(name: "VideoToolboxTests", dependencies: ["VideoToolbox"], swiftSettings: strict),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation"], swiftSettings: strict),
     ]
 )

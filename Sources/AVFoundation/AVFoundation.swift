@@ -5,4 +5,5 @@
 @_exported import CoreGraphics
 @_exported import CoreAudioTypes
 @_exported import ImageIO
+@_exported import UniformTypeIdentifiers
 @_exported import VideoToolbox
