@@ -176,9 +176,9 @@ public func CMTimeClampToRange(_ time: CMTime, range: CMTimeRange) -> CMTime {
     return time
 }
 
-/// `time * numerator / denominator` for three numeric times, exactly where representable,
-/// at `numerator`'s timescale (default rounding, halving on overflow). Invalid for non-numeric
-/// inputs or a zero denominator.
+/// `time * numerator / denominator` for three numeric times, exactly where representable (at the
+/// least common multiple of `numerator`'s timescale and the exact denominator), otherwise with
+/// default rounding and halving on overflow. Invalid for non-numeric inputs or a zero denominator.
 private func scale(_ time: CMTime, by numerator: CMTime, over denominator: CMTime) -> CMTime {
     guard time.isRational, numerator.isRational, denominator.isRational, denominator.value != 0 else {
         return kCMTimeInvalid
@@ -206,7 +206,16 @@ private func scale(_ time: CMTime, by numerator: CMTime, over denominator: CMTim
         return result
     }
     if den < 0 { num = -num; den = -den }
-    return makeTime(numerator: num, denominator: den, timescale: numerator.timescale, halving: true,
+    let common = greatestCommonDivisor64(num.magnitude, den.magnitude)
+    if common > 1 { num /= Int128(common); den /= Int128(common) }
+    // The exact value needs a timescale that is a multiple of `den`: use the least common multiple
+    // with the target duration's timescale when it fits, else the largest timescale.
+    var timescale = kCMTimeMaxTimescale
+    if den <= Int128(kCMTimeMaxTimescale) {
+        let lcm = leastCommonMultiple(numerator.timescale, Int32(den))
+        if lcm <= Int64(kCMTimeMaxTimescale) { timescale = Int32(lcm) }
+    }
+    return makeTime(numerator: num, denominator: den, timescale: timescale, halving: true,
                     rounded: rounded, epoch: 0)
 }
 
