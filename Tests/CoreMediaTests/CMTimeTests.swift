@@ -283,8 +283,15 @@ struct CMTimeDescriptionTests {
     }
 }
 
+/// Serialises `captureStandardOutput`: file descriptor 1 is process-wide, and the suites that use
+/// it run in parallel. Without this, two overlapping redirections can restore each other's pipe
+/// as fd 1, and the reader then never sees end-of-file (the test run hangs).
+let standardOutputLock = NSLock()
+
 /// Runs `body` with file descriptor 1 redirected to a pipe and returns what was written.
 func captureStandardOutput(_ body: () -> Void) throws -> String {
+    standardOutputLock.lock()
+    defer { standardOutputLock.unlock() }
     fflush(nil)
     let pipe = Pipe()
     let saved = dup(1)
