@@ -199,16 +199,24 @@ public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTi
 /// be represented: at the operand's timescale when the division is exact, otherwise at the
 /// timescale multiplied by the (reduced) divisor. If that is not possible the largest timescale
 /// at which the value fits is chosen, with default rounding, and an overflow at timescale 1 gives
-/// ±infinity. `hasBeenRounded` is set if rounding happens or the operand has it. A zero divisor
-/// gives invalid; special operands behave as in `CMTimeMultiply`.
+/// ±infinity. `hasBeenRounded` is set if rounding happens or the operand has it.
+///
+/// As CMTime.h documents: a zero divisor together with a zero time or a zero multiplier gives
+/// invalid; a zero divisor alone gives +infinity or -infinity by the signs of the time and the
+/// multiplier. An invalid time gives invalid, an indefinite time indefinite, and an infinite time
+/// the infinity of the product's sign (a zero multiplier keeps the sign).
 public func CMTimeMultiplyByRatio(_ time: CMTime, multiplier: Int32, divisor: Int32) -> CMTime {
-    if divisor == 0 { return kCMTimeInvalid }
     switch time.sortClass {
     case .invalid: return kCMTimeInvalid
     case .indefinite: return kCMTimeIndefinite
     case .positiveInfinity, .negativeInfinity:
+        if divisor == 0 && multiplier == 0 { return kCMTimeInvalid }
         return scaledInfinity(time, negative: (multiplier < 0) != (divisor < 0) && multiplier != 0)
     case .numeric:
+        if divisor == 0 {
+            if time.value == 0 || multiplier == 0 { return kCMTimeInvalid }
+            return (time.value < 0) != (multiplier < 0) ? kCMTimeNegativeInfinity : kCMTimePositiveInfinity
+        }
         var num = Int64(multiplier), den = Int64(divisor)
         let gcd = Int64(greatestCommonDivisor(num.magnitude, den.magnitude))
         num /= gcd; den /= gcd

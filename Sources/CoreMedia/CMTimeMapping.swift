@@ -38,17 +38,23 @@ extension CMTimeMapping {
 
 /// Whether `mapping` is valid (its target range is valid).
 public func CMTIMEMAPPING_IS_VALID(_ mapping: CMTimeMapping) -> Bool { mapping.isValid }
+/// Whether `mapping` is invalid (its target range is invalid).
+public func CMTIMEMAPPING_IS_INVALID(_ mapping: CMTimeMapping) -> Bool { !mapping.isValid }
 /// Whether `mapping` is empty (a valid target with a non-numeric source start).
 public func CMTIMEMAPPING_IS_EMPTY(_ mapping: CMTimeMapping) -> Bool { mapping.isEmpty }
 
-/// Makes a mapping from `source` to `target`.
+/// Makes a mapping from `source` to `target`. As CMTimeRange.h documents, both durations must be
+/// in epoch 0; otherwise the result is `kCMTimeMappingInvalid`.
 public func CMTimeMappingMake(source: CMTimeRange, target: CMTimeRange) -> CMTimeMapping {
-    CMTimeMapping(source: source, target: target)
+    guard source.duration.epoch == 0, target.duration.epoch == 0 else { return kCMTimeMappingInvalid }
+    return CMTimeMapping(source: source, target: target)
 }
 
-/// Makes an empty mapping for `target`: the source start and duration are `kCMTimeInvalid`.
+/// Makes an empty mapping for `target`: the source start and duration are `kCMTimeInvalid`. The
+/// target duration must be in epoch 0; otherwise the result is `kCMTimeMappingInvalid`.
 public func CMTimeMappingMakeEmpty(target: CMTimeRange) -> CMTimeMapping {
-    CMTimeMapping(source: CMTimeRange(start: kCMTimeInvalid, duration: kCMTimeInvalid), target: target)
+    guard target.duration.epoch == 0 else { return kCMTimeMappingInvalid }
+    return CMTimeMapping(source: CMTimeRange(start: kCMTimeInvalid, duration: kCMTimeInvalid), target: target)
 }
 
 extension CMTimeMapping: Equatable {

@@ -243,10 +243,12 @@ public func CMTimeMapTimeFromRangeToRange(_ t: CMTime, fromRange: CMTimeRange, t
 }
 
 /// Scales the duration `dur` by `toRange.duration / fromRange.duration`. If both durations are
-/// +infinity, `dur` is returned unchanged. An empty or invalid range, or a non-numeric `dur`, gives
-/// `kCMTimeInvalid`.
+/// +infinity, `dur` is returned unchanged. A `dur` whose epoch is not 0 (CMTimeRange.h: "If dur
+/// does not have the epoch zero, an invalid CMTime will be returned"), an empty or invalid range,
+/// or a non-numeric `dur` gives `kCMTimeInvalid`.
 public func CMTimeMapDurationFromRangeToRange(_ dur: CMTime, fromRange: CMTimeRange, toRange: CMTimeRange) -> CMTime {
-    guard fromRange.isValid, toRange.isValid, !fromRange.isEmpty, !toRange.isEmpty, dur.isValid else {
+    guard fromRange.isValid, toRange.isValid, !fromRange.isEmpty, !toRange.isEmpty, dur.isValid,
+          dur.epoch == 0 else {
         return kCMTimeInvalid
     }
     if fromRange.duration.isPositiveInfinity && toRange.duration.isPositiveInfinity { return dur }

@@ -171,7 +171,18 @@ struct CMTimeArithmeticTests {
 
     @Test func multiplyByRatioOverflowAndZeroDivisor() {
         #expect(CMTimeMultiplyByRatio(CMTimeMake(value: .max, timescale: 1), multiplier: 2, divisor: 1).isPositiveInfinity)
-        #expect(!CMTimeMultiplyByRatio(CMTimeMake(value: 1, timescale: 1), multiplier: 1, divisor: 0).isValid)
+        // CMTime.h: a zero divisor alone gives ±infinity by the signs of the other arguments; a zero
+        // divisor with a zero time or a zero multiplier gives invalid.
+        #expect(CMTimeMultiplyByRatio(CMTimeMake(value: 1, timescale: 1), multiplier: 1, divisor: 0).isPositiveInfinity)
+        #expect(CMTimeMultiplyByRatio(CMTimeMake(value: -1, timescale: 1), multiplier: 1, divisor: 0).isNegativeInfinity)
+        #expect(CMTimeMultiplyByRatio(CMTimeMake(value: 1, timescale: 1), multiplier: -2, divisor: 0).isNegativeInfinity)
+        #expect(CMTimeMultiplyByRatio(CMTimeMake(value: -1, timescale: 1), multiplier: -2, divisor: 0).isPositiveInfinity)
+        #expect(!CMTimeMultiplyByRatio(CMTimeMake(value: 0, timescale: 1), multiplier: 1, divisor: 0).isValid)
+        #expect(!CMTimeMultiplyByRatio(CMTimeMake(value: 1, timescale: 1), multiplier: 0, divisor: 0).isValid)
+        #expect(!CMTimeMultiplyByRatio(kCMTimePositiveInfinity, multiplier: 0, divisor: 0).isValid)
+        #expect(CMTimeMultiplyByRatio(kCMTimePositiveInfinity, multiplier: -1, divisor: 0).isNegativeInfinity)
+        #expect(!CMTimeMultiplyByRatio(kCMTimeInvalid, multiplier: 1, divisor: 0).isValid)
+        #expect(CMTimeMultiplyByRatio(kCMTimeIndefinite, multiplier: 1, divisor: 0).isIndefinite)
         // 2/(3 * (2^31-1)) needs a timescale above the maximum: rounded at kCMTimeMaxTimescale.
         let t = CMTimeMultiplyByRatio(CMTimeMake(value: 2, timescale: 3), multiplier: 1, divisor: kCMTimeMaxTimescale)
         #expect(t.value == 1 && t.timescale == kCMTimeMaxTimescale && t.hasBeenRounded)

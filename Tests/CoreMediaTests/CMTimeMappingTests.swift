@@ -25,6 +25,23 @@ struct CMTimeMappingTests {
         #expect(!kCMTimeMappingInvalid.source.isValid && !kCMTimeMappingInvalid.target.isValid)
         #expect(!CMTimeMapping().isValid)
         #expect(!CMTimeMapping(source: Self.source, target: kCMTimeRangeInvalid).isValid)
+        #expect(CMTIMEMAPPING_IS_INVALID(kCMTimeMappingInvalid) && !CMTIMEMAPPING_IS_INVALID(CMTimeMappingMake(source: Self.source, target: Self.target)))
+    }
+
+    @Test func makeRequiresDurationsInEpochZero() {
+        // CMTimeRange.h: durations whose epoch is not 0 give an invalid time mapping.
+        var source = Self.source
+        source.duration.epoch = 2
+        var target = Self.target
+        target.duration.epoch = 2
+        #expect(!CMTimeMappingMake(source: source, target: Self.target).isValid)
+        #expect(!CMTimeMappingMake(source: Self.source, target: target).isValid)
+        #expect(!CMTimeMappingMakeEmpty(target: target).isValid)
+        // A timestamp epoch on the starts is fine.
+        var later = Self.target
+        later.start.epoch = 4
+        let m = CMTimeMappingMake(source: Self.source, target: later)
+        #expect(m.isValid && m.target.start.epoch == 4)
     }
 
     @Test func description() throws {

@@ -140,6 +140,10 @@ struct CMTimeRangeTests {
         #expect(same(CMTimeMapDurationFromRangeToRange(CMTimeMake(value: 3, timescale: 7), fromRange: infinite, toRange: infinite),
                      CMTimeMake(value: 3, timescale: 7)))
         #expect(!CMTimeMapDurationFromRangeToRange(seconds(2), fromRange: range(0, 0), toRange: range(0, 5)).isValid)
+        // CMTimeRange.h: "If dur does not have the epoch zero, an invalid CMTime will be returned."
+        let timestamp = CMTimeMakeWithEpoch(value: 2, timescale: 1, epoch: 3)
+        #expect(!CMTimeMapDurationFromRangeToRange(timestamp, fromRange: range(0, 10), toRange: range(50, 5)).isValid)
+        #expect(!CMTimeMapDurationFromRangeToRange(timestamp, fromRange: infinite, toRange: infinite).isValid)
     }
 
     @Test func foldIntoRange() {
