@@ -90,22 +90,22 @@ extension CMTimeMapping: Codable {
     }
 }
 
-extension CMTimeMapping: CustomStringConvertible, CustomDebugStringConvertible {
+extension CMTimeMapping {
     /// The `CMTimeMappingCopyDescription` text: `{source = {…}, target = {…}}` with each range in
-    /// CMTimeRange's format.
-    public var description: String { "{source = \(source.description), target = \(target.description)}" }
-    /// The same text as `description`.
-    public var debugDescription: String { description }
+    /// `CMTimeRangeCopyDescription`'s format (Apple's exact text is not documented).
+    var copyDescription: String { "{source = \(source.copyDescription), target = \(target.copyDescription)}" }
 }
 
-/// A description of `mapping` (see `CMTimeMapping.description`). The allocator is ignored.
+/// A description of `mapping`: `{source = {…}, target = {…}}` with each range in
+/// `CMTimeRangeCopyDescription`'s format. The allocator is ignored.
 public func CMTimeMappingCopyDescription(allocator: CFAllocator?, mapping: CMTimeMapping) -> CFString? {
-    mapping.description
+    mapping.copyDescription
 }
 
-/// Prints the description of `mapping` and a newline to standard output.
+/// Prints the description of `mapping` (as `CMTimeMappingCopyDescription`) and a newline to
+/// standard output.
 public func CMTimeMappingShow(_ mapping: CMTimeMapping) {
-    print(mapping.description)
+    print(mapping.copyDescription)
 }
 
 /// The dictionary key of a mapping's source range (a CMTimeRange dictionary).

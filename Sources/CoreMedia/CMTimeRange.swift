@@ -281,22 +281,21 @@ public func CMTimeFoldIntoRange(_ time: CMTime, foldRange: CMTimeRange) -> CMTim
 
 // MARK: - Description and dictionary
 
-extension CMTimeRange: CustomStringConvertible, CustomDebugStringConvertible {
-    /// The `CMTimeRangeCopyDescription` text: `{start, duration}` with each time in CMTime's
-    /// format, e.g. `{{5/1 = 5.000}, {5/1 = 5.000}}`.
-    public var description: String { "{\(start.description), \(duration.description)}" }
-    /// The same text as `description`.
-    public var debugDescription: String { description }
+extension CMTimeRange {
+    /// The `CMTimeRangeCopyDescription` text: `{start, duration}` with each time in
+    /// `CMTimeCopyDescription`'s format, e.g. `{{5/1 = 5.000}, {5/1 = 5.000}}`.
+    var copyDescription: String { "{\(start.copyDescription), \(duration.copyDescription)}" }
 }
 
-/// A description of `range` (see `CMTimeRange.description`). The allocator is ignored.
+/// A description of `range`, e.g. `{{5/1 = 5.000}, {5/1 = 5.000}}`. The allocator is ignored.
 public func CMTimeRangeCopyDescription(allocator: CFAllocator?, range: CMTimeRange) -> CFString? {
-    range.description
+    range.copyDescription
 }
 
-/// Prints the description of `range` and a newline to standard output.
+/// Prints the description of `range` (as `CMTimeRangeCopyDescription`) and a newline to standard
+/// output.
 public func CMTimeRangeShow(_ range: CMTimeRange) {
-    print(range.description)
+    print(range.copyDescription)
 }
 
 /// The dictionary key of a range's start (a CMTime dictionary).

@@ -3,15 +3,16 @@ import CoreFoundationCompat
 
 // MARK: - Description
 
-extension CMTime: CustomStringConvertible, CustomDebugStringConvertible {
+extension CMTime {
     /// The `CMTimeCopyDescription` text.
     ///
     /// Numeric times print as `{value/timescale = seconds}` with seconds to three decimals, e.g.
-    /// `{1800/600 = 3.000}`; `, rounded` is appended when `hasBeenRounded` is set and
-    /// `, epoch = N` when the epoch is not 0 (e.g. `{1/3 = 0.333, rounded, epoch = 2}`). Special
-    /// times print as `{INVALID}`, `{+INFINITY}`, `{-INFINITY}` and `{INDEFINITE}`; a valid time
-    /// with a non-positive timescale prints as `{INVALID}`.
-    public var description: String {
+    /// `{1800/600 = 3.000}`; `, rounded` is appended when `hasBeenRounded` is set (Apple's output,
+    /// e.g. `{2/10 = 0.200, rounded}` for `CMTimeMakeWithSeconds(0.234, 10)`) and `, epoch = N`
+    /// when the epoch is not 0 (e.g. `{1/3 = 0.333, rounded, epoch = 2}`; Apple's epoch text is not
+    /// documented). Special times print as `{INVALID}`, `{+INFINITY}`, `{-INFINITY}` and
+    /// `{INDEFINITE}`; a valid time with a non-positive timescale prints as `{INVALID}`.
+    var copyDescription: String {
         switch sortClass {
         case .invalid: return "{INVALID}"
         case .positiveInfinity: return "{+INFINITY}"
@@ -24,19 +25,33 @@ extension CMTime: CustomStringConvertible, CustomDebugStringConvertible {
             return text + "}"
         }
     }
-
-    /// The same text as `description`.
-    public var debugDescription: String { description }
 }
 
-/// A description of `time` (see `CMTime.description` for the format). The allocator is ignored.
+// Apple's CMTime is an imported C struct with no description of its own, so `print(time)` and
+// `"\(time)"` show its fields: `CMTime(value: 1, timescale: 2, flags: __C.CMTimeFlags(rawValue: 1),
+// epoch: 0)`. This gives the same text. It is a debug description only, so an app's own
+// `extension CMTime: CustomStringConvertible` (legal on Apple platforms) still takes precedence
+// when it prints. CMTimeRange, CMTimeMapping and CMSampleTimingInfo need nothing: their default
+// printing shows their fields and uses this text for each CMTime, as on Apple platforms (where
+// nested values are module-qualified as `__C.CMTime(...)`; here a nested CMTime prints without a
+// prefix and a nested CMTimeRange as `CoreMedia.CMTimeRange(...)`).
+extension CMTime: CustomDebugStringConvertible {
+    /// The fields, as Swift prints Apple's CMTime:
+    /// `CMTime(value: 1, timescale: 2, flags: __C.CMTimeFlags(rawValue: 1), epoch: 0)`.
+    public var debugDescription: String {
+        "CMTime(value: \(value), timescale: \(timescale), flags: __C.CMTimeFlags(rawValue: \(flags.rawValue)), epoch: \(epoch))"
+    }
+}
+
+/// A description of `time` (see `CMTime.copyDescription` for the format), e.g. `{1800/600 = 3.000}`.
+/// The allocator is ignored.
 public func CMTimeCopyDescription(allocator: CFAllocator?, time: CMTime) -> CFString? {
-    time.description
+    time.copyDescription
 }
 
-/// Prints the description of `time` and a newline to standard output.
+/// Prints the description of `time` (as `CMTimeCopyDescription`) and a newline to standard output.
 public func CMTimeShow(_ time: CMTime) {
-    print(time.description)
+    print(time.copyDescription)
 }
 
 // MARK: - Dictionary representation

@@ -257,21 +257,35 @@ struct CMTimeCompareTests {
 struct CMTimeDescriptionTests {
     @Test func bookCMTimeShowFormat() {
         #expect(CMTimeCopyDescription(allocator: kCFAllocatorDefault, time: CMTimeMake(value: 1800, timescale: 600)) == "{1800/600 = 3.000}")
-        #expect(CMTimeMake(value: 1, timescale: 3).description == "{1/3 = 0.333}")
-        #expect(CMTimeMake(value: -3, timescale: 2).description == "{-3/2 = -1.500}")
+        #expect(CMTimeCopyDescription(allocator: nil, time: CMTimeMake(value: 1, timescale: 3)) == "{1/3 = 0.333}")
+        #expect(CMTimeCopyDescription(allocator: nil, time: CMTimeMake(value: -3, timescale: 2)) == "{-3/2 = -1.500}")
     }
 
     @Test func specialValueDescriptions() {
-        #expect(kCMTimeInvalid.description == "{INVALID}")
-        #expect(kCMTimePositiveInfinity.description == "{+INFINITY}")
-        #expect(kCMTimeNegativeInfinity.description == "{-INFINITY}")
-        #expect(kCMTimeIndefinite.description == "{INDEFINITE}")
-        #expect("\(kCMTimeIndefinite)" == "{INDEFINITE}" && kCMTimeZero.debugDescription == "{0/1 = 0.000}")
+        #expect(CMTimeCopyDescription(allocator: nil, time: kCMTimeInvalid) == "{INVALID}")
+        #expect(CMTimeCopyDescription(allocator: nil, time: kCMTimePositiveInfinity) == "{+INFINITY}")
+        #expect(CMTimeCopyDescription(allocator: nil, time: kCMTimeNegativeInfinity) == "{-INFINITY}")
+        #expect(CMTimeCopyDescription(allocator: nil, time: kCMTimeIndefinite) == "{INDEFINITE}")
+    }
+
+    @Test func swiftPrintingShowsFieldsAsOnApplePlatforms() {
+        // Swift prints Apple's (imported C) CMTime as its fields; CMTimeCopyDescription is separate.
+        let t = CMTimeMake(value: 1, timescale: 2)
+        #expect("\(t)" == "CMTime(value: 1, timescale: 2, flags: __C.CMTimeFlags(rawValue: 1), epoch: 0)")
+        #expect(String(describing: CMTimeMakeWithSeconds(1 / 3.0, preferredTimescale: 10))
+                == "CMTime(value: 3, timescale: 10, flags: __C.CMTimeFlags(rawValue: 3), epoch: 0)")
+        let range = CMTimeRange(start: t, duration: kCMTimeIndefinite)
+        #expect("\(range)" == "CMTimeRange(start: CMTime(value: 1, timescale: 2, flags: __C.CMTimeFlags(rawValue: 1), epoch: 0), "
+                + "duration: CMTime(value: 0, timescale: 0, flags: __C.CMTimeFlags(rawValue: 17), epoch: 0))")
+        // Nested values print module-qualified: Apple shows `__C.CMTime` / `__C.CMTimeRange` there,
+        // this module `CMTime` / `CoreMedia.CMTimeRange`; the fields are the same.
+        let mapping = CMTimeMapping(source: range, target: range)
+        #expect("\(mapping)".hasPrefix("CMTimeMapping(source: CoreMedia.CMTimeRange(start: CMTime(value: 1, "))
     }
 
     @Test func roundedAndEpochDescriptions() {
-        #expect(CMTimeMakeWithSeconds(1 / 3.0, preferredTimescale: 10).description == "{3/10 = 0.300, rounded}")
-        #expect(CMTimeMakeWithEpoch(value: 5, timescale: 1, epoch: 2).description == "{5/1 = 5.000, epoch = 2}")
+        #expect(CMTimeCopyDescription(allocator: nil, time: CMTimeMakeWithSeconds(1 / 3.0, preferredTimescale: 10)) == "{3/10 = 0.300, rounded}")
+        #expect(CMTimeCopyDescription(allocator: nil, time: CMTimeMakeWithEpoch(value: 5, timescale: 1, epoch: 2)) == "{5/1 = 5.000, epoch = 2}")
     }
 
     @Test func showWritesDescriptionLineToStandardOutput() throws {
