@@ -11,8 +11,12 @@ public typealias CMTimeScale = Int32
 /// Distinguishes unrelated timelines (e.g. loops of a presentation).
 public typealias CMTimeEpoch = Int64
 
-/// The largest timescale a CMTime can have (`0x7fffffff`).
-public let kCMTimeMaxTimescale: Int32 = 0x7fff_ffff
+/// The largest timescale a CMTime can have (`0x7fffffff`). An `Int`, as Swift imports Apple's
+/// `#define kCMTimeMaxTimescale 0x7fffffffL`; pass it as `CMTimeScale(kCMTimeMaxTimescale)`.
+public let kCMTimeMaxTimescale: Int = 0x7fff_ffff
+
+/// `kCMTimeMaxTimescale` as a timescale.
+let maxTimescaleInt32 = CMTimeScale(kCMTimeMaxTimescale)
 
 /// Flags of a CMTime.
 public struct CMTimeFlags: OptionSet, Sendable, Hashable, Codable {

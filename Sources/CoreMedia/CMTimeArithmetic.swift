@@ -112,7 +112,7 @@ private func addTimes(_ lhs: CMTime, _ rhs: CMTime, sign: Int) -> CMTime {
     let lTerm = Int128(lhs.value) * Int128(lcm / Int64(lhs.timescale))
     let rTerm = Int128(rhs.value) * Int128(lcm / Int64(rhs.timescale))
     let numerator = sign > 0 ? lTerm + rTerm : lTerm - rTerm
-    let timescale = lcm > Int64(kCMTimeMaxTimescale) ? kCMTimeMaxTimescale : Int32(lcm)
+    let timescale = lcm > Int64(maxTimescaleInt32) ? maxTimescaleInt32 : Int32(lcm)
     return makeTime(numerator: numerator, denominator: Int128(lcm), timescale: timescale,
                     halving: true, rounded: rounded, epoch: epoch)
 }
@@ -228,11 +228,11 @@ public func CMTimeMultiplyByRatio(_ time: CMTime, multiplier: Int32, divisor: In
             return CMTime(value: value, timescale: time.timescale, flags: flags, epoch: time.epoch)
         }
         let denominator = Int128(time.timescale) * Int128(den)
-        if denominator <= Int128(kCMTimeMaxTimescale), let value = Int64(exactly: numerator) {
+        if denominator <= Int128(maxTimescaleInt32), let value = Int64(exactly: numerator) {
             return CMTime(value: value, timescale: Int32(denominator), flags: flags, epoch: time.epoch)
         }
         // Not exactly representable: the largest timescale whose value still fits an Int64.
-        var timescale = denominator > Int128(kCMTimeMaxTimescale) ? kCMTimeMaxTimescale : Int32(denominator)
+        var timescale = denominator > Int128(maxTimescaleInt32) ? maxTimescaleInt32 : Int32(denominator)
         if numerator != 0 {
             let limit = Int128(Int64.max) * denominator / Int128(numerator.magnitude)
             if limit < Int128(timescale) { timescale = Int32(max(limit, 1)) }

@@ -210,10 +210,10 @@ private func scale(_ time: CMTime, by numerator: CMTime, over denominator: CMTim
     if common > 1 { num /= Int128(common); den /= Int128(common) }
     // The exact value needs a timescale that is a multiple of `den`: use the least common multiple
     // with the target duration's timescale when it fits, else the largest timescale.
-    var timescale = kCMTimeMaxTimescale
-    if den <= Int128(kCMTimeMaxTimescale) {
+    var timescale = maxTimescaleInt32
+    if den <= Int128(maxTimescaleInt32) {
         let lcm = leastCommonMultiple(numerator.timescale, Int32(den))
-        if lcm <= Int64(kCMTimeMaxTimescale) { timescale = Int32(lcm) }
+        if lcm <= Int64(maxTimescaleInt32) { timescale = Int32(lcm) }
     }
     return makeTime(numerator: num, denominator: den, timescale: timescale, halving: true,
                     rounded: rounded, epoch: 0)
@@ -273,7 +273,7 @@ public func CMTimeFoldIntoRange(_ time: CMTime, foldRange: CMTimeRange) -> CMTim
     if remainder < 0 { remainder += scaledDuration }
     let denominator = Int128(offset.timescale) * Int128(duration.timescale)
     let lcm = leastCommonMultiple(offset.timescale, duration.timescale)
-    let timescale = lcm > Int64(kCMTimeMaxTimescale) ? kCMTimeMaxTimescale : Int32(lcm)
+    let timescale = lcm > Int64(maxTimescaleInt32) ? maxTimescaleInt32 : Int32(lcm)
     let folded = makeTime(numerator: remainder, denominator: denominator, timescale: timescale, halving: true,
                           rounded: offset.flags.contains(.hasBeenRounded), epoch: 0)
     return CMTimeAdd(foldRange.start, folded)

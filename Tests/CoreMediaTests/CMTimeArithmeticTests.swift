@@ -31,10 +31,10 @@ struct CMTimeArithmeticTests {
 
     @Test func leastCommonMultipleBeyondMaxTimescaleRounds() {
         // lcm(2^31-1, 2^31-2) > kCMTimeMaxTimescale: the result is at kCMTimeMaxTimescale, rounded.
-        let a = CMTimeMake(value: 1, timescale: kCMTimeMaxTimescale)
-        let b = CMTimeMake(value: 1, timescale: kCMTimeMaxTimescale - 1)
+        let a = CMTimeMake(value: 1, timescale: Int32(kCMTimeMaxTimescale))
+        let b = CMTimeMake(value: 1, timescale: Int32(kCMTimeMaxTimescale) - 1)
         let sum = CMTimeAdd(a, b)
-        #expect(sum.timescale == kCMTimeMaxTimescale && sum.value == 2 && sum.hasBeenRounded)
+        #expect(sum.timescale == Int32(kCMTimeMaxTimescale) && sum.value == 2 && sum.hasBeenRounded)
     }
 
     @Test func additionOverflowHalvesTimescaleExactly() {
@@ -56,9 +56,9 @@ struct CMTimeArithmeticTests {
         #expect(CMTimeAdd(CMTimeMake(value: .min, timescale: 1), CMTimeMake(value: -1, timescale: 1)).isNegativeInfinity)
         #expect(CMTimeSubtract(CMTimeMake(value: .min, timescale: 1), CMTimeMake(value: 1, timescale: 1)).isNegativeInfinity)
         #expect(CMTimeSubtract(CMTimeMake(value: .max, timescale: 1), CMTimeMake(value: -1, timescale: 1)).isPositiveInfinity)
-        let nearMax = CMTimeMake(value: .max, timescale: kCMTimeMaxTimescale)
+        let nearMax = CMTimeMake(value: .max, timescale: Int32(kCMTimeMaxTimescale))
         let doubled = CMTimeAdd(nearMax, nearMax)
-        #expect(doubled.isNumeric && doubled.value > 0 && doubled.timescale == kCMTimeMaxTimescale / 2)
+        #expect(doubled.isNumeric && doubled.value > 0 && doubled.timescale == Int32(kCMTimeMaxTimescale) / 2)
         #expect(abs(doubled.seconds - 2 * nearMax.seconds) / doubled.seconds < 1e-9)
     }
 
@@ -184,8 +184,8 @@ struct CMTimeArithmeticTests {
         #expect(!CMTimeMultiplyByRatio(kCMTimeInvalid, multiplier: 1, divisor: 0).isValid)
         #expect(CMTimeMultiplyByRatio(kCMTimeIndefinite, multiplier: 1, divisor: 0).isIndefinite)
         // 2/(3 * (2^31-1)) needs a timescale above the maximum: rounded at kCMTimeMaxTimescale.
-        let t = CMTimeMultiplyByRatio(CMTimeMake(value: 2, timescale: 3), multiplier: 1, divisor: kCMTimeMaxTimescale)
-        #expect(t.value == 1 && t.timescale == kCMTimeMaxTimescale && t.hasBeenRounded)
+        let t = CMTimeMultiplyByRatio(CMTimeMake(value: 2, timescale: 3), multiplier: 1, divisor: Int32(kCMTimeMaxTimescale))
+        #expect(t.value == 1 && t.timescale == Int32(kCMTimeMaxTimescale) && t.hasBeenRounded)
         // Int64.max / 3 is exactly representable at timescale 3.
         let third = CMTimeMultiplyByRatio(CMTimeMake(value: .max, timescale: 1), multiplier: 1, divisor: 3)
         #expect(third.value == .max && third.timescale == 3 && !third.hasBeenRounded)

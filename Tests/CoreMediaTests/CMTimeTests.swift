@@ -32,6 +32,9 @@ struct CMTimeCreationTests {
         #expect(CMTime.zero.isNumeric && CMTime.zero.value == 0 && CMTime.zero.timescale == 1)
         #expect(CMTIME_IS_NUMERIC(kCMTimeZero) && CMTIME_IS_VALID(kCMTimeZero))
         #expect(kCMTimeMaxTimescale == 0x7fff_ffff)
+        // An Int, as Swift imports Apple's #define; code passes CMTimeScale(kCMTimeMaxTimescale).
+        let asInt: Int = kCMTimeMaxTimescale
+        #expect(CMTimeScale(asInt) == .max)
         #expect(CMTimeRoundingMethod.default == .roundHalfAwayFromZero)
     }
 
@@ -213,8 +216,8 @@ struct CMTimeCompareTests {
         let b = CMTimeMake(value: 9_223_372_036_854_775_806, timescale: 2)
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
-        let e = CMTimeMake(value: .max, timescale: kCMTimeMaxTimescale)
-        let f = CMTimeMake(value: .max - 1, timescale: kCMTimeMaxTimescale - 1)
+        let e = CMTimeMake(value: .max, timescale: Int32(kCMTimeMaxTimescale))
+        let f = CMTimeMake(value: .max - 1, timescale: Int32(kCMTimeMaxTimescale) - 1)
         #expect(CMTimeCompare(e, f) == -1)   // (2^63-1)/(2^31-1) < (2^63-2)/(2^31-2)
     }
 
@@ -325,7 +328,7 @@ struct CMTimeRepresentationTests {
         kCMTimeZero, kCMTimeInvalid, kCMTimeIndefinite, kCMTimePositiveInfinity, kCMTimeNegativeInfinity,
         CMTimeMake(value: 1800, timescale: 600),
         CMTime(value: 3, timescale: 10, flags: [.valid, .hasBeenRounded], epoch: 7),
-        CMTimeMakeWithEpoch(value: .min, timescale: kCMTimeMaxTimescale, epoch: .max),
+        CMTimeMakeWithEpoch(value: .min, timescale: Int32(kCMTimeMaxTimescale), epoch: .max),
         CMTime(value: 42, timescale: -3, flags: [], epoch: -1),
     ]
 
