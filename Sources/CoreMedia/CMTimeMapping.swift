@@ -1,0 +1,125 @@
+// CMTimeMapping: a source range mapped onto a target range (edit lists, track segments).
+import CoreFoundationCompat
+
+/// A mapping of a source time range to a target time range. An empty mapping (an edit with no
+/// media) has an invalid source and a valid target.
+public struct CMTimeMapping: Sendable {
+    /// The range in the source (media) timeline.
+    public var source: CMTimeRange
+    /// The range in the target (track) timeline.
+    public var target: CMTimeRange
+
+    /// The zero-initialised mapping, as in C: both ranges are zero-initialised (invalid).
+    public init() {
+        source = CMTimeRange()
+        target = CMTimeRange()
+    }
+
+    /// Creates a mapping from `source` to `target`, exactly as given.
+    public init(source: CMTimeRange, target: CMTimeRange) {
+        self.source = source
+        self.target = target
+    }
+}
+
+/// The invalid mapping: source and target are `kCMTimeRangeInvalid`.
+public let kCMTimeMappingInvalid = CMTimeMapping(source: kCMTimeRangeInvalid, target: kCMTimeRangeInvalid)
+
+extension CMTimeMapping {
+    /// The invalid mapping. Test with `isValid`, not `==`.
+    public static let invalid = kCMTimeMappingInvalid
+
+    /// True when the target range is valid.
+    public var isValid: Bool { target.isValid }
+
+    /// True for an empty mapping: a valid target whose source start is not numeric.
+    public var isEmpty: Bool { !source.start.isNumeric && target.isValid }
+}
+
+/// Whether `mapping` is valid (its target range is valid).
+public func CMTIMEMAPPING_IS_VALID(_ mapping: CMTimeMapping) -> Bool { mapping.isValid }
+/// Whether `mapping` is empty (a valid target with a non-numeric source start).
+public func CMTIMEMAPPING_IS_EMPTY(_ mapping: CMTimeMapping) -> Bool { mapping.isEmpty }
+
+/// Makes a mapping from `source` to `target`.
+public func CMTimeMappingMake(source: CMTimeRange, target: CMTimeRange) -> CMTimeMapping {
+    CMTimeMapping(source: source, target: target)
+}
+
+/// Makes an empty mapping for `target`: the source start and duration are `kCMTimeInvalid`.
+public func CMTimeMappingMakeEmpty(target: CMTimeRange) -> CMTimeMapping {
+    CMTimeMapping(source: CMTimeRange(start: kCMTimeInvalid, duration: kCMTimeInvalid), target: target)
+}
+
+extension CMTimeMapping: Equatable {
+    /// Whether both ranges are equal by `CMTimeRangeEqual`.
+    public static func == (lhs: CMTimeMapping, rhs: CMTimeMapping) -> Bool {
+        lhs.source == rhs.source && lhs.target == rhs.target
+    }
+}
+
+extension CMTimeMapping: Hashable {
+    /// Hashes both ranges, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+        hasher.combine(target)
+    }
+}
+
+extension CMTimeMapping: Codable {
+    private enum CodingKeys: String, CodingKey { case source, target }
+
+    /// Decodes `source` and `target`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(source: try container.decode(CMTimeRange.self, forKey: .source),
+                  target: try container.decode(CMTimeRange.self, forKey: .target))
+    }
+
+    /// Encodes `source` and `target`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(target, forKey: .target)
+    }
+}
+
+extension CMTimeMapping: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The `CMTimeMappingCopyDescription` text: `{source = {…}, target = {…}}` with each range in
+    /// CMTimeRange's format.
+    public var description: String { "{source = \(source.description), target = \(target.description)}" }
+    /// The same text as `description`.
+    public var debugDescription: String { description }
+}
+
+/// A description of `mapping` (see `CMTimeMapping.description`). The allocator is ignored.
+public func CMTimeMappingCopyDescription(allocator: CFAllocator?, mapping: CMTimeMapping) -> CFString? {
+    mapping.description
+}
+
+/// Prints the description of `mapping` and a newline to standard output.
+public func CMTimeMappingShow(_ mapping: CMTimeMapping) {
+    print(mapping.description)
+}
+
+/// The dictionary key of a mapping's source range (a CMTimeRange dictionary).
+public let kCMTimeMappingSourceKey: CFString = "source"
+/// The dictionary key of a mapping's target range (a CMTimeRange dictionary).
+public let kCMTimeMappingTargetKey: CFString = "target"
+
+/// A dictionary holding the source and target ranges as CMTimeRange dictionaries under
+/// `kCMTimeMappingSourceKey` and `kCMTimeMappingTargetKey`. The allocator is ignored.
+public func CMTimeMappingCopyAsDictionary(_ mapping: CMTimeMapping, allocator: CFAllocator?) -> CFDictionary? {
+    guard let source = CMTimeRangeCopyAsDictionary(mapping.source, allocator: allocator),
+          let target = CMTimeRangeCopyAsDictionary(mapping.target, allocator: allocator) else { return nil }
+    return NSDictionary(dictionary: [kCMTimeMappingSourceKey: source, kCMTimeMappingTargetKey: target])
+}
+
+/// The mapping a `CMTimeMappingCopyAsDictionary` dictionary describes; `kCMTimeMappingInvalid`
+/// if either entry is missing or not a dictionary.
+public func CMTimeMappingMakeFromDictionary(_ dictionaryRepresentation: CFDictionary) -> CMTimeMapping {
+    guard let source = dictionaryField(dictionaryRepresentation, kCMTimeMappingSourceKey),
+          let target = dictionaryField(dictionaryRepresentation, kCMTimeMappingTargetKey)
+    else { return kCMTimeMappingInvalid }
+    return CMTimeMapping(source: CMTimeRangeMakeFromDictionary(source), target: CMTimeRangeMakeFromDictionary(target))
+}
