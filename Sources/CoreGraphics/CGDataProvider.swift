@@ -44,9 +44,10 @@ public final class CGDataProvider: @unchecked Sendable {
     }
 
     /// A direct-access provider over `size` bytes at `data`, which the caller keeps valid until
-    /// `releaseData` is called. The bytes are not copied; `releaseData(info, data, size)` is
+    /// `releaseData` is called. The bytes are used in place; `releaseData(info, data, size)` is
     /// called exactly once, when the provider and every image and byte copy sharing its storage
-    /// are gone. Nil when `size` is negative.
+    /// are gone (a very small buffer, up to 14 bytes, is copied at once and released right away,
+    /// as the callback's contract allows). Nil when `size` is negative.
     public init?(dataInfo info: UnsafeMutableRawPointer?, data: UnsafeRawPointer, size: Int,
                  releaseData: CGDataProviderReleaseDataCallback) {
         guard size >= 0 else { return nil }
