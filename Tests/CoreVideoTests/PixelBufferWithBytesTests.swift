@@ -28,14 +28,15 @@ struct PixelBufferWithBytesTests {
             r.pointee.baseAddress = base
         }, record, nil, &pb)
         #expect(status == kCVReturnSuccess)
-        let buffer = try #require(pb)
-        #expect(CVPixelBufferGetBaseAddress(buffer) == memory)
-        #expect(CVPixelBufferGetBytesPerRow(buffer) == bytesPerRow)
-        #expect(CVPixelBufferGetWidth(buffer) == 40)
-        #expect(CVPixelBufferGetDataSize(buffer) == bytesPerRow * 30)
-        var second: CVPixelBuffer? = buffer
+        do {
+            let buffer = try #require(pb)
+            #expect(CVPixelBufferGetBaseAddress(buffer) == memory)
+            #expect(CVPixelBufferGetBytesPerRow(buffer) == bytesPerRow)
+            #expect(CVPixelBufferGetWidth(buffer) == 40)
+            #expect(CVPixelBufferGetDataSize(buffer) == bytesPerRow * 30)
+        }
+        var second: CVPixelBuffer? = pb
         pb = nil
-        withExtendedLifetime(buffer) {}
         withExtendedLifetime(second) { #expect(record.pointee.calls == 0) }
         second = nil
         #expect(record.pointee.calls == 1)
