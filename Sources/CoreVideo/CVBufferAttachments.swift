@@ -21,8 +21,9 @@ extension CVBuffer {
     /// The stored value for `key` as an object, and its mode. A value stored as a Swift value
     /// (by code writing `attachmentsByMode` directly) is boxed once and stored back, so the
     /// object handed out stays alive as long as the attachment does. Call with `mutex` held.
-    fileprivate func objectLocked(forKey key: String) -> (AnyObject, CVAttachmentMode)? {
-        for mode in [CVAttachmentMode.shouldPropagate, .shouldNotPropagate] {
+    fileprivate func objectLocked(forKey key: String, in modes: [CVAttachmentMode] = [.shouldPropagate, .shouldNotPropagate])
+        -> (AnyObject, CVAttachmentMode)? {
+        for mode in modes {
             guard let value = attachmentsByMode[mode]?[key] else { continue }
             let object = value as AnyObject
             attachmentsByMode[mode]?[key] = object
@@ -42,7 +43,7 @@ extension CVBuffer {
     fileprivate func dictionaryLocked(_ mode: CVAttachmentMode) -> NSDictionary {
         let out = NSMutableDictionary()
         for key in (attachmentsByMode[mode] ?? [:]).keys {
-            if let (object, _) = objectLocked(forKey: key) { out[NSString(string: key)] = object }
+            if let (object, _) = objectLocked(forKey: key, in: [mode]) { out[NSString(string: key)] = object }
         }
         return out
     }
@@ -149,7 +150,7 @@ public func CVBufferPropagateAttachments(_ sourceBuffer: CVBuffer, _ destination
     guard sourceBuffer !== destinationBuffer else { return }
     sourceBuffer.mutex.lock()
     let propagated = (sourceBuffer.attachmentsByMode[.shouldPropagate] ?? [:]).keys.compactMap { key in
-        sourceBuffer.objectLocked(forKey: key).map { (key, $0.0) }
+        sourceBuffer.objectLocked(forKey: key, in: [.shouldPropagate]).map { (key, $0.0) }
     }
     sourceBuffer.mutex.unlock()
     destinationBuffer.mutex.lock()
