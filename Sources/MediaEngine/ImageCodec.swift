@@ -178,7 +178,9 @@ package enum ImageCodec {
         defer { source.pointee.format = savedFormat }
         guard sws_isSupportedInput(srcFormat) != 0, sws_isSupportedOutput(format) != 0 else { return nil }
         let downscale = width < Int(source.pointee.width) || height < Int(source.pointee.height)
-        let flags = (downscale ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP
+        // Same-size conversions use swscale's defaults (bicubic), as the ffmpeg tool does: chroma is
+        // upsampled without smearing colour across block edges.
+        let flags = downscale ? SWS_AREA | SWS_ACCURATE_RND : SWS_BICUBIC
         guard let sws = sws_getContext(source.pointee.width, source.pointee.height, srcFormat,
                                        Int32(width), Int32(height), format, flags, nil, nil, nil) else { return nil }
         defer { sws_freeContext(sws) }
@@ -379,6 +381,8 @@ package enum ImageCodec {
             ctx.pointee.qmin = 1
             ctx.pointee.qmax = 31
             ctx.pointee.color_range = AVCOL_RANGE_JPEG
+            // Square pixels, so that the encoder writes a JFIF APP0 segment as Apple's does.
+            ctx.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
             frame.pointee.quality = ctx.pointee.global_quality
         }
         guard avcodec_open2(ctx, codec, nil) >= 0 else { return nil }
