@@ -32,14 +32,11 @@ package enum ImageCodec {
 
     /// Decodes image `index` of `data`, whose headers have already been read.
     package static func decode(_ data: Data, header: ImageHeader, index: Int) -> CGImage? {
-        guard header.format.canDecode, header.isComplete, index >= 0, index < header.frameCount,
-              let w = header.width, let h = header.height, w > 0, h > 0, w <= 1 << 15, h <= 1 << 15 || header.format == .jpeg
-        else {
-            // Formats whose headers this reader does not parse fully still get a decode attempt.
-            if header.format.canDecode, header.isComplete, index == 0, header.width == nil {
-                return decodeFrames(data, header: header, index: 0)
-            }
-            return nil
+        guard header.format.canDecode, header.isComplete, index >= 0, index < header.frameCount else { return nil }
+        // Sizes stated by the headers must be plausible; formats whose headers were not fully
+        // read (width nil) are left to the decoder.
+        if let w = header.width, let h = header.height {
+            guard w > 0, h > 0, w <= 1 << 16, h <= 1 << 16 else { return nil }
         }
         return decodeFrames(data, header: header, index: index)
     }
