@@ -22,7 +22,7 @@ public final class CMSampleBuffer: @unchecked Sendable, Hashable, CustomStringCo
     let packetDescriptions: [AudioStreamPacketDescription]?
     var ready: Bool
     var failedStatus: OSStatus?
-    let makeDataReady: CMSampleBufferMakeDataReadyCallback?
+    let makeDataReadyHandler: CMSampleBufferMakeDataReadyCallback?
     let makeDataReadyRefcon: UnsafeMutableRawPointer?
     var invalidated = false
     var invalidateAction: ((CMSampleBuffer) -> Void)?
@@ -41,7 +41,7 @@ public final class CMSampleBuffer: @unchecked Sendable, Hashable, CustomStringCo
         sizeEntries = sizes
         self.packetDescriptions = packetDescriptions
         ready = dataReady
-        self.makeDataReady = makeDataReady
+        self.makeDataReadyHandler = makeDataReady
         makeDataReadyRefcon = refcon
     }
 

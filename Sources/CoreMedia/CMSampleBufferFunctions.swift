@@ -89,7 +89,7 @@ private func copy(_ s: CMSampleBuffer, timing: [CMSampleTimingInfo]?) -> CMSampl
     }
     let c = CMSampleBuffer(dataBuffer: data, imageBuffer: s.imageBufferStorage, formatDescription: s.formatDescriptionStorage,
                            numSamples: s.sampleCount, timing: timing ?? s.timingEntries, sizes: s.sizeEntries,
-                           packetDescriptions: s.packetDescriptions, dataReady: ready, makeDataReady: s.makeDataReady,
+                           packetDescriptions: s.packetDescriptions, dataReady: ready, makeDataReady: s.makeDataReadyHandler,
                            refcon: s.makeDataReadyRefcon)
     c.failedStatus = failed
     c.perSampleAttachments = attachmentsCopy
@@ -310,7 +310,7 @@ public func CMSampleBufferSetDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
 public func CMSampleBufferMakeDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
     if let failed = sbuf.locked({ sbuf.failedStatus }) { return failed }
     if CMSampleBufferDataIsReady(sbuf) { return noErr }
-    guard let callback = sbuf.makeDataReady else { return kCMSampleBufferError_BufferNotReady }
+    guard let callback = sbuf.makeDataReadyHandler else { return kCMSampleBufferError_BufferNotReady }
     let status = callback(sbuf, sbuf.makeDataReadyRefcon)
     guard status == noErr else { return status }
     return CMSampleBufferSetDataReady(sbuf)
