@@ -252,8 +252,8 @@ extension CMSampleBuffer {
     public struct SampleAttachmentsArray: RandomAccessCollection, @unchecked Sendable {
         let dictionaries: [NSMutableDictionary]
         init(buffer: CMSampleBuffer) {
-            let array = CMSampleBufferGetSampleAttachmentsArray(buffer, createIfNecessary: true)
-            dictionaries = (array.map { $0.compactMap { $0 as? NSMutableDictionary } }) ?? []
+            _ = CMSampleBufferGetSampleAttachmentsArray(buffer, createIfNecessary: true)
+            dictionaries = buffer.locked { buffer.perSampleAttachments ?? [] }
         }
         /// 0.
         public var startIndex: Int { 0 }
