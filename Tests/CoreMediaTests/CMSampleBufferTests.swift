@@ -3,7 +3,7 @@ import Testing
 import CoreMedia
 
 private func t(_ v: Int64, _ s: Int32) -> CMTime { CMTime(value: v, timescale: s, flags: .valid, epoch: 0) }
-private func same(_ a: CMTime, _ b: CMTime) -> Bool {
+private func sameInstant(_ a: CMTime, _ b: CMTime) -> Bool {
     a.flags.contains(.valid) && b.flags.contains(.valid) && Int128(a.value) * Int128(b.timescale) == Int128(b.value) * Int128(a.timescale)
 }
 
@@ -65,7 +65,7 @@ private func videoSample() throws -> (CMSampleBuffer, CVPixelBuffer) {
         #expect(CMVideoFormatDescriptionGetDimensions(fd) == CMVideoDimensions(width: 64, height: 48))
         #expect(CMSampleBufferGetImageBuffer(sb) === pb)
         #expect(sb.imageBuffer === pb)
-        #expect(same(CMSampleBufferGetPresentationTimeStamp(sb), t(1, 30)))
+        #expect(sameInstant(CMSampleBufferGetPresentationTimeStamp(sb), t(1, 30)))
         #expect(sb.presentationTimeStamp.value == 1 && sb.presentationTimeStamp.timescale == 30)
         #expect(!CMSampleBufferGetDecodeTimeStamp(sb).flags.contains(.valid))
         #expect(CMSampleBufferGetNumSamples(sb) == 1)
@@ -132,18 +132,18 @@ private func videoSample() throws -> (CMSampleBuffer, CVPixelBuffer) {
         #expect(CMSampleBufferGetTotalSampleSize(s) == 4096)
         #expect(CMSampleBufferGetSampleSize(s, at: 1023) == 4)
         #expect(CMSampleBufferGetSampleSize(s, at: 1024) == 0)
-        #expect(same(s.duration, t(1024, 48000)))
+        #expect(sameInstant(s.duration, t(1024, 48000)))
         var info = CMSampleTimingInfo()
         #expect(CMSampleBufferGetSampleTimingInfo(s, at: 10, timingInfoOut: &info) == noErr)
-        #expect(same(info.presentationTimeStamp, t(48010, 48000)))
-        #expect(same(info.duration, t(1, 48000)))
+        #expect(sameInstant(info.presentationTimeStamp, t(48010, 48000)))
+        #expect(sameInstant(info.duration, t(1, 48000)))
         #expect(CMSampleBufferGetSampleTimingInfo(s, at: 1024, timingInfoOut: &info) == kCMSampleBufferError_SampleIndexOutOfRange)
         var needed = 0
         #expect(CMSampleBufferGetSampleTimingInfoArray(s, entryCount: 0, arrayToFill: nil, entriesNeededOut: &needed) == noErr)
         #expect(needed == 1)
         let all = try s.sampleTimingInfos()
         #expect(all.count == 1024)
-        #expect(same(all[1023].presentationTimeStamp, t(48000 + 1023, 48000)))
+        #expect(sameInstant(all[1023].presentationTimeStamp, t(48000 + 1023, 48000)))
         let extracted: [UInt8] = try s.withAudioBufferList { list, _ in
             #expect(list.count == 1)
             #expect(list[0].mNumberChannels == 2)
@@ -218,7 +218,7 @@ private func videoSample() throws -> (CMSampleBuffer, CVPixelBuffer) {
                                                                      packetDescriptions: packets, sampleBufferOut: &sb) == noErr)
         let s = try #require(sb)
         #expect(try s.sampleSizes() == [100, 150])
-        #expect(same(s.duration, t(2048, 44100)))
+        #expect(sameInstant(s.duration, t(2048, 44100)))
         #expect(try s.audioStreamPacketDescriptions() == packets)
         #expect(CMAudioSampleBufferCreateReadyWithPacketDescriptions(allocator: nil, dataBuffer: blockBuffer([1]), formatDescription: fd,
                                                                      sampleCount: 2, presentationTimeStamp: t(0, 44100), packetDescriptions: nil,
@@ -226,7 +226,7 @@ private func videoSample() throws -> (CMSampleBuffer, CVPixelBuffer) {
         let singles = Array(try s.singleSampleBuffers())
         #expect(singles.count == 2)
         #expect(CMBlockBufferGetDataLength(singles[1].dataBuffer!) == 150)
-        #expect(same(singles[1].presentationTimeStamp, t(1024, 44100)))
+        #expect(sameInstant(singles[1].presentationTimeStamp, t(1024, 44100)))
     }
 
     @Test func perSampleTimingMinimumPTSAndDecodeTimes() throws {
@@ -237,10 +237,10 @@ private func videoSample() throws -> (CMSampleBuffer, CVPixelBuffer) {
                        CMSampleTimingInfo(duration: t(1, 30), presentationTimeStamp: t(3, 30), decodeTimeStamp: t(3, 30))]
         let s = try CMSampleBuffer(dataBuffer: blockBuffer([UInt8](repeating: 0, count: 10)), formatDescription: nil, numSamples: 4,
                                    sampleTimings: timings, sampleSizes: [1, 2, 3, 4])
-        #expect(same(s.presentationTimeStamp, t(1, 30)))
-        #expect(same(s.decodeTimeStamp, t(0, 30)))
-        #expect(same(s.duration, t(4, 30)))
-        #expect(same(try s.sampleTimingInfo(at: 1).presentationTimeStamp, t(4, 30)))
+        #expect(sameInstant(s.presentationTimeStamp, t(1, 30)))
+        #expect(sameInstant(s.decodeTimeStamp, t(0, 30)))
+        #expect(sameInstant(s.duration, t(4, 30)))
+        #expect(sameInstant(try s.sampleTimingInfo(at: 1).presentationTimeStamp, t(4, 30)))
         #expect(s.totalSampleSize == 10)
         var sizes = [Int](repeating: 0, count: 2)
         #expect(CMSampleBufferGetSampleSizeArray(s, entryCount: 2, arrayToFill: &sizes, entriesNeededOut: nil) == kCMSampleBufferError_ArrayTooSmall)
@@ -273,11 +273,11 @@ private func videoSample() throws -> (CMSampleBuffer, CVPixelBuffer) {
                                    sampleSizes: [4])
         let trim: NSDictionary = ["value": 100, "timescale": 44100, "flags": 1, "epoch": 0]
         CMSetAttachment(s, key: kCMSampleBufferAttachmentKey_TrimDurationAtStart, value: trim, attachmentMode: kCMAttachmentMode_ShouldPropagate)
-        #expect(same(s.outputPresentationTimeStamp, t(100, 44100)))
-        #expect(same(s.outputDuration, t(924, 44100)))
+        #expect(sameInstant(s.outputPresentationTimeStamp, t(100, 44100)))
+        #expect(sameInstant(s.outputDuration, t(924, 44100)))
         try s.setOutputPresentationTimeStamp(t(5, 1))
-        #expect(same(s.outputPresentationTimeStamp, t(5, 1)))
-        #expect(same(try s.outputSampleTimingInfos()[0].presentationTimeStamp, t(5, 1)))
+        #expect(sameInstant(s.outputPresentationTimeStamp, t(5, 1)))
+        #expect(sameInstant(try s.outputSampleTimingInfos()[0].presentationTimeStamp, t(5, 1)))
     }
 
     @Test func invalidateCallsHandlerOnce() throws {
@@ -331,8 +331,8 @@ private func videoSample() throws -> (CMSampleBuffer, CVPixelBuffer) {
         var timing = CMSampleTimingInfo(duration: t(1, 30), presentationTimeStamp: t(7, 30), decodeTimeStamp: CMTime())
         #expect(CMSampleBufferCreateCopyWithNewTiming(allocator: nil, sampleBuffer: sb, sampleTimingEntryCount: 1, sampleTimingArray: &timing,
                                                       sampleBufferOut: &retimed) == noErr)
-        #expect(same(retimed!.presentationTimeStamp, t(7, 30)))
-        #expect(same(sb.presentationTimeStamp, t(1, 30)))
+        #expect(sameInstant(retimed!.presentationTimeStamp, t(7, 30)))
+        #expect(sameInstant(sb.presentationTimeStamp, t(1, 30)))
     }
 
     @Test func setDataBufferAndCallForEachSample() throws {
