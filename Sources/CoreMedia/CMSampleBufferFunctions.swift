@@ -384,3 +384,14 @@ public func CMSampleBufferCallBlockForEachSample(_ sbuf: CMSampleBuffer, _ handl
     }
     return noErr
 }
+
+/// Creates a sample buffer holding samples `sampleRange.location ..< location + length` of `sbuf`,
+/// with their timing, sizes, attachments and data (CMSampleBufferCopySampleBufferForRange).
+@discardableResult
+public func CMSampleBufferCopySampleBufferForRange(allocator: CFAllocator?, sampleBuffer sbuf: CMSampleBuffer,
+                                                   sampleRange: CFRange,
+                                                   sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    let (copy, status) = sbuf.copy(location: sampleRange.location, length: sampleRange.length)
+    sampleBufferOut.pointee = copy
+    return status
+}

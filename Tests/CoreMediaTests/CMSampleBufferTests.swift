@@ -152,6 +152,31 @@ private func videoSample() throws -> (CMSampleBuffer, CVPixelBuffer) {
         #expect(extracted == bytes)
     }
 
+    @Test func copySampleBufferForRange() throws {
+        let frames = 1024
+        let bytes = (0..<frames * 4).map { UInt8($0 & 0xFF) }
+        var sb: CMSampleBuffer?
+        #expect(CMAudioSampleBufferCreateReadyWithPacketDescriptions(allocator: nil, dataBuffer: blockBuffer(bytes), formatDescription: try pcmFormat(),
+                                                                     sampleCount: frames, presentationTimeStamp: t(48000, 48000),
+                                                                     packetDescriptions: nil, sampleBufferOut: &sb) == noErr)
+        let s = try #require(sb)
+        var part: CMSampleBuffer?
+        #expect(CMSampleBufferCopySampleBufferForRange(allocator: nil, sampleBuffer: s,
+                                                       sampleRange: CFRangeMake(100, 10), sampleBufferOut: &part) == noErr)
+        let p = try #require(part)
+        #expect(CMSampleBufferGetNumSamples(p) == 10)
+        #expect(sameInstant(CMSampleBufferGetPresentationTimeStamp(p), t(48100, 48000)))
+        #expect(sameInstant(CMSampleBufferGetDuration(p), t(10, 48000)))
+        let data = try #require(CMSampleBufferGetDataBuffer(p))
+        var copied = [UInt8](repeating: 0, count: 40)
+        #expect(CMBlockBufferCopyDataBytes(data, atOffset: 0, dataLength: 40, destination: &copied) == noErr)
+        #expect(copied == Array(bytes[400..<440]))
+        #expect(CMSampleBufferCopySampleBufferForRange(allocator: nil, sampleBuffer: s,
+                                                       sampleRange: CFRange(location: 1020, length: 5), sampleBufferOut: &part)
+                == kCMSampleBufferError_SampleIndexOutOfRange)
+        #expect(part == nil)
+    }
+
     @Test func audioBufferListRetainedBlockBufferSizes() throws {
         let fd = try pcmFormat(channels: 2, nonInterleaved: true)
         let bytes = (0..<16).map { UInt8($0) }  // 4 frames × 2 channels × 2 bytes, channel-planar
