@@ -78,6 +78,12 @@ package final class PixelConverter: @unchecked Sendable {
         var destination: AVPixelFormat.RawValue, destinationWidth: Int, destinationHeight: Int, destinationFull: Bool
         var destinationMatrix: PixelFormatColor.Matrix
         var flags: Int32
+        /// Avoid libswscale's unscaled special paths (see `checkOut`).
+        var forceGeneralScaler: Bool {
+            let grey = AV_PIX_FMT_GRAY8.rawValue
+            let semiPlanar = [AV_PIX_FMT_NV12.rawValue, AV_PIX_FMT_P010LE.rawValue]
+            return (source == grey && semiPlanar.contains(destination)) || (destination == grey && semiPlanar.contains(source))
+        }
     }
 
     /// The converter shared by engine clients that need no private cache.
@@ -152,12 +158,45 @@ package final class PixelConverter: @unchecked Sendable {
             return c
         }
         if let cached { return cached }
-        guard let context = sws_getContext(Int32(key.sourceWidth), Int32(key.sourceHeight), AVPixelFormat(rawValue: key.source),
-                                           Int32(key.destinationWidth), Int32(key.destinationHeight),
-                                           AVPixelFormat(rawValue: key.destination), key.flags, nil, nil, nil)
-        else { throw .ffmpeg(.invalidArgument) }
-        // Ranges: 1 = full (JPEG), 0 = video (MPEG). libswscale ignores the range of RGB sides.
-        // The return value only says whether the formats involve Y'CbCr at all, so it is not an error.
+        // Ranges are options set before initialisation: libswscale picks its unscaled fast paths
+        // at init, and those ignore a range change made afterwards by sws_setColorspaceDetails.
+        guard let context = sws_alloc_context() else { throw .allocationFailed }
+        var ok = av_opt_set_int(UnsafeMutableRawPointer(context), "srcw", Int64(key.sourceWidth), 0) >= 0
+        ok = ok && av_opt_set_int(UnsafeMutableRawPointer(context), "srch", Int64(key.sourceHeight), 0) >= 0
+        ok = ok && av_opt_set_pixel_fmt(UnsafeMutableRawPointer(context), "src_format", AVPixelFormat(rawValue: key.source), 0) >= 0
+        ok = ok && av_opt_set_int(UnsafeMutableRawPointer(context), "src_range", key.sourceFull ? 1 : 0, 0) >= 0
+        ok = ok && av_opt_set_int(UnsafeMutableRawPointer(context), "dstw", Int64(key.destinationWidth), 0) >= 0
+        ok = ok && av_opt_set_int(UnsafeMutableRawPointer(context), "dsth", Int64(key.destinationHeight), 0) >= 0
+        ok = ok && av_opt_set_pixel_fmt(UnsafeMutableRawPointer(context), "dst_format",
+                                        AVPixelFormat(rawValue: key.destination), 0) >= 0
+        ok = ok && av_opt_set_int(UnsafeMutableRawPointer(context), "dst_range", key.destinationFull ? 1 : 0, 0) >= 0
+        ok = ok && av_opt_set_int(UnsafeMutableRawPointer(context), "sws_flags", Int64(key.flags), 0) >= 0
+        // No dither when reducing bit depth (b64a, P010 → 8 bits): rounded values, as exact as
+        // the destination allows.
+        ok = ok && av_opt_set_int(UnsafeMutableRawPointer(context), "sws_dither", 0, 0) >= 0
+        guard ok else {
+            sws_freeContext(context)
+            throw .ffmpeg(.invalidArgument)
+        }
+        // libswscale 5.1's unscaled copies between grey and NV12/P010 of equal range write no
+        // chroma or garbage; a three-tap identity source filter forces the general scaler.
+        var initResult: Int32
+        if key.forceGeneralScaler, let identity = sws_allocVec(3) {
+            identity.pointee.coeff[0] = 0
+            identity.pointee.coeff[1] = 1
+            identity.pointee.coeff[2] = 0
+            var filter = SwsFilter(lumH: identity, lumV: nil, chrH: nil, chrV: nil)
+            initResult = sws_init_context(context, &filter, nil)
+            sws_freeVec(identity)
+        } else {
+            initResult = sws_init_context(context, nil, nil)
+        }
+        if initResult < 0 {
+            sws_freeContext(context)
+            throw .ffmpeg(FFmpegError(code: initResult))
+        }
+        // Matrices (ranges unchanged). The return value only says whether the formats involve
+        // Y'CbCr at all, so it is not an error.
         _ = sws_setColorspaceDetails(context, sws_getCoefficients(key.sourceMatrix.swsColorspace), key.sourceFull ? 1 : 0,
                                      sws_getCoefficients(key.destinationMatrix.swsColorspace),
                                      key.destinationFull ? 1 : 0, 0, 1 << 16, 1 << 16)
@@ -208,7 +247,8 @@ package final class PixelConverter: @unchecked Sendable {
         if identical {
             Self.copyPlanes(from: s, to: d)
         } else {
-            let input = try Self.sourceImage(s, matrix: sourceMatrix)
+            let deep: Set<OSType> = [OSType(fourCC: "b64a"), OSType(fourCC: "x420"), OSType(fourCC: "xf20")]
+            let input = try Self.sourceImage(s, matrix: sourceMatrix, eightBitDestination: !deep.contains(d.pixelFormat))
             let output = try Self.destinationImage(d, matrix: destinationMatrix)
             if destinationRect != fullDestination {
                 try fillBlack(output.image)
@@ -245,7 +285,9 @@ package final class PixelConverter: @unchecked Sendable {
     package func convert(_ source: CVPixelBuffer, into image: PixelImage, scaling: Scaling = .bicubic)
         throws(PixelConversionError) {
         guard let s = source.storage else { throw .invalidBuffer }
-        let input = try Self.sourceImage(s, matrix: PixelFormatColor.attachedMatrix(of: source) ?? .defaultMatrix(height: s.height))
+        let depth = av_pix_fmt_desc_get(image.format).map { Int($0.pointee.comp.0.depth) } ?? 8
+        let input = try Self.sourceImage(s, matrix: PixelFormatColor.attachedMatrix(of: source) ?? .defaultMatrix(height: s.height),
+                                         eightBitDestination: depth <= 8)
         try scale(input.image, into: image, scaling: scaling)
         withExtendedLifetime(input.keepAlive) {}
     }
@@ -323,9 +365,18 @@ package final class PixelConverter: @unchecked Sendable {
 
     /// The source as libswscale reads it: the buffer's planes, or a repacked copy for the two
     /// layouts libswscale 5.1 cannot read (`b64a` → RGBA64BE, `422v`/`422f` chroma → YUV422P).
-    private static func sourceImage(_ s: CVPixelStorage, matrix: PixelFormatColor.Matrix)
+    private static func sourceImage(_ s: CVPixelStorage, matrix: PixelFormatColor.Matrix, eightBitDestination: Bool = false)
         throws(PixelConversionError) -> Input {
         switch s.pixelFormat {
+        case OSType(fourCC: "b64a") where eightBitDestination:
+            // To 8-bit destinations, round to 8-bit RGBA here: libswscale's 16-bit RGB input path
+            // rounds less exactly than its 8-bit one.
+            guard let temp = PixelImageStorage(format: AV_PIX_FMT_RGBA, width: s.width, height: s.height,
+                                               fullRange: true, matrix: matrix) else { throw .allocationFailed }
+            PixelRepack.argb64ToRGBA8(source: s.planes[0].baseAddress, sourceBytesPerRow: s.planes[0].bytesPerRow,
+                                      destination: temp.image.data[0]!, destinationBytesPerRow: Int(temp.image.linesize[0]),
+                                      width: s.width, height: s.height)
+            return Input(image: temp.image, keepAlive: temp)
         case OSType(fourCC: "b64a"):
             guard let temp = PixelImageStorage(format: AV_PIX_FMT_RGBA64BE, width: s.width, height: s.height,
                                                fullRange: true, matrix: matrix) else { throw .allocationFailed }

@@ -21,6 +21,24 @@ package enum PixelRepack {
         }
     }
 
+    /// `b64a` (A, R, G, B; 16-bit big-endian) → 8-bit R, G, B, A (`AV_PIX_FMT_RGBA`), rounded.
+    package static func argb64ToRGBA8(source: UnsafeMutableRawPointer, sourceBytesPerRow: Int,
+                                      destination: UnsafeMutablePointer<UInt8>, destinationBytesPerRow: Int,
+                                      width: Int, height: Int) {
+        for row in 0..<height {
+            let s = (source + row * sourceBytesPerRow).assumingMemoryBound(to: UInt16.self)
+            let d = destination + row * destinationBytesPerRow
+            for x in 0..<width {
+                let i = x * 4
+                @inline(__always) func eight(_ v: UInt16) -> UInt8 { UInt8((UInt32(UInt16(bigEndian: v)) * 255 + 32767) / 65535) }
+                d[i] = eight(s[i + 1])
+                d[i + 1] = eight(s[i + 2])
+                d[i + 2] = eight(s[i + 3])
+                d[i + 3] = eight(s[i])
+            }
+        }
+    }
+
     /// `AV_PIX_FMT_RGBA64BE` (R, G, B, A) → `b64a` (A, R, G, B; 16-bit big-endian).
     package static func rgba64ToARGB64(source: UnsafeMutablePointer<UInt8>, sourceBytesPerRow: Int,
                                        destination: UnsafeMutableRawPointer, destinationBytesPerRow: Int,
