@@ -60,17 +60,34 @@ extension PixelConverter {
             throw .invalidBuffer
         }
         var failure: PixelConversionError?
+        let deep: Set<OSType> = [OSType(fourCC: "b64a"), OSType(fourCC: "x420"), OSType(fourCC: "xf20")]
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { failure = .invalidBuffer; return }
-            let source = PixelImage(format: format, width: image.width, height: image.height, fullRange: true,
+            var source = PixelImage(format: format, width: image.width, height: image.height, fullRange: true,
                                     matrix: .defaultMatrix(height: image.height),
                                     data: [UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))],
                                     linesize: [Int32(image.bytesPerRow)])
+            // 16-bit RGB into an 8-bit destination: round to 8 bits here, as libswscale's 16-bit
+            // RGB input path is off by one for some values.
+            var narrowed: PixelImageStorage?
+            if image.bitsPerComponent == 16, !deep.contains(pixelFormat) {
+                let components = image.bitsPerPixel / 16
+                guard let temp = PixelImageStorage(format: components == 4 ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24,
+                                                   width: image.width, height: image.height, fullRange: true,
+                                                   matrix: source.matrix) else { failure = .allocationFailed; return }
+                PixelRepack.narrow16(source: base, sourceBytesPerRow: image.bytesPerRow,
+                                     bigEndian: format == AV_PIX_FMT_RGBA64BE || format == AV_PIX_FMT_RGB48BE,
+                                     destination: temp.image.data[0]!, destinationBytesPerRow: Int(temp.image.linesize[0]),
+                                     count: image.width * components, height: image.height)
+                source = temp.image
+                narrowed = temp
+            }
             do throws(PixelConversionError) {
                 try convert(source, into: buffer)
             } catch {
                 failure = error
             }
+            withExtendedLifetime(narrowed) {}
         }
         if let failure { throw failure }
         return buffer

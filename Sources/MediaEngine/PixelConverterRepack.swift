@@ -86,4 +86,19 @@ package enum PixelRepack {
             }
         }
     }
+
+    /// 16-bit components → 8-bit components, rounded (`count` components a row).
+    package static func narrow16(source: UnsafeRawPointer, sourceBytesPerRow: Int, bigEndian: Bool,
+                                 destination: UnsafeMutablePointer<UInt8>, destinationBytesPerRow: Int,
+                                 count: Int, height: Int) {
+        for row in 0..<height {
+            let s = source + row * sourceBytesPerRow
+            let d = destination + row * destinationBytesPerRow
+            for i in 0..<count {
+                let raw = s.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)
+                let v = bigEndian ? UInt16(bigEndian: raw) : UInt16(littleEndian: raw)
+                d[i] = UInt8((UInt32(v) * 255 + 32767) / 65535)
+            }
+        }
+    }
 }
