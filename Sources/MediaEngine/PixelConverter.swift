@@ -13,8 +13,8 @@ import CoreVideo
 /// BT.601 for pictures under 720 rows and BT.709 otherwise (`PixelFormatColor.Matrix.defaultMatrix`).
 /// The destination matrix is the one requested, else the source's attachment, else the same
 /// default for the destination height. Ranges follow the pixel formats ('420v' video, '420f' full).
-/// Conversions use `SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP` with bicubic
-/// (default), bilinear, area or point scaling.
+/// Conversions use `SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP` (unless
+/// `Options.fast`) with bicubic (default), bilinear, area or point scaling, and no dithering.
 package final class PixelConverter: @unchecked Sendable {
     /// The resampling filter.
     package enum Scaling: Sendable, Hashable {
@@ -68,6 +68,9 @@ package final class PixelConverter: @unchecked Sendable {
         package var sourceRect: Rect?
         /// Where in the destination to write; nil: all of it. The rest is filled with black.
         package var destinationRect: Rect?
+        /// Favour speed: drop the accuracy flags so libswscale may use its SIMD fast paths
+        /// (about 5× faster for 1080p 420v → BGRA, chroma interpolated less exactly).
+        package var fast = false
 
         package init() {}
     }
@@ -126,7 +129,7 @@ package final class PixelConverter: @unchecked Sendable {
     // MARK: Core scaling
 
     /// Converts (and scales) `source` into `destination` with libswscale.
-    package func scale(_ source: PixelImage, into destination: PixelImage, scaling: Scaling = .bicubic)
+    package func scale(_ source: PixelImage, into destination: PixelImage, scaling: Scaling = .bicubic, fast: Bool = false)
         throws(PixelConversionError) {
         guard source.width > 0, source.height > 0, destination.width > 0, destination.height > 0 else {
             throw .invalidBuffer
@@ -141,7 +144,7 @@ package final class PixelConverter: @unchecked Sendable {
                       destination: destination.format.rawValue, destinationWidth: destination.width,
                       destinationHeight: destination.height, destinationFull: destination.fullRange,
                       destinationMatrix: anyYCbCr ? destination.matrix : .itu601,
-                      flags: scaling.swsFlag | Self.accuracyFlags)
+                      flags: scaling.swsFlag | (fast ? 0 : Self.accuracyFlags))
         let context = try checkOut(key)
         defer { checkIn(context, key) }
         let sourceData = source.data.map { UnsafePointer($0) }
@@ -258,7 +261,7 @@ package final class PixelConverter: @unchecked Sendable {
             guard from.width > 0, from.height > 0, to.width > 0, to.height > 0 else { throw .invalidBuffer }
             try scale(input.image.cropped(x: from.x, y: from.y, width: from.width, height: from.height),
                       into: output.image.cropped(x: to.x, y: to.y, width: to.width, height: to.height),
-                      scaling: options.scaling)
+                      scaling: options.scaling, fast: options.fast)
             output.finish()
             withExtendedLifetime(input.keepAlive) {}
         }

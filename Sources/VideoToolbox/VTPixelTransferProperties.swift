@@ -36,5 +36,6 @@ public let kVTPixelTransferPropertyKey_DestinationTransferFunction: CFString = "
 public let kVTPixelTransferPropertyKey_DestinationICCProfile: CFString = "DestinationICCProfile"
 /// The Y'CbCr matrix of Y'CbCr destination buffers (`kCVImageBufferYCbCrMatrix_*`).
 public let kVTPixelTransferPropertyKey_DestinationYCbCrMatrix: CFString = "DestinationYCbCrMatrix"
-/// Whether the session is used for real-time work (a Boolean; a hint with no effect here).
+/// Whether the session is used for real-time work (a Boolean, default false). When true,
+/// conversions favour speed over exact rounding and chroma interpolation.
 public let kVTPixelTransferPropertyKey_RealTime: CFString = "RealTime"

@@ -103,6 +103,7 @@ public final class VTPixelTransferSession: @unchecked Sendable, VTPropertySessio
         options.destinationMatrix = destinationMatrix.flatMap(PixelFormatColor.Matrix.init(rawValue:))
         options.destinationColorPrimaries = destinationPrimaries
         options.destinationTransferFunction = destinationTransferFunction
+        options.fast = realTime
         lock.unlock()
         guard let converter else { return kVTInvalidSessionErr }
         guard source !== destination, let s = source.storage, let d = destination.storage else { return kVTParameterErr }
