@@ -4,6 +4,7 @@
 public typealias AudioChannelLayoutTag = UInt32
 
 /// The number of channels a layout tag describes (its low 16 bits).
+@discardableResult
 public func AudioChannelLayoutTag_GetNumberOfChannels(_ inLayoutTag: AudioChannelLayoutTag) -> UInt32 {
     inLayoutTag & 0x0000_FFFF
 }

@@ -86,4 +86,5 @@ public struct CFRange: Sendable, Hashable {
 }
 
 /// Makes a `CFRange`.
+@discardableResult
 public func CFRangeMake(_ loc: CFIndex, _ len: CFIndex) -> CFRange { CFRange(location: loc, length: len) }

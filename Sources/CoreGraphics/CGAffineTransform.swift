@@ -129,49 +129,63 @@ extension CGRect {
 public let CGAffineTransformIdentity = CGAffineTransform.identity
 
 /// A transform with the given matrix entries.
+@discardableResult
 public func CGAffineTransformMake(_ a: CGFloat, _ b: CGFloat, _ c: CGFloat, _ d: CGFloat,
                                   _ tx: CGFloat, _ ty: CGFloat) -> CGAffineTransform {
     CGAffineTransform(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
 }
 /// A translation transform.
+@discardableResult
 public func CGAffineTransformMakeTranslation(_ tx: CGFloat, _ ty: CGFloat) -> CGAffineTransform {
     CGAffineTransform(translationX: tx, y: ty)
 }
 /// A scaling transform.
+@discardableResult
 public func CGAffineTransformMakeScale(_ sx: CGFloat, _ sy: CGFloat) -> CGAffineTransform {
     CGAffineTransform(scaleX: sx, y: sy)
 }
 /// A rotation transform.
+@discardableResult
 public func CGAffineTransformMakeRotation(_ angle: CGFloat) -> CGAffineTransform {
     CGAffineTransform(rotationAngle: angle)
 }
 /// Whether `t` is the identity.
+@discardableResult
 public func CGAffineTransformIsIdentity(_ t: CGAffineTransform) -> Bool { t.isIdentity }
 /// `t` preceded by a translation.
+@discardableResult
 public func CGAffineTransformTranslate(_ t: CGAffineTransform, _ tx: CGFloat, _ ty: CGFloat) -> CGAffineTransform {
     t.translatedBy(x: tx, y: ty)
 }
 /// `t` preceded by a scale.
+@discardableResult
 public func CGAffineTransformScale(_ t: CGAffineTransform, _ sx: CGFloat, _ sy: CGFloat) -> CGAffineTransform {
     t.scaledBy(x: sx, y: sy)
 }
 /// `t` preceded by a rotation.
+@discardableResult
 public func CGAffineTransformRotate(_ t: CGAffineTransform, _ angle: CGFloat) -> CGAffineTransform {
     t.rotated(by: angle)
 }
 /// The inverse of `t`, or `t` when it cannot be inverted.
+@discardableResult
 public func CGAffineTransformInvert(_ t: CGAffineTransform) -> CGAffineTransform { t.inverted() }
 /// `t1` followed by `t2`.
+@discardableResult
 public func CGAffineTransformConcat(_ t1: CGAffineTransform, _ t2: CGAffineTransform) -> CGAffineTransform {
     t1.concatenating(t2)
 }
 /// Whether two transforms are equal.
+@discardableResult
 public func CGAffineTransformEqualToTransform(_ t1: CGAffineTransform, _ t2: CGAffineTransform) -> Bool {
     t1 == t2
 }
 /// `point` transformed by `t`.
+@discardableResult
 public func CGPointApplyAffineTransform(_ point: CGPoint, _ t: CGAffineTransform) -> CGPoint { point.applying(t) }
 /// `size` transformed by `t`.
+@discardableResult
 public func CGSizeApplyAffineTransform(_ size: CGSize, _ t: CGAffineTransform) -> CGSize { size.applying(t) }
 /// The bounding box of `rect` transformed by `t`.
+@discardableResult
 public func CGRectApplyAffineTransform(_ rect: CGRect, _ t: CGAffineTransform) -> CGRect { rect.applying(t) }

@@ -55,10 +55,12 @@ extension CGAffineTransform {
 }
 
 /// The transform built from `components`.
+@discardableResult
 public func CGAffineTransformMakeWithComponents(_ components: CGAffineTransformComponents) -> CGAffineTransform {
     CGAffineTransform(components)
 }
 /// `transform` decomposed into scale, shear, rotation and translation.
+@discardableResult
 public func CGAffineTransformDecompose(_ transform: CGAffineTransform) -> CGAffineTransformComponents {
     transform.decomposed()
 }

@@ -154,52 +154,66 @@ enum ColorConversion {
 }
 
 /// A colour from `space`'s components followed by alpha.
+@discardableResult
 public func CGColorCreate(_ space: CGColorSpace?, _ components: UnsafePointer<CGFloat>?) -> CGColor? {
     guard let space, let components else { return nil }
     return CGColor(colorSpace: space, components: components)
 }
 /// A colour in the generic RGB space.
+@discardableResult
 public func CGColorCreateGenericRGB(_ red: CGFloat, _ green: CGFloat, _ blue: CGFloat, _ alpha: CGFloat) -> CGColor {
     CGColor(red: red, green: green, blue: blue, alpha: alpha)
 }
 /// A colour in the generic grey space.
+@discardableResult
 public func CGColorCreateGenericGray(_ gray: CGFloat, _ alpha: CGFloat) -> CGColor {
     CGColor(gray: gray, alpha: alpha)
 }
 /// A colour in the generic grey gamma 2.2 space.
+@discardableResult
 public func CGColorCreateGenericGrayGamma2_2(_ gray: CGFloat, _ alpha: CGFloat) -> CGColor {
     CGColor(genericGrayGamma2_2Gray: gray, alpha: alpha)
 }
 /// A colour in the generic CMYK space.
+@discardableResult
 public func CGColorCreateGenericCMYK(_ cyan: CGFloat, _ magenta: CGFloat, _ yellow: CGFloat, _ black: CGFloat,
                                      _ alpha: CGFloat) -> CGColor {
     CGColor(genericCMYKCyan: cyan, magenta: magenta, yellow: yellow, black: black, alpha: alpha)
 }
 /// A colour in the sRGB space.
+@discardableResult
 public func CGColorCreateSRGB(_ red: CGFloat, _ green: CGFloat, _ blue: CGFloat, _ alpha: CGFloat) -> CGColor {
     CGColor(srgbRed: red, green: green, blue: blue, alpha: alpha)
 }
 /// A copy of `color`.
+@discardableResult
 public func CGColorCreateCopy(_ color: CGColor?) -> CGColor? { color?.copy() }
 /// A copy of `color` with a different alpha.
+@discardableResult
 public func CGColorCreateCopyWithAlpha(_ color: CGColor?, _ alpha: CGFloat) -> CGColor? { color?.copy(alpha: alpha) }
 /// `color` converted to `space`.
+@discardableResult
 public func CGColorCreateCopyByMatchingToColorSpace(_ space: CGColorSpace?, _ intent: CGColorRenderingIntent,
                                                     _ color: CGColor?, _ options: CFDictionary?) -> CGColor? {
     guard let space, let color else { return nil }
     return color.converted(to: space, intent: intent, options: options)
 }
 /// A pointer to `color`'s components (alive as long as the colour); nil for nil.
+@discardableResult
 public func CGColorGetComponents(_ color: CGColor?) -> UnsafePointer<CGFloat>? {
     color?.componentStorage.map { UnsafePointer($0) }
 }
 /// The number of components of `color`, alpha included.
+@discardableResult
 public func CGColorGetNumberOfComponents(_ color: CGColor?) -> Int { color?.numberOfComponents ?? 0 }
 /// The alpha of `color`.
+@discardableResult
 public func CGColorGetAlpha(_ color: CGColor?) -> CGFloat { color?.alpha ?? 0 }
 /// The colour space of `color`.
+@discardableResult
 public func CGColorGetColorSpace(_ color: CGColor?) -> CGColorSpace? { color?.colorSpace }
 /// Whether two colours are equal (same space, same components).
+@discardableResult
 public func CGColorEqualToColor(_ color1: CGColor?, _ color2: CGColor?) -> Bool {
     switch (color1, color2) {
     case (nil, nil): return true
@@ -208,6 +222,7 @@ public func CGColorEqualToColor(_ color1: CGColor?, _ color2: CGColor?) -> Bool 
     }
 }
 /// The constant colour named `colorName` (`kCGColorBlack`, `kCGColorWhite`, `kCGColorClear`).
+@discardableResult
 public func CGColorGetConstantColor(_ colorName: CFString) -> CGColor? {
     switch colorName {
     case kCGColorBlack: return .black

@@ -151,37 +151,50 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
 }
 
 /// The device RGB colour space.
+@discardableResult
 public func CGColorSpaceCreateDeviceRGB() -> CGColorSpace { CGColorSpace(name: nil, model: .rgb) }
 /// The device grey colour space.
+@discardableResult
 public func CGColorSpaceCreateDeviceGray() -> CGColorSpace { CGColorSpace(name: nil, model: .monochrome) }
 /// The device CMYK colour space.
+@discardableResult
 public func CGColorSpaceCreateDeviceCMYK() -> CGColorSpace { CGColorSpace(name: nil, model: .cmyk) }
 /// A named colour space (`CGColorSpaceCreateWithName`).
+@discardableResult
 public func CGColorSpaceCreateWithName(_ name: CFString?) -> CGColorSpace? {
     guard let name else { return nil }
     return CGColorSpace(name: name)
 }
 /// An indexed colour space over `baseSpace` (`CGColorSpaceCreateIndexed`).
+@discardableResult
 public func CGColorSpaceCreateIndexed(_ baseSpace: CGColorSpace?, _ lastIndex: Int,
                                       _ colorTable: UnsafePointer<UInt8>?) -> CGColorSpace? {
     guard let baseSpace, let colorTable else { return nil }
     return CGColorSpace(indexedBaseSpace: baseSpace, last: lastIndex, colorTable: colorTable)
 }
 /// The model of `space`; `.unknown` for nil.
+@discardableResult
 public func CGColorSpaceGetModel(_ space: CGColorSpace?) -> CGColorSpaceModel { space?.model ?? .unknown }
 /// The number of colour components of `space`; 0 for nil.
+@discardableResult
 public func CGColorSpaceGetNumberOfComponents(_ space: CGColorSpace?) -> Int { space?.numberOfComponents ?? 0 }
 /// The name of `space`, if it has one.
+@discardableResult
 public func CGColorSpaceCopyName(_ space: CGColorSpace?) -> CFString? { space?.name }
 /// The name of `space`, if it has one (`CGColorSpaceGetName`).
+@discardableResult
 public func CGColorSpaceGetName(_ space: CGColorSpace?) -> CFString? { space?.name }
 /// Whether `space` is a wide-gamut RGB space.
+@discardableResult
 public func CGColorSpaceIsWideGamutRGB(_ space: CGColorSpace) -> Bool { space.isWideGamutRGB }
 /// Whether `space` can be a drawing destination.
+@discardableResult
 public func CGColorSpaceSupportsOutput(_ space: CGColorSpace) -> Bool { space.supportsOutput }
 /// The base space of an indexed space.
+@discardableResult
 public func CGColorSpaceGetBaseColorSpace(_ space: CGColorSpace?) -> CGColorSpace? { space?.baseColorSpace }
 /// The number of entries in an indexed space's colour table.
+@discardableResult
 public func CGColorSpaceGetColorTableCount(_ space: CGColorSpace?) -> Int { space?.colorTableCount ?? 0 }
 /// Copies an indexed space's colour table into `table` (which must hold
 /// `colorTableCount × base components` bytes); does nothing for other spaces.

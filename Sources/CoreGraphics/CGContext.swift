@@ -409,6 +409,7 @@ public final class CGContext {
 }
 
 /// A bitmap context (see `CGContext(data:width:height:bitsPerComponent:bytesPerRow:space:bitmapInfo:)`).
+@discardableResult
 public func CGBitmapContextCreate(_ data: UnsafeMutableRawPointer?, _ width: Int, _ height: Int,
                                   _ bitsPerComponent: Int, _ bytesPerRow: Int, _ space: CGColorSpace?,
                                   _ bitmapInfo: UInt32) -> CGContext? {
@@ -416,24 +417,34 @@ public func CGBitmapContextCreate(_ data: UnsafeMutableRawPointer?, _ width: Int
               bytesPerRow: bytesPerRow, space: space, bitmapInfo: CGBitmapInfo(rawValue: bitmapInfo))
 }
 /// An image of the context's contents.
+@discardableResult
 public func CGBitmapContextCreateImage(_ context: CGContext?) -> CGImage? { context?.makeImage() }
 /// The context's bitmap memory.
+@discardableResult
 public func CGBitmapContextGetData(_ context: CGContext?) -> UnsafeMutableRawPointer? { context?.data }
 /// The context's width; 0 for nil.
+@discardableResult
 public func CGBitmapContextGetWidth(_ context: CGContext?) -> Int { context?.width ?? 0 }
 /// The context's height; 0 for nil.
+@discardableResult
 public func CGBitmapContextGetHeight(_ context: CGContext?) -> Int { context?.height ?? 0 }
 /// The context's bytes per row; 0 for nil.
+@discardableResult
 public func CGBitmapContextGetBytesPerRow(_ context: CGContext?) -> Int { context?.bytesPerRow ?? 0 }
 /// The context's bits per component; 0 for nil.
+@discardableResult
 public func CGBitmapContextGetBitsPerComponent(_ context: CGContext?) -> Int { context?.bitsPerComponent ?? 0 }
 /// The context's bits per pixel; 0 for nil.
+@discardableResult
 public func CGBitmapContextGetBitsPerPixel(_ context: CGContext?) -> Int { context?.bitsPerPixel ?? 0 }
 /// The context's colour space.
+@discardableResult
 public func CGBitmapContextGetColorSpace(_ context: CGContext?) -> CGColorSpace? { context?.colorSpace }
 /// The context's bitmap info; empty for nil.
+@discardableResult
 public func CGBitmapContextGetBitmapInfo(_ context: CGContext?) -> CGBitmapInfo { context?.bitmapInfo ?? [] }
 /// The context's alpha info; `.none` for nil.
+@discardableResult
 public func CGBitmapContextGetAlphaInfo(_ context: CGContext?) -> CGImageAlphaInfo { context?.alphaInfo ?? .none }
 /// Draws `image` into `rect`.
 public func CGContextDrawImage(_ c: CGContext?, _ rect: CGRect, _ image: CGImage?) {
@@ -475,6 +486,7 @@ public func CGContextSetInterpolationQuality(_ c: CGContext?, _ quality: CGInter
     c?.interpolationQuality = quality
 }
 /// The interpolation quality; `.default` for nil.
+@discardableResult
 public func CGContextGetInterpolationQuality(_ c: CGContext?) -> CGInterpolationQuality {
     c?.interpolationQuality ?? .default
 }
@@ -495,4 +507,5 @@ public func CGContextRotateCTM(_ c: CGContext?, _ angle: CGFloat) { c?.rotate(by
 /// Concatenates `transform` to the CTM.
 public func CGContextConcatCTM(_ c: CGContext?, _ transform: CGAffineTransform) { c?.concatenate(transform) }
 /// The CTM; the identity for nil.
+@discardableResult
 public func CGContextGetCTM(_ c: CGContext?) -> CGAffineTransform { c?.ctm ?? .identity }

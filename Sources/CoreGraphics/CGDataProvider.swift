@@ -97,6 +97,7 @@ private final class ReleaseOnce: @unchecked Sendable {
 
 /// A direct-access provider over caller-owned bytes; `releaseData` (if any) is called once when
 /// the bytes are no longer needed.
+@discardableResult
 public func CGDataProviderCreateWithData(_ info: UnsafeMutableRawPointer?, _ data: UnsafeRawPointer?, _ size: Int,
                                          _ releaseData: CGDataProviderReleaseDataCallback?) -> CGDataProvider? {
     guard let data, size >= 0 else { return nil }
@@ -108,16 +109,20 @@ public func CGDataProviderCreateWithData(_ info: UnsafeMutableRawPointer?, _ dat
     return CGDataProvider(dataInfo: info, data: data, size: size, releaseData: releaseData)
 }
 /// A provider over `data`.
+@discardableResult
 public func CGDataProviderCreateWithCFData(_ data: CFData?) -> CGDataProvider? {
     guard let data else { return nil }
     return CGDataProvider(data: data)
 }
 /// A provider over the file at `url`.
+@discardableResult
 public func CGDataProviderCreateWithURL(_ url: CFURL?) -> CGDataProvider? {
     guard let url else { return nil }
     return CGDataProvider(url: url)
 }
 /// A copy of the provider's bytes.
+@discardableResult
 public func CGDataProviderCopyData(_ provider: CGDataProvider?) -> CFData? { provider?.data }
 /// The provider's info pointer.
+@discardableResult
 public func CGDataProviderGetInfo(_ provider: CGDataProvider?) -> UnsafeMutableRawPointer? { provider?.info }

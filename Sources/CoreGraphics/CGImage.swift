@@ -181,6 +181,7 @@ public final class CGImage: @unchecked Sendable, CustomStringConvertible {
 }
 
 /// A bitmap image from a data provider; nil for parameters that do not describe a valid bitmap.
+@discardableResult
 public func CGImageCreate(_ width: Int, _ height: Int, _ bitsPerComponent: Int, _ bitsPerPixel: Int,
                           _ bytesPerRow: Int, _ space: CGColorSpace?, _ bitmapInfo: CGBitmapInfo,
                           _ provider: CGDataProvider?, _ decode: UnsafePointer<CGFloat>?,
@@ -191,42 +192,60 @@ public func CGImageCreate(_ width: Int, _ height: Int, _ bitsPerComponent: Int, 
                    decode: decode, shouldInterpolate: shouldInterpolate, intent: intent)
 }
 /// The width of `image`; 0 for nil.
+@discardableResult
 public func CGImageGetWidth(_ image: CGImage?) -> Int { image?.width ?? 0 }
 /// The height of `image`; 0 for nil.
+@discardableResult
 public func CGImageGetHeight(_ image: CGImage?) -> Int { image?.height ?? 0 }
 /// The bits per component of `image`; 0 for nil.
+@discardableResult
 public func CGImageGetBitsPerComponent(_ image: CGImage?) -> Int { image?.bitsPerComponent ?? 0 }
 /// The bits per pixel of `image`; 0 for nil.
+@discardableResult
 public func CGImageGetBitsPerPixel(_ image: CGImage?) -> Int { image?.bitsPerPixel ?? 0 }
 /// The bytes per row of `image`; 0 for nil.
+@discardableResult
 public func CGImageGetBytesPerRow(_ image: CGImage?) -> Int { image?.bytesPerRow ?? 0 }
 /// The colour space of `image`.
+@discardableResult
 public func CGImageGetColorSpace(_ image: CGImage?) -> CGColorSpace? { image?.colorSpace }
 /// The alpha info of `image`; `.none` for nil.
+@discardableResult
 public func CGImageGetAlphaInfo(_ image: CGImage?) -> CGImageAlphaInfo { image?.alphaInfo ?? .none }
 /// The bitmap info of `image`; empty for nil.
+@discardableResult
 public func CGImageGetBitmapInfo(_ image: CGImage?) -> CGBitmapInfo { image?.bitmapInfo ?? [] }
 /// The byte order of `image`; `.orderDefault` for nil.
+@discardableResult
 public func CGImageGetByteOrderInfo(_ image: CGImage?) -> CGImageByteOrderInfo { image?.byteOrderInfo ?? .orderDefault }
 /// The pixel format of `image`; `.packed` for nil.
+@discardableResult
 public func CGImageGetPixelFormatInfo(_ image: CGImage?) -> CGImagePixelFormatInfo { image?.pixelFormatInfo ?? .packed }
 /// The data provider of `image`.
+@discardableResult
 public func CGImageGetDataProvider(_ image: CGImage?) -> CGDataProvider? { image?.dataProvider }
 /// The decode array of `image`.
+@discardableResult
 public func CGImageGetDecode(_ image: CGImage?) -> UnsafePointer<CGFloat>? { image?.decode }
 /// Whether `image` is smoothed when scaled; false for nil.
+@discardableResult
 public func CGImageGetShouldInterpolate(_ image: CGImage?) -> Bool { image?.shouldInterpolate ?? false }
 /// The rendering intent of `image`; `.defaultIntent` for nil.
+@discardableResult
 public func CGImageGetRenderingIntent(_ image: CGImage?) -> CGColorRenderingIntent {
     image?.renderingIntent ?? .defaultIntent
 }
 /// Whether `image` is an image mask.
+@discardableResult
 public func CGImageIsMask(_ image: CGImage?) -> Bool { image?.isMask ?? false }
 /// The part of `image` inside `rect` (top-left origin), made integral and clipped.
+@discardableResult
 public func CGImageCreateWithImageInRect(_ image: CGImage?, _ rect: CGRect) -> CGImage? { image?.cropping(to: rect) }
 /// A copy of `image`.
+@discardableResult
 public func CGImageCreateCopy(_ image: CGImage?) -> CGImage? { image?.copy() }
 /// A copy of `image` in `space`; nil when the component counts differ.
+@discardableResult
 public func CGImageCreateCopyWithColorSpace(_ image: CGImage?, _ space: CGColorSpace?) -> CGImage? {
     guard let image, let space else { return nil }
     return image.copy(colorSpace: space)

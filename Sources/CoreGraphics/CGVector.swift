@@ -37,4 +37,5 @@ public struct CGVector: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// Returns a vector with the given components (`CGVectorMake`).
+@discardableResult
 public func CGVectorMake(_ dx: CGFloat, _ dy: CGFloat) -> CGVector { CGVector(dx: dx, dy: dy) }

@@ -110,6 +110,7 @@ public func CMSetAttachment(_ target: CMAttachmentBearer, key: CFString, value: 
 }
 
 /// The attachment for `key`, and its mode; nil when absent.
+@discardableResult
 public func CMGetAttachment(_ target: CMAttachmentBearer, key: CFString,
                             attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?) -> CFTypeRef? {
     guard let found = Bearer(target)?.get(key) else { return nil }
@@ -128,6 +129,7 @@ public func CMRemoveAllAttachments(_ target: CMAttachmentBearer) {
 }
 
 /// A copy of the attachments with the given mode; nil when there are none.
+@discardableResult
 public func CMCopyDictionaryOfAttachments(allocator: CFAllocator?, target: CMAttachmentBearer,
                                           attachmentMode: CMAttachmentMode) -> CFDictionary? {
     guard let all = Bearer(target)?.all(attachmentMode), !all.isEmpty else { return nil }

@@ -46,6 +46,7 @@ private func referenceSegments(_ target: CMBlockBuffer, _ offsetToData: Int, _ d
 }
 
 /// Creates an empty block buffer, to which memory blocks and references can be appended.
+@discardableResult
 public func CMBlockBufferCreateEmpty(allocator structureAllocator: CFAllocator?, capacity subBlockCapacity: UInt32,
                                      flags: CMBlockBufferFlags, blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>) -> OSStatus {
     blockBufferOut.pointee = CMBlockBuffer()
@@ -56,6 +57,7 @@ public func CMBlockBufferCreateEmpty(allocator structureAllocator: CFAllocator?,
 /// on demand (or now, with kCMBlockBufferAssureMemoryNowFlag); a given block is freed with free()
 /// when the buffer goes away unless `blockAllocator` is kCFAllocatorNull; a custom block source
 /// allocates and frees instead.
+@discardableResult
 public func CMBlockBufferCreateWithMemoryBlock(allocator structureAllocator: CFAllocator?, memoryBlock: UnsafeMutableRawPointer?,
                                                blockLength: Int, blockAllocator: CFAllocator?,
                                                customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?,
@@ -71,6 +73,7 @@ public func CMBlockBufferCreateWithMemoryBlock(allocator structureAllocator: CFA
 }
 
 /// Creates a block buffer referring to a range of another.
+@discardableResult
 public func CMBlockBufferCreateWithBufferReference(allocator structureAllocator: CFAllocator?, referenceBuffer bufferReference: CMBlockBuffer,
                                                    offsetToData: Int, dataLength: Int, flags: CMBlockBufferFlags,
                                                    blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>) -> OSStatus {
@@ -86,6 +89,7 @@ public func CMBlockBufferCreateWithBufferReference(allocator structureAllocator:
 /// Produces a block buffer whose range `offsetToData..<offsetToData+dataLength` of `sourceBuffer`
 /// is contiguous: a reference when it already is (unless kCMBlockBufferAlwaysCopyDataFlag), else a
 /// copy into a new block. A `dataLength` of 0 means through the end of the source.
+@discardableResult
 public func CMBlockBufferCreateContiguous(allocator structureAllocator: CFAllocator?, sourceBuffer: CMBlockBuffer,
                                          blockAllocator: CFAllocator?, customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?,
                                          offsetToData: Int, dataLength: Int, flags: CMBlockBufferFlags,
@@ -111,6 +115,7 @@ public func CMBlockBufferCreateContiguous(allocator structureAllocator: CFAlloca
 }
 
 /// Appends a memory block (same ownership rules as CMBlockBufferCreateWithMemoryBlock).
+@discardableResult
 public func CMBlockBufferAppendMemoryBlock(_ theBuffer: CMBlockBuffer, memoryBlock: UnsafeMutableRawPointer?, length blockLength: Int,
                                            blockAllocator: CFAllocator?, customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?,
                                            offsetToData: Int, dataLength: Int, flags: CMBlockBufferFlags) -> OSStatus {
@@ -121,6 +126,7 @@ public func CMBlockBufferAppendMemoryBlock(_ theBuffer: CMBlockBuffer, memoryBlo
 }
 
 /// Appends a reference to a range of another block buffer.
+@discardableResult
 public func CMBlockBufferAppendBufferReference(_ theBuffer: CMBlockBuffer, targetBBuf: CMBlockBuffer, offsetToData: Int,
                                                dataLength: Int, flags: CMBlockBufferFlags) -> OSStatus {
     let (pieces, status) = referenceSegments(targetBBuf, offsetToData, dataLength, flags)
@@ -130,12 +136,14 @@ public func CMBlockBufferAppendBufferReference(_ theBuffer: CMBlockBuffer, targe
 }
 
 /// Allocates every memory block that has not been allocated yet.
+@discardableResult
 public func CMBlockBufferAssureBlockMemory(_ theBuffer: CMBlockBuffer) -> OSStatus {
     theBuffer.assureAll()
 }
 
 /// Points at `length` bytes at `offset`: directly into the buffer when contiguous, otherwise
 /// copied into `temporaryBlock` (which must hold `length` bytes).
+@discardableResult
 public func CMBlockBufferAccessDataBytes(_ theBuffer: CMBlockBuffer, atOffset offset: Int, length: Int,
                                          temporaryBlock: UnsafeMutableRawPointer,
                                          returnedPointerOut: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> OSStatus {
@@ -154,6 +162,7 @@ public func CMBlockBufferAccessDataBytes(_ theBuffer: CMBlockBuffer, atOffset of
 }
 
 /// Copies `dataLength` bytes at `offsetToData` into `destination`, across block boundaries.
+@discardableResult
 public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffset offsetToData: Int, dataLength: Int,
                                        destination: UnsafeMutableRawPointer) -> OSStatus {
     let total = theSourceBuffer.length
@@ -164,6 +173,7 @@ public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffse
 
 /// Replaces `dataLength` bytes at `offsetIntoDestination` with `sourceBytes`, allocating blocks
 /// first; on error nothing is changed.
+@discardableResult
 public func CMBlockBufferReplaceDataBytes(with sourceBytes: UnsafeRawPointer, blockBuffer destinationBuffer: CMBlockBuffer,
                                           offsetIntoDestination: Int, dataLength: Int) -> OSStatus {
     let total = destinationBuffer.length
@@ -175,6 +185,7 @@ public func CMBlockBufferReplaceDataBytes(with sourceBytes: UnsafeRawPointer, bl
 }
 
 /// Fills `dataLength` bytes at `offsetIntoDestination` with `fillByte`, allocating blocks first.
+@discardableResult
 public func CMBlockBufferFillDataBytes(with fillByte: CChar, blockBuffer destinationBuffer: CMBlockBuffer,
                                        offsetIntoDestination: Int, dataLength: Int) -> OSStatus {
     let total = destinationBuffer.length
@@ -188,6 +199,7 @@ public func CMBlockBufferFillDataBytes(with fillByte: CChar, blockBuffer destina
 }
 
 /// A pointer to the byte at `offset`, how many bytes are contiguous there, and the total length.
+@discardableResult
 public func CMBlockBufferGetDataPointer(_ theBuffer: CMBlockBuffer, atOffset offset: Int,
                                         lengthAtOffsetOut: UnsafeMutablePointer<Int>?, totalLengthOut: UnsafeMutablePointer<Int>?,
                                         dataPointerOut: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> OSStatus {
@@ -202,11 +214,13 @@ public func CMBlockBufferGetDataPointer(_ theBuffer: CMBlockBuffer, atOffset off
 }
 
 /// The total data length.
+@discardableResult
 public func CMBlockBufferGetDataLength(_ theBuffer: CMBlockBuffer) -> Int {
     theBuffer.length
 }
 
 /// Whether `length` bytes at `offset` lie in one memory block (0 length means through the end).
+@discardableResult
 public func CMBlockBufferIsRangeContiguous(_ theBuffer: CMBlockBuffer, atOffset offset: Int, length: Int) -> Bool {
     let total = theBuffer.length
     let n = length == 0 ? total - offset : length
@@ -215,6 +229,7 @@ public func CMBlockBufferIsRangeContiguous(_ theBuffer: CMBlockBuffer, atOffset 
 }
 
 /// Whether the buffer has no data.
+@discardableResult
 public func CMBlockBufferIsEmpty(_ theBuffer: CMBlockBuffer) -> Bool {
     theBuffer.length == 0
 }

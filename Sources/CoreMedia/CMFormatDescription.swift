@@ -157,6 +157,7 @@ public let kCMFormatDescriptionError_ValueNotAvailable: OSStatus = -12718
 // MARK: Media-type-agnostic functions
 
 /// Creates a format description from a media type, subtype and extensions.
+@discardableResult
 public func CMFormatDescriptionCreate(allocator: CFAllocator?, mediaType: CMMediaType, mediaSubType: FourCharCode,
                                       extensions: CFDictionary?,
                                       formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>) -> OSStatus {
@@ -166,6 +167,7 @@ public func CMFormatDescriptionCreate(allocator: CFAllocator?, mediaType: CMMedi
 
 /// Whether two format descriptions describe the same format (type, subtype, dimensions, audio
 /// description, layout, cookie and extensions). Two nils are equal.
+@discardableResult
 public func CMFormatDescriptionEqual(_ formatDescription: CMFormatDescription?,
                                      otherFormatDescription: CMFormatDescription?) -> Bool {
     guard let a = formatDescription, let b = otherFormatDescription else {
@@ -178,6 +180,7 @@ public func CMFormatDescriptionEqual(_ formatDescription: CMFormatDescription?,
 
 /// Like CMFormatDescriptionEqual, ignoring the given extension keys and sample-description
 /// extension atom keys (each a CFString or a CFArray of them).
+@discardableResult
 public func CMFormatDescriptionEqualIgnoringExtensionKeys(_ formatDescription: CMFormatDescription?,
                                                           otherFormatDescription: CMFormatDescription?,
                                                           extensionKeysToIgnore: CFTypeRef?,
@@ -203,22 +206,26 @@ public func CMFormatDescriptionEqualIgnoringExtensionKeys(_ formatDescription: C
 }
 
 /// The media type of a format description.
+@discardableResult
 public func CMFormatDescriptionGetMediaType(_ desc: CMFormatDescription) -> CMMediaType {
     desc.mediaTypeCode
 }
 
 /// The media subtype (codec type, pixel format or audio format ID) of a format description.
+@discardableResult
 public func CMFormatDescriptionGetMediaSubType(_ desc: CMFormatDescription) -> FourCharCode {
     desc.mediaSubTypeCode
 }
 
 /// All extensions of a format description; nil when there are none.
+@discardableResult
 public func CMFormatDescriptionGetExtensions(_ desc: CMFormatDescription) -> CFDictionary? {
     desc.extensionsDictionary
 }
 
 /// One extension of a format description; nil when absent. (Apple types the result
 /// `CFPropertyList?`; property lists are objects, so it is `CFTypeRef?` here.)
+@discardableResult
 public func CMFormatDescriptionGetExtension(_ desc: CMFormatDescription, extensionKey: CFString) -> CFTypeRef? {
     guard let v = desc.extensionsDictionary?[extensionKey] else { return nil }
     return v as AnyObject

@@ -3,6 +3,7 @@
 
 /// Creates an audio format description. The stream description is required; the channel layout
 /// and magic cookie are optional (size and pointer go together); everything is copied.
+@discardableResult
 public func CMAudioFormatDescriptionCreate(allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>,
                                            layoutSize: Int, layout: UnsafePointer<AudioChannelLayout>?,
                                            magicCookieSize: Int, magicCookie: UnsafeRawPointer?, extensions: CFDictionary?,
@@ -26,12 +27,14 @@ public func CMAudioFormatDescriptionCreate(allocator: CFAllocator?, asbd: Unsafe
 
 /// The stream description of an audio format description; nil for other media. The pointer
 /// stays valid while the description lives.
+@discardableResult
 public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFormatDescription)
     -> UnsafePointer<AudioStreamBasicDescription>? {
     desc.asbdStorage.map { UnsafePointer($0) }
 }
 
 /// The channel layout of an audio format description, and its size; nil when it has none.
+@discardableResult
 public func CMAudioFormatDescriptionGetChannelLayout(_ desc: CMAudioFormatDescription,
                                                      sizeOut: UnsafeMutablePointer<Int>?) -> UnsafePointer<AudioChannelLayout>? {
     sizeOut?.pointee = desc.layoutSize
@@ -40,6 +43,7 @@ public func CMAudioFormatDescriptionGetChannelLayout(_ desc: CMAudioFormatDescri
 }
 
 /// The magic cookie of an audio format description, and its size; nil when it has none.
+@discardableResult
 public func CMAudioFormatDescriptionGetMagicCookie(_ desc: CMAudioFormatDescription,
                                                    sizeOut: UnsafeMutablePointer<Int>?) -> UnsafeRawPointer? {
     sizeOut?.pointee = desc.cookieSize

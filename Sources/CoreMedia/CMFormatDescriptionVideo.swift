@@ -2,6 +2,7 @@
 // parameter sets, and the dimension, clean-aperture and parameter-set queries.
 
 /// Creates a video format description for `codecType` at `width`×`height`.
+@discardableResult
 public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32,
                                            extensions: CFDictionary?,
                                            formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
@@ -13,12 +14,14 @@ public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: C
 }
 
 /// The extension keys that video format descriptions share with image buffer attachments.
+@discardableResult
 public func CMVideoFormatDescriptionGetExtensionKeysCommonWithImageBuffers() -> CFArray {
     NSArray(array: VideoFormat.commonKeys)
 }
 
 /// Creates a video format description for the media in `imageBuffer`: its pixel format as the
 /// subtype, its size, and as extensions its attachments under the keys common with image buffers.
+@discardableResult
 public func CMVideoFormatDescriptionCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer,
                                                          formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
     guard let storage = imageBuffer.storage else { return kCMFormatDescriptionError_InvalidParameter }
@@ -31,17 +34,20 @@ public func CMVideoFormatDescriptionCreateForImageBuffer(allocator: CFAllocator?
 }
 
 /// The encoded dimensions of a video format description (0×0 for other media).
+@discardableResult
 public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDescription) -> CMVideoDimensions {
     videoDesc.videoDimensions
 }
 
 /// The codec type of a video format description (its media subtype).
+@discardableResult
 public func CMVideoFormatDescriptionGetCodecType(_ desc: CMVideoFormatDescription) -> CMVideoCodecType {
     desc.mediaSubTypeCode
 }
 
 /// The size at which to present the video, applying the pixel aspect ratio (width scaled by
 /// horizontal/vertical spacing) and the clean aperture when asked and present.
+@discardableResult
 public func CMVideoFormatDescriptionGetPresentationDimensions(_ videoDesc: CMVideoFormatDescription,
                                                               usePixelAspectRatio: Bool, useCleanAperture: Bool) -> CGSize {
     var width = Double(videoDesc.videoDimensions.width)
@@ -58,6 +64,7 @@ public func CMVideoFormatDescriptionGetPresentationDimensions(_ videoDesc: CMVid
 
 /// The clean aperture: the region of the encoded picture to display. Without a clean-aperture
 /// extension, the whole picture.
+@discardableResult
 public func CMVideoFormatDescriptionGetCleanAperture(_ videoDesc: CMVideoFormatDescription, originIsAtTopLeft: Bool) -> CGRect {
     let w = Double(videoDesc.videoDimensions.width), h = Double(videoDesc.videoDimensions.height)
     guard let a = VideoFormat.cleanAperture(videoDesc) else { return CGRect(x: 0, y: 0, width: w, height: h) }
@@ -68,6 +75,7 @@ public func CMVideoFormatDescriptionGetCleanAperture(_ videoDesc: CMVideoFormatD
 
 /// Whether `imageBuffer` matches the description: same pixel format, size, and the same values
 /// for the extension keys common with image buffers.
+@discardableResult
 public func CMVideoFormatDescriptionMatchesImageBuffer(_ desc: CMVideoFormatDescription, imageBuffer: CVImageBuffer) -> Bool {
     guard desc.mediaTypeCode == kCMMediaType_Video, let s = imageBuffer.storage,
           desc.mediaSubTypeCode == s.pixelFormat,
@@ -89,6 +97,7 @@ public func CMVideoFormatDescriptionMatchesImageBuffer(_ desc: CMVideoFormatDesc
 /// Creates an H.264 format description from SPS and PPS NAL units (without start codes): the
 /// size comes from the SPS (cropping applied) and the units are stored in an avcC atom under
 /// `kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms`.
+@discardableResult
 public func CMVideoFormatDescriptionCreateFromH264ParameterSets(
     allocator: CFAllocator?, parameterSetCount: Int, parameterSetPointers: UnsafePointer<UnsafePointer<UInt8>>,
     parameterSetSizes: UnsafePointer<Int>, nalUnitHeaderLength NALUnitHeaderLength: Int32,
@@ -118,6 +127,7 @@ public func CMVideoFormatDescriptionCreateFromH264ParameterSets(
 /// Creates an HEVC format description from VPS, SPS and PPS NAL units (without start codes): the
 /// size comes from the SPS (conformance window applied) and the units are stored in an hvcC atom.
 /// `extensions` are merged in.
+@discardableResult
 public func CMVideoFormatDescriptionCreateFromHEVCParameterSets(
     allocator: CFAllocator?, parameterSetCount: Int, parameterSetPointers: UnsafePointer<UnsafePointer<UInt8>>,
     parameterSetSizes: UnsafePointer<Int>, nalUnitHeaderLength NALUnitHeaderLength: Int32, extensions: CFDictionary?,
@@ -151,6 +161,7 @@ public func CMVideoFormatDescriptionCreateFromHEVCParameterSets(
 
 /// Reads back one H.264 parameter set (SPS first, then PPS) from the description's avcC atom.
 /// Any out-pointer may be nil; with a nil index pointer use `parameterSetCountOut` alone.
+@discardableResult
 public func CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
     _ videoDesc: CMFormatDescription, parameterSetIndex: Int,
     parameterSetPointerOut: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, parameterSetSizeOut: UnsafeMutablePointer<Int>?,
@@ -161,6 +172,7 @@ public func CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
 }
 
 /// Reads back one HEVC parameter set (in hvcC order: VPS, SPS, PPS, SEI) from the description.
+@discardableResult
 public func CMVideoFormatDescriptionGetHEVCParameterSetAtIndex(
     _ videoDesc: CMFormatDescription, parameterSetIndex: Int,
     parameterSetPointerOut: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, parameterSetSizeOut: UnsafeMutablePointer<Int>?,

@@ -3,6 +3,7 @@
 /// Creates an audio sample buffer. For constant-size formats (linear PCM) each sample is one
 /// frame of `mBytesPerFrame` bytes lasting 1/sampleRate; for compressed formats each sample is
 /// a packet described by `packetDescriptions`, lasting framesPerPacket/sampleRate.
+@discardableResult
 public func CMAudioSampleBufferCreateWithPacketDescriptions(
     allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, dataReady: Bool,
     makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
@@ -57,6 +58,7 @@ public func CMAudioSampleBufferCreateWithPacketDescriptions(
 }
 
 /// Creates a ready audio sample buffer.
+@discardableResult
 public func CMAudioSampleBufferCreateReadyWithPacketDescriptions(
     allocator: CFAllocator?, dataBuffer: CMBlockBuffer, formatDescription: CMFormatDescription, sampleCount numSamples: CMItemCount,
     presentationTimeStamp: CMTime, packetDescriptions: UnsafePointer<AudioStreamPacketDescription>?,
@@ -68,6 +70,7 @@ public func CMAudioSampleBufferCreateReadyWithPacketDescriptions(
 }
 
 /// The packet descriptions of a compressed audio sample buffer.
+@discardableResult
 public func CMSampleBufferGetAudioStreamPacketDescriptions(_ sbuf: CMSampleBuffer, entryCount packetDescriptionsSize: Int,
                                                            arrayToFill packetDescriptionsOut: UnsafeMutablePointer<AudioStreamPacketDescription>?,
                                                            entriesNeededOut packetDescriptionsSizeNeededOut: UnsafeMutablePointer<Int>?) -> OSStatus {
@@ -94,6 +97,7 @@ private func audioLayout(_ sbuf: CMSampleBuffer) -> (buffers: Int, channelsPerBu
 /// Fills `bufferListOut` with buffers pointing into the sample buffer's data (made contiguous
 /// when needed) and returns in `blockBufferOut` the block buffer that keeps that memory alive.
 /// Non-interleaved PCM yields one buffer per channel, each holding every frame of that channel.
+@discardableResult
 public func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
     _ sbuf: CMSampleBuffer, bufferListSizeNeededOut: UnsafeMutablePointer<Int>?, bufferListOut: UnsafeMutablePointer<AudioBufferList>?,
     bufferListSize: Int, blockBufferAllocator: CFAllocator?, blockBufferMemoryAllocator: CFAllocator?, flags: UInt32,
@@ -126,6 +130,7 @@ public func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
 
 /// Copies `frameCount` PCM frames starting at `frameOffset` into the caller's buffers, which
 /// must match the format's buffer layout and be large enough.
+@discardableResult
 public func CMSampleBufferCopyPCMDataIntoAudioBufferList(_ sbuf: CMSampleBuffer, at frameOffset: Int32, frameCount numFrames: Int32,
                                                          into bufferList: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
     guard let layout = audioLayout(sbuf), layout.asbd.mFormatID == kAudioFormatLinearPCM else {
@@ -151,6 +156,7 @@ public func CMSampleBufferCopyPCMDataIntoAudioBufferList(_ sbuf: CMSampleBuffer,
 
 /// Copies the buffers of `bufferList` (one after another) into a new block buffer and makes it
 /// the sample buffer's data.
+@discardableResult
 public func CMSampleBufferSetDataBufferFromAudioBufferList(_ sbuf: CMSampleBuffer, blockBufferAllocator: CFAllocator?,
                                                            blockBufferMemoryAllocator: CFAllocator?, flags: UInt32,
                                                            bufferList: UnsafePointer<AudioBufferList>) -> OSStatus {

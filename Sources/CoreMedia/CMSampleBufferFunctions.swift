@@ -35,6 +35,7 @@ private func makeSampleBuffer(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBu
 
 /// Creates a sample buffer. Timing and size arrays hold 0 entries, 1 entry applying to every
 /// sample, or one entry per sample.
+@discardableResult
 public func CMSampleBufferCreate(allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, dataReady: Bool,
                                  makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon makeDataReadyRefcon: UnsafeMutableRawPointer?,
                                  formatDescription: CMFormatDescription?, sampleCount numSamples: CMItemCount,
@@ -48,6 +49,7 @@ public func CMSampleBufferCreate(allocator: CFAllocator?, dataBuffer: CMBlockBuf
 }
 
 /// Creates a sample buffer whose data is ready.
+@discardableResult
 public func CMSampleBufferCreateReady(allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, formatDescription: CMFormatDescription?,
                                       sampleCount numSamples: CMItemCount, sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
                                       sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?, sampleSizeEntryCount numSampleSizeEntries: CMItemCount,
@@ -59,6 +61,7 @@ public func CMSampleBufferCreateReady(allocator: CFAllocator?, dataBuffer: CMBlo
 
 /// Creates a one-sample buffer holding an image buffer. The format description must match the
 /// image buffer (CMVideoFormatDescriptionMatchesImageBuffer) or kCMSampleBufferError_InvalidMediaFormat is returned.
+@discardableResult
 public func CMSampleBufferCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
                                                makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?,
                                                refcon makeDataReadyRefcon: UnsafeMutableRawPointer?,
@@ -74,6 +77,7 @@ public func CMSampleBufferCreateForImageBuffer(allocator: CFAllocator?, imageBuf
 }
 
 /// Creates a ready one-sample buffer holding an image buffer.
+@discardableResult
 public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer,
                                                      formatDescription: CMVideoFormatDescription, sampleTiming: UnsafePointer<CMSampleTimingInfo>,
                                                      sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
@@ -100,6 +104,7 @@ private func copy(_ s: CMSampleBuffer, timing: [CMSampleTimingInfo]?) -> CMSampl
 
 /// Creates a shallow copy: the same data or image buffer and format description, copied timing,
 /// sizes and sample attachments, and the propagatable buffer attachments.
+@discardableResult
 public func CMSampleBufferCreateCopy(allocator: CFAllocator?, sampleBuffer sbuf: CMSampleBuffer,
                                      sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
     guard CMSampleBufferIsValid(sbuf) else { sampleBufferOut.pointee = nil; return kCMSampleBufferError_Invalidated }
@@ -108,6 +113,7 @@ public func CMSampleBufferCreateCopy(allocator: CFAllocator?, sampleBuffer sbuf:
 }
 
 /// Creates a copy with new timing (0, 1 or numSamples entries).
+@discardableResult
 public func CMSampleBufferCreateCopyWithNewTiming(allocator: CFAllocator?, sampleBuffer originalSBuf: CMSampleBuffer,
                                                   sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
                                                   sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
@@ -164,19 +170,24 @@ extension CMSampleBuffer {
 // MARK: Timing
 
 /// The earliest presentation time of the samples (kCMTimeInvalid without timing).
+@discardableResult
 public func CMSampleBufferGetPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.minimumPTS }
 
 /// The earliest decode time of the samples (kCMTimeInvalid when not given).
+@discardableResult
 public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.minimumDTS }
 
 /// The total duration of the samples.
+@discardableResult
 public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.totalDuration }
 
 /// The output presentation time: set explicitly, or the presentation time plus
 /// kCMSampleBufferAttachmentKey_TrimDurationAtStart.
+@discardableResult
 public func CMSampleBufferGetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputPTS }
 
 /// Sets the output presentation time.
+@discardableResult
 public func CMSampleBufferSetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer, newValue outputPresentationTimeStamp: CMTime) -> OSStatus {
     guard CMSampleBufferIsValid(sbuf) else { return kCMSampleBufferError_Invalidated }
     sbuf.locked { sbuf.explicitOutputPTS = outputPresentationTimeStamp }
@@ -184,6 +195,7 @@ public func CMSampleBufferSetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer,
 }
 
 /// The output duration: duration minus the trims at start and end.
+@discardableResult
 public func CMSampleBufferGetOutputDuration(_ sbuf: CMSampleBuffer) -> CMTime {
     var d = sbuf.totalDuration
     guard SampleTime.isNumeric(d) else { return d }
@@ -194,6 +206,7 @@ public func CMSampleBufferGetOutputDuration(_ sbuf: CMSampleBuffer) -> CMTime {
 }
 
 /// The output decode time: the decode time shifted as the output presentation time is.
+@discardableResult
 public func CMSampleBufferGetOutputDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime {
     let dts = sbuf.minimumDTS, pts = sbuf.minimumPTS
     guard SampleTime.isNumeric(dts), SampleTime.isNumeric(pts), let shift = SampleTime.subtract(sbuf.outputPTS, pts) else { return dts }
@@ -201,6 +214,7 @@ public func CMSampleBufferGetOutputDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CM
 }
 
 /// The timing of sample `sampleIndex`.
+@discardableResult
 public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemIndex,
                                               timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>) -> OSStatus {
     guard !sbuf.timingEntries.isEmpty else { return kCMSampleBufferError_BufferHasNoSampleTimingInfo }
@@ -220,6 +234,7 @@ private func fill<T>(_ values: [T], _ capacity: Int, _ array: UnsafeMutablePoint
 }
 
 /// The stored timing entries (one entry when one applies to every sample).
+@discardableResult
 public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount: CMItemCount,
                                                    arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
                                                    entriesNeededOut timingArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
@@ -227,6 +242,7 @@ public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entry
 }
 
 /// The stored timing entries moved to output time (shifted as the output presentation time is).
+@discardableResult
 public func CMSampleBufferGetOutputSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount timingArrayEntries: CMItemCount,
                                                          arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
                                                          entriesNeededOut timingArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
@@ -246,32 +262,40 @@ func outputTiming(_ sbuf: CMSampleBuffer) -> [CMSampleTimingInfo] {
 // MARK: Sizes and contents
 
 /// The number of samples.
+@discardableResult
 public func CMSampleBufferGetNumSamples(_ sbuf: CMSampleBuffer) -> CMItemCount { sbuf.sampleCount }
 
 /// The size of one sample in bytes; 0 when out of range or unknown.
+@discardableResult
 public func CMSampleBufferGetSampleSize(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemIndex) -> Int { sbuf.size(at: sampleIndex) }
 
 /// The stored size entries (one entry when all samples have the same size).
+@discardableResult
 public func CMSampleBufferGetSampleSizeArray(_ sbuf: CMSampleBuffer, entryCount: CMItemCount, arrayToFill sizeArrayOut: UnsafeMutablePointer<Int>?,
                                              entriesNeededOut sizeArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
     fill(sbuf.sizeEntries, entryCount, sizeArrayOut, sizeArrayEntriesNeededOut, missing: kCMSampleBufferError_BufferHasNoSampleSizes)
 }
 
 /// The sum of the sample sizes; 0 without sizes.
+@discardableResult
 public func CMSampleBufferGetTotalSampleSize(_ sbuf: CMSampleBuffer) -> Int {
     sbuf.sizeEntries.count == 1 ? sbuf.sizeEntries[0] * sbuf.sampleCount : sbuf.sizeEntries.reduce(0, +)
 }
 
 /// The image buffer, for buffers made with one.
+@discardableResult
 public func CMSampleBufferGetImageBuffer(_ sbuf: CMSampleBuffer) -> CVImageBuffer? { sbuf.imageBufferStorage }
 
 /// The data buffer.
+@discardableResult
 public func CMSampleBufferGetDataBuffer(_ sbuf: CMSampleBuffer) -> CMBlockBuffer? { sbuf.locked { sbuf.dataBufferStorage } }
 
 /// The format description.
+@discardableResult
 public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMFormatDescription? { sbuf.formatDescriptionStorage }
 
 /// Attaches a data buffer to a buffer created without one.
+@discardableResult
 public func CMSampleBufferSetDataBuffer(_ sbuf: CMSampleBuffer, newValue dataBuffer: CMBlockBuffer) -> OSStatus {
     sbuf.locked {
         guard !sbuf.invalidated else { return kCMSampleBufferError_Invalidated }
@@ -282,6 +306,7 @@ public func CMSampleBufferSetDataBuffer(_ sbuf: CMSampleBuffer, newValue dataBuf
 }
 
 /// The per-sample attachment dictionaries (mutable; changes stick), created when asked.
+@discardableResult
 public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray? {
     sbuf.locked {
         if sbuf.perSampleAttachments == nil {
@@ -295,9 +320,11 @@ public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, crea
 // MARK: Readiness
 
 /// Whether the data is ready.
+@discardableResult
 public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool { sbuf.locked { sbuf.ready } }
 
 /// Marks the data ready.
+@discardableResult
 public func CMSampleBufferSetDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
     sbuf.locked {
         guard !sbuf.invalidated else { return kCMSampleBufferError_Invalidated }
@@ -307,6 +334,7 @@ public func CMSampleBufferSetDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
 }
 
 /// Makes the data ready by calling the make-data-ready callback, if it is not ready yet.
+@discardableResult
 public func CMSampleBufferMakeDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
     if let failed = sbuf.locked({ sbuf.failedStatus }) { return failed }
     if CMSampleBufferDataIsReady(sbuf) { return noErr }
@@ -317,6 +345,7 @@ public func CMSampleBufferMakeDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
 }
 
 /// Marks the data as failed with `status`.
+@discardableResult
 public func CMSampleBufferSetDataFailed(_ sbuf: CMSampleBuffer, status: OSStatus) -> OSStatus {
     sbuf.locked {
         sbuf.failedStatus = status
@@ -325,6 +354,7 @@ public func CMSampleBufferSetDataFailed(_ sbuf: CMSampleBuffer, status: OSStatus
 }
 
 /// Whether the data failed, and with what status.
+@discardableResult
 public func CMSampleBufferHasDataFailed(_ sbuf: CMSampleBuffer, statusOut: UnsafeMutablePointer<OSStatus>?) -> Bool {
     let failed = sbuf.locked { sbuf.failedStatus }
     statusOut?.pointee = failed ?? noErr
@@ -334,9 +364,11 @@ public func CMSampleBufferHasDataFailed(_ sbuf: CMSampleBuffer, statusOut: Unsaf
 // MARK: Invalidation
 
 /// Whether the buffer has not been invalidated.
+@discardableResult
 public func CMSampleBufferIsValid(_ sbuf: CMSampleBuffer) -> Bool { sbuf.locked { !sbuf.invalidated } }
 
 /// Invalidates the buffer, running its invalidation callback once.
+@discardableResult
 public func CMSampleBufferInvalidate(_ sbuf: CMSampleBuffer) -> OSStatus {
     let action: ((CMSampleBuffer) -> Void)? = sbuf.locked {
         guard !sbuf.invalidated else { return nil }
@@ -349,12 +381,14 @@ public func CMSampleBufferInvalidate(_ sbuf: CMSampleBuffer) -> OSStatus {
 }
 
 /// Sets the invalidation callback (only one may be set).
+@discardableResult
 public func CMSampleBufferSetInvalidateCallback(_ sbuf: CMSampleBuffer, callback invalidateCallback: @escaping CMSampleBufferInvalidateCallback,
                                                 refcon invalidateRefCon: UInt64) -> OSStatus {
     CMSampleBufferSetInvalidateHandler(sbuf, handler: { invalidateCallback($0, invalidateRefCon) })
 }
 
 /// Sets the invalidation handler (only one may be set).
+@discardableResult
 public func CMSampleBufferSetInvalidateHandler(_ sbuf: CMSampleBuffer, handler invalidateHandler: @escaping CMSampleBufferInvalidateHandler) -> OSStatus {
     sbuf.locked {
         guard !sbuf.invalidated else { return kCMSampleBufferError_Invalidated }
@@ -367,6 +401,7 @@ public func CMSampleBufferSetInvalidateHandler(_ sbuf: CMSampleBuffer, handler i
 // MARK: Iteration
 
 /// Calls `callback` with a single-sample buffer for each sample, stopping at the first error.
+@discardableResult
 public func CMSampleBufferCallForEachSample(_ sbuf: CMSampleBuffer,
                                             callback: (CMSampleBuffer, CMItemCount, UnsafeMutableRawPointer?) -> OSStatus,
                                             refcon: UnsafeMutableRawPointer?) -> OSStatus {
@@ -374,6 +409,7 @@ public func CMSampleBufferCallForEachSample(_ sbuf: CMSampleBuffer,
 }
 
 /// Calls `handler` with a single-sample buffer for each sample, stopping at the first error.
+@discardableResult
 public func CMSampleBufferCallBlockForEachSample(_ sbuf: CMSampleBuffer, _ handler: (CMSampleBuffer, CMItemCount) -> OSStatus) -> OSStatus {
     if sbuf.sampleCount == 1 || sbuf.imageBufferStorage != nil { return handler(sbuf, 0) }
     for i in 0..<sbuf.sampleCount {

@@ -37,16 +37,20 @@ extension CMTimeMapping {
 }
 
 /// Whether `mapping` is valid (its target range is valid).
+@discardableResult
 public func CMTIMEMAPPING_IS_VALID(_ mapping: CMTimeMapping) -> Bool { mapping.isValid }
 /// Whether `mapping` is empty (a valid target with a non-numeric source start).
+@discardableResult
 public func CMTIMEMAPPING_IS_EMPTY(_ mapping: CMTimeMapping) -> Bool { mapping.isEmpty }
 
 /// Makes a mapping from `source` to `target`.
+@discardableResult
 public func CMTimeMappingMake(source: CMTimeRange, target: CMTimeRange) -> CMTimeMapping {
     CMTimeMapping(source: source, target: target)
 }
 
 /// Makes an empty mapping for `target`: the source start and duration are `kCMTimeInvalid`.
+@discardableResult
 public func CMTimeMappingMakeEmpty(target: CMTimeRange) -> CMTimeMapping {
     CMTimeMapping(source: CMTimeRange(start: kCMTimeInvalid, duration: kCMTimeInvalid), target: target)
 }
@@ -93,6 +97,7 @@ extension CMTimeMapping: CustomStringConvertible, CustomDebugStringConvertible {
 }
 
 /// A description of `mapping` (see `CMTimeMapping.description`). The allocator is ignored.
+@discardableResult
 public func CMTimeMappingCopyDescription(allocator: CFAllocator?, mapping: CMTimeMapping) -> CFString? {
     mapping.description
 }
@@ -109,6 +114,7 @@ public let kCMTimeMappingTargetKey: CFString = "target"
 
 /// A dictionary holding the source and target ranges as CMTimeRange dictionaries under
 /// `kCMTimeMappingSourceKey` and `kCMTimeMappingTargetKey`. The allocator is ignored.
+@discardableResult
 public func CMTimeMappingCopyAsDictionary(_ mapping: CMTimeMapping, allocator: CFAllocator?) -> CFDictionary? {
     guard let source = CMTimeRangeCopyAsDictionary(mapping.source, allocator: allocator),
           let target = CMTimeRangeCopyAsDictionary(mapping.target, allocator: allocator) else { return nil }
@@ -117,6 +123,7 @@ public func CMTimeMappingCopyAsDictionary(_ mapping: CMTimeMapping, allocator: C
 
 /// The mapping a `CMTimeMappingCopyAsDictionary` dictionary describes; `kCMTimeMappingInvalid`
 /// if either entry is missing or not a dictionary.
+@discardableResult
 public func CMTimeMappingMakeFromDictionary(_ dictionaryRepresentation: CFDictionary) -> CMTimeMapping {
     guard let source = dictionaryField(dictionaryRepresentation, kCMTimeMappingSourceKey),
           let target = dictionaryField(dictionaryRepresentation, kCMTimeMappingTargetKey)

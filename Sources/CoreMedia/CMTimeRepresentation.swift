@@ -30,6 +30,7 @@ extension CMTime: CustomStringConvertible, CustomDebugStringConvertible {
 }
 
 /// A description of `time` (see `CMTime.description` for the format). The allocator is ignored.
+@discardableResult
 public func CMTimeCopyDescription(allocator: CFAllocator?, time: CMTime) -> CFString? {
     time.description
 }
@@ -52,6 +53,7 @@ public let kCMTimeFlagsKey: CFString = "flags"
 
 /// A dictionary holding every field of `time` under `kCMTimeValueKey`, `kCMTimeScaleKey`,
 /// `kCMTimeEpochKey` and `kCMTimeFlagsKey`, as numbers. The allocator is ignored.
+@discardableResult
 public func CMTimeCopyAsDictionary(_ time: CMTime, allocator: CFAllocator?) -> CFDictionary? {
     NSDictionary(dictionary: [
         kCMTimeValueKey: NSNumber(value: time.value),
@@ -64,6 +66,7 @@ public func CMTimeCopyAsDictionary(_ time: CMTime, allocator: CFAllocator?) -> C
 /// The time a `CMTimeCopyAsDictionary` dictionary describes, fields (flags and epoch included)
 /// restored exactly. A nil dictionary, or one whose value, timescale or flags is missing or not an
 /// integer that fits its field, gives `kCMTimeInvalid`; a missing epoch means 0.
+@discardableResult
 public func CMTimeMakeFromDictionary(_ dictionaryRepresentation: CFDictionary?) -> CMTime {
     guard let dictionary = dictionaryRepresentation,
           let value = integerField(dictionary, kCMTimeValueKey, as: Int64.self),

@@ -77,6 +77,7 @@ public func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: 
 @available(macOS, introduced: 10.4, deprecated: 12.0, renamed: "CVBufferCopyAttachment(_:_:_:)")
 @available(iOS, introduced: 4.0, deprecated: 15.0, renamed: "CVBufferCopyAttachment(_:_:_:)")
 @available(tvOS, introduced: 9.0, deprecated: 15.0, renamed: "CVBufferCopyAttachment(_:_:_:)")
+@discardableResult
 public func CVBufferGetAttachment(_ buffer: CVBuffer, _ key: CFString,
                                   _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?) -> Unmanaged<CFTypeRef>? {
     buffer.mutex.lock()
@@ -87,6 +88,7 @@ public func CVBufferGetAttachment(_ buffer: CVBuffer, _ key: CFString,
 }
 
 /// The attachment for `key`, and its mode through `attachmentMode`; nil if absent.
+@discardableResult
 public func CVBufferCopyAttachment(_ buffer: CVBuffer, _ key: CFString,
                                    _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?) -> CFTypeRef? {
     buffer.mutex.lock()
@@ -97,6 +99,7 @@ public func CVBufferCopyAttachment(_ buffer: CVBuffer, _ key: CFString,
 }
 
 /// Whether the buffer has an attachment for `key` in either mode.
+@discardableResult
 public func CVBufferHasAttachment(_ buffer: CVBuffer, _ key: CFString) -> Bool {
     buffer.attachmentValue(forKey: key) != nil
 }
@@ -130,6 +133,7 @@ public func CVBufferSetAttachments(_ buffer: CVBuffer, _ theAttachments: CFDicti
 @available(macOS, introduced: 10.4, deprecated: 12.0, renamed: "CVBufferCopyAttachments(_:_:)")
 @available(iOS, introduced: 4.0, deprecated: 15.0, renamed: "CVBufferCopyAttachments(_:_:)")
 @available(tvOS, introduced: 9.0, deprecated: 15.0, renamed: "CVBufferCopyAttachments(_:_:)")
+@discardableResult
 public func CVBufferGetAttachments(_ buffer: CVBuffer, _ attachmentMode: CVAttachmentMode) -> CFDictionary? {
     buffer.mutex.lock()
     defer { buffer.mutex.unlock() }
@@ -137,6 +141,7 @@ public func CVBufferGetAttachments(_ buffer: CVBuffer, _ attachmentMode: CVAttac
 }
 
 /// A copy of the attachments of `attachmentMode`; nil when there are none.
+@discardableResult
 public func CVBufferCopyAttachments(_ buffer: CVBuffer, _ attachmentMode: CVAttachmentMode) -> CFDictionary? {
     buffer.mutex.lock()
     defer { buffer.mutex.unlock() }

@@ -3,6 +3,7 @@
 import CoreGraphics
 
 /// The full encoded size of the image, in pixels (width × height of the pixel buffer).
+@discardableResult
 public func CVImageBufferGetEncodedSize(_ imageBuffer: CVImageBuffer) -> CGSize {
     guard let s = imageBuffer.storage else { return .zero }
     return CGSize(width: CGFloat(s.width), height: CGFloat(s.height))
@@ -10,6 +11,7 @@ public func CVImageBufferGetEncodedSize(_ imageBuffer: CVImageBuffer) -> CGSize 
 
 /// The nominal display size in square pixels: the clean aperture's size (the encoded size
 /// without one), widened or narrowed by the `kCVImageBufferPixelAspectRatioKey` attachment.
+@discardableResult
 public func CVImageBufferGetDisplaySize(_ imageBuffer: CVImageBuffer) -> CGSize {
     var size = CVImageBufferGetCleanRect(imageBuffer).size
     if let ratio = imageBuffer.attachmentValue(forKey: kCVImageBufferPixelAspectRatioKey)
@@ -24,6 +26,7 @@ public func CVImageBufferGetDisplaySize(_ imageBuffer: CVImageBuffer) -> CGSize 
 
 /// The clean rectangle: from the `kCVImageBufferCleanApertureKey` attachment (its size, centred
 /// on the image and moved by its offsets), or the whole image when there is none.
+@discardableResult
 public func CVImageBufferGetCleanRect(_ imageBuffer: CVImageBuffer) -> CGRect {
     let encoded = CVImageBufferGetEncodedSize(imageBuffer)
     let full = CGRect(origin: .zero, size: encoded)
@@ -42,10 +45,12 @@ public func CVImageBufferGetCleanRect(_ imageBuffer: CVImageBuffer) -> CGRect {
 
 /// Whether the image is vertically flipped: pixel buffers here always store the top row first
 /// and are never flipped.
+@discardableResult
 public func CVImageBufferIsFlipped(_ imageBuffer: CVImageBuffer) -> Bool { false }
 
 /// The colour space attached with `kCVImageBufferCGColorSpaceKey`, unretained; nil when the
 /// buffer carries none.
+@discardableResult
 public func CVImageBufferGetColorSpace(_ imageBuffer: CVImageBuffer) -> Unmanaged<CGColorSpace>? {
     guard let space = imageBuffer.attachmentValue(forKey: kCVImageBufferCGColorSpaceKey) as? CGColorSpace
     else { return nil }
@@ -56,6 +61,7 @@ public func CVImageBufferGetColorSpace(_ imageBuffer: CVImageBuffer) -> Unmanage
 /// `kCVImageBufferCGColorSpaceKey` space, else one named from the colour primaries and transfer
 /// function (BT.709 → ITU-R 709, BT.2020 → ITU-R 2020, P3 D65 → Display P3, DCI P3 → DCI-P3,
 /// BT.709 primaries with sRGB / linear transfer → sRGB / linear sRGB); nil when they don't say.
+@discardableResult
 public func CVImageBufferCreateColorSpaceFromAttachments(_ attachments: CFDictionary) -> Unmanaged<CGColorSpace>? {
     let values = CVPixelBufferAttributeReader.stringKeyed(attachments)
     if let space = values[kCVImageBufferCGColorSpaceKey] as? CGColorSpace { return Unmanaged.passRetained(space) }

@@ -30,6 +30,7 @@ private func validateSize(_ width: Int, _ height: Int) -> CVReturn {
 /// the same keys in `pixelBufferAttributes`. Returns kCVReturnInvalidArgument for a non-positive
 /// size, kCVReturnInvalidPixelFormat for a format without a layout here, and
 /// kCVReturnInvalidPixelBufferAttributes for malformed attributes.
+@discardableResult
 public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
                                 _ pixelBufferAttributes: CFDictionary?,
                                 _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
@@ -53,6 +54,7 @@ public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ heigh
 /// the last reference to the buffer goes. If creation fails it is not called and the caller keeps
 /// the memory. The format must be a packed (non-planar) format with a layout here, and
 /// `bytesPerRow` must hold at least one row of pixels.
+@discardableResult
 public func CVPixelBufferCreateWithBytes(_ allocator: CFAllocator?, _ width: Int, _ height: Int,
                                          _ pixelFormatType: OSType, _ baseAddress: UnsafeMutableRawPointer,
                                          _ bytesPerRow: Int, _ releaseCallback: CVPixelBufferReleaseBytesCallback?,
@@ -85,6 +87,7 @@ public func CVPixelBufferCreateWithBytes(_ allocator: CFAllocator?, _ width: Int
 /// `dataSize` what CVPixelBufferGetDataSize returns. `numberOfPlanes` must match the format's
 /// plane count and every plane address must be non-nil. `releaseCallback` (if any) is called
 /// exactly once when the last reference goes; not at all if creation fails.
+@discardableResult
 public func CVPixelBufferCreateWithPlanarBytes(_ allocator: CFAllocator?, _ width: Int, _ height: Int,
                                                _ pixelFormatType: OSType, _ dataPtr: UnsafeMutableRawPointer?,
                                                _ dataSize: Int, _ numberOfPlanes: Int,
@@ -133,6 +136,7 @@ public func CVPixelBufferCreateWithPlanarBytes(_ allocator: CFAllocator?, _ widt
 /// Locks the base address so the CPU may touch the pixels. Locks nest; each needs a matching
 /// CVPixelBufferUnlockBaseAddress with the same flags. Pixel memory here is always in main
 /// memory, so locking only records the lock.
+@discardableResult
 public func CVPixelBufferLockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ lockFlags: CVPixelBufferLockFlags) -> CVReturn {
     guard pixelBuffer.storage != nil else { return kCVReturnInvalidArgument }
     pixelBuffer.mutex.lock()
@@ -143,6 +147,7 @@ public func CVPixelBufferLockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ lockFla
 
 /// Releases one lock taken by CVPixelBufferLockBaseAddress. Unlocking a buffer that holds no lock
 /// returns kCVReturnError.
+@discardableResult
 public func CVPixelBufferUnlockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ unlockFlags: CVPixelBufferLockFlags) -> CVReturn {
     guard pixelBuffer.storage != nil else { return kCVReturnInvalidArgument }
     pixelBuffer.mutex.lock()
@@ -157,24 +162,29 @@ public func CVPixelBufferUnlockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ unloc
 }
 
 /// The width of the buffer in pixels (without extended pixels); 0 for a buffer without pixels.
+@discardableResult
 public func CVPixelBufferGetWidth(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.storage?.width ?? 0 }
 
 /// The height of the buffer in pixels (without extended pixels); 0 for a buffer without pixels.
+@discardableResult
 public func CVPixelBufferGetHeight(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.storage?.height ?? 0 }
 
 /// The buffer's pixel format.
+@discardableResult
 public func CVPixelBufferGetPixelFormatType(_ pixelBuffer: CVPixelBuffer) -> OSType {
     pixelBuffer.storage?.pixelFormat ?? 0
 }
 
 /// The base address: the pixel at (0, 0) of a packed buffer; for a planar buffer the
 /// `CVPlanarPixelBufferInfo` descriptor (big-endian plane offsets and row bytes).
+@discardableResult
 public func CVPixelBufferGetBaseAddress(_ pixelBuffer: CVPixelBuffer) -> UnsafeMutableRawPointer? {
     pixelBuffer.storage?.baseAddress
 }
 
 /// Bytes per row. For a planar buffer, as Apple documents, a value such that bytes per row ×
 /// height covers every plane (use CVPixelBufferGetBytesPerRowOfPlane for a plane's stride).
+@discardableResult
 public func CVPixelBufferGetBytesPerRow(_ pixelBuffer: CVPixelBuffer) -> Int {
     guard let s = pixelBuffer.storage, let first = s.planes.first else { return 0 }
     if s.planes.count == 1 || s.dataSize <= 0 || s.height <= 0 { return first.bytesPerRow }
@@ -183,12 +193,15 @@ public func CVPixelBufferGetBytesPerRow(_ pixelBuffer: CVPixelBuffer) -> Int {
 
 /// The size in bytes of the buffer's memory (for planar buffers, the whole block, descriptor
 /// included).
+@discardableResult
 public func CVPixelBufferGetDataSize(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.storage?.dataSize ?? 0 }
 
 /// Whether the buffer has more than one plane.
+@discardableResult
 public func CVPixelBufferIsPlanar(_ pixelBuffer: CVPixelBuffer) -> Bool { (pixelBuffer.storage?.planes.count ?? 0) > 1 }
 
 /// The number of planes; 0 for a non-planar buffer.
+@discardableResult
 public func CVPixelBufferGetPlaneCount(_ pixelBuffer: CVPixelBuffer) -> Int {
     guard let s = pixelBuffer.storage, s.planes.count > 1 else { return 0 }
     return s.planes.count
@@ -201,21 +214,25 @@ private func plane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> CVPixelSt
 }
 
 /// The width in pixels of a plane (chroma planes are subsampled); 0 for non-planar buffers.
+@discardableResult
 public func CVPixelBufferGetWidthOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
     plane(pixelBuffer, planeIndex)?.width ?? 0
 }
 
 /// The height in rows of a plane; 0 for non-planar buffers.
+@discardableResult
 public func CVPixelBufferGetHeightOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
     plane(pixelBuffer, planeIndex)?.height ?? 0
 }
 
 /// The first pixel of a plane; nil for non-planar buffers.
+@discardableResult
 public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? {
     plane(pixelBuffer, planeIndex)?.baseAddress
 }
 
 /// The bytes per row of a plane; 0 for non-planar buffers.
+@discardableResult
 public func CVPixelBufferGetBytesPerRowOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
     plane(pixelBuffer, planeIndex)?.bytesPerRow ?? 0
 }
@@ -237,6 +254,7 @@ public func CVPixelBufferGetExtendedPixels(_ pixelBuffer: CVPixelBuffer,
 /// Fills the extended pixels by replicating the image's edge pixels outward, plane by plane.
 /// A buffer without extended pixels is left untouched. Returns kCVReturnUnsupported for a
 /// format without a layout here.
+@discardableResult
 public func CVPixelBufferFillExtendedPixels(_ pixelBuffer: CVPixelBuffer) -> CVReturn {
     guard let s = pixelBuffer.storage else { return kCVReturnInvalidArgument }
     let e = s.extendedPixels

@@ -187,6 +187,7 @@ public final class CVPixelBufferPool: @unchecked Sendable, Hashable, CustomStrin
 /// kCVReturnInvalidPixelBufferAttributes when they are missing or malformed,
 /// kCVReturnInvalidPixelFormat when no listed format is supported, and
 /// kCVReturnInvalidPoolAttributes for malformed pool attributes.
+@discardableResult
 public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes: CFDictionary?,
                                     _ pixelBufferAttributes: CFDictionary?,
                                     _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>) -> CVReturn {
@@ -200,6 +201,7 @@ public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes:
 }
 
 /// Creates a buffer from the pool, reusing the memory of a released buffer when one is free.
+@discardableResult
 public func CVPixelBufferPoolCreatePixelBuffer(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
                                                _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
     CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(allocator, pixelBufferPool, nil, pixelBufferOut)
@@ -208,6 +210,7 @@ public func CVPixelBufferPoolCreatePixelBuffer(_ allocator: CFAllocator?, _ pixe
 /// Creates a buffer from the pool, honouring `kCVPixelBufferPoolAllocationThresholdKey` in
 /// `auxAttributes`: when no released buffer is free and the pool already holds that many buffers,
 /// returns kCVReturnWouldExceedAllocationThreshold instead of allocating.
+@discardableResult
 public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFAllocator?,
                                                                 _ pixelBufferPool: CVPixelBufferPool,
                                                                 _ auxAttributes: CFDictionary?,
@@ -229,9 +232,11 @@ public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFA
 }
 
 /// The pool attributes given at creation (an empty dictionary when none were).
+@discardableResult
 public func CVPixelBufferPoolGetAttributes(_ pool: CVPixelBufferPool) -> CFDictionary? { pool.attributes.pool }
 
 /// The pixel buffer attributes given at creation.
+@discardableResult
 public func CVPixelBufferPoolGetPixelBufferAttributes(_ pool: CVPixelBufferPool) -> CFDictionary? {
     pool.attributes.pixelBuffer
 }

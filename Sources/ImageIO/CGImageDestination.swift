@@ -81,21 +81,25 @@ public final class CGImageDestination: @unchecked Sendable, CustomStringConverti
 }
 
 /// The Core Foundation type identifier of image destinations.
+@discardableResult
 public func CGImageDestinationGetTypeID() -> CFTypeID { 0x1_0000 + 270 }
 
 /// The type identifiers image destinations can write.
+@discardableResult
 public func CGImageDestinationCopyTypeIdentifiers() -> CFArray {
     NSArray(array: ImageFormat.encodable.map { NSString(string: $0.typeIdentifier) })
 }
 
 /// Creates a destination writing a `type` file of `count` images to a file URL; nil for a type
 /// that cannot be written. An unwritable location is reported by `CGImageDestinationFinalize`.
+@discardableResult
 public func CGImageDestinationCreateWithURL(_ url: CFURL, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
     guard url.isFileURL, let path = url.path else { return nil }
     return CGImageDestination(target: .url(path), type: type, count: count)
 }
 
 /// Creates a destination appending a `type` file of `count` images to `data` when finalised.
+@discardableResult
 public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
     CGImageDestination(target: .data(data), type: type, count: count)
 }
@@ -130,4 +134,5 @@ public func CGImageDestinationSetProperties(_ idst: CGImageDestination, _ proper
 /// Encodes the images and writes the file (atomically: a temporary file renamed into place).
 /// Returns false when an image cannot be encoded, fewer images were added than declared, the
 /// destination was already finalised, or the file cannot be written.
+@discardableResult
 public func CGImageDestinationFinalize(_ idst: CGImageDestination) -> Bool { idst.finalize() }

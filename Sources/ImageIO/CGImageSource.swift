@@ -208,23 +208,27 @@ public final class CGImageSource: @unchecked Sendable, CustomStringConvertible {
 // MARK: - Creating sources
 
 /// Creates an image source that reads from a file URL; nil when the file cannot be read.
+@discardableResult
 public func CGImageSourceCreateWithURL(_ url: CFURL, _ options: CFDictionary?) -> CGImageSource? {
     guard let path = url.path, let data = FileManager.default.contents(atPath: path) else { return nil }
     return CGImageSource(data: data, isFinal: true, options: options)
 }
 
 /// Creates an image source that reads from a data object (the bytes are copied).
+@discardableResult
 public func CGImageSourceCreateWithData(_ data: CFData, _ options: CFDictionary?) -> CGImageSource? {
     CGImageSource(data: Data(bytes: data.bytes, count: data.length), isFinal: true, options: options)
 }
 
 /// Creates an image source that reads from a data provider.
+@discardableResult
 public func CGImageSourceCreateWithDataProvider(_ provider: CGDataProvider, _ options: CFDictionary?) -> CGImageSource? {
     guard let data = provider.data else { return nil }
     return CGImageSource(data: Data(bytes: data.bytes, count: data.length), isFinal: true, options: options)
 }
 
 /// Creates an empty image source to which data is added with `CGImageSourceUpdateData`.
+@discardableResult
 public func CGImageSourceCreateIncremental(_ options: CFDictionary?) -> CGImageSource {
     CGImageSource(data: Data(), isFinal: false, options: options)
 }
@@ -243,37 +247,46 @@ public func CGImageSourceUpdateDataProvider(_ isrc: CGImageSource, _ provider: C
 // MARK: - Inspecting sources
 
 /// The Core Foundation type identifier of image sources.
+@discardableResult
 public func CGImageSourceGetTypeID() -> CFTypeID { 0x1_0000 + 269 }
 
 /// The type identifiers image sources can read.
+@discardableResult
 public func CGImageSourceCopyTypeIdentifiers() -> CFArray {
     NSArray(array: ImageFormat.decodable.map { NSString(string: $0.typeIdentifier) })
 }
 
 /// The uniform type identifier of the source's data; nil when the type is not recognised.
+@discardableResult
 public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.typeIdentifier }
 
 /// The number of images in the source (GIF frames; 1 for other files; 0 for unreadable data).
+@discardableResult
 public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { isrc.count }
 
 /// The index of the primary image (always 0).
+@discardableResult
 public func CGImageSourceGetPrimaryImageIndex(_ isrc: CGImageSource) -> Int { 0 }
 
 /// The status of the source.
+@discardableResult
 public func CGImageSourceGetStatus(_ isrc: CGImageSource) -> CGImageSourceStatus { isrc.status }
 
 /// The status of image `index`.
+@discardableResult
 public func CGImageSourceGetStatusAtIndex(_ isrc: CGImageSource, _ index: Int) -> CGImageSourceStatus {
     isrc.status(at: index)
 }
 
 /// Properties of the file as a whole (file size; GIF loop count).
+@discardableResult
 public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? {
     NSDictionary(dictionary: isrc.containerProperties)
 }
 
 /// Properties of image `index`: size, depth, alpha, colour model, orientation, resolution and
 /// the format dictionaries ({PNG}, {JFIF}, {GIF}, {TIFF}, {Exif}) the file carries.
+@discardableResult
 public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CFDictionary? {
     isrc.properties(at: index).map { NSDictionary(dictionary: $0) }
 }
@@ -282,6 +295,7 @@ public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: I
 
 /// Decodes image `index`. Returns nil for unreadable, truncated or corrupt data.
 /// Options: `kCGImageSourceShouldCache` (default true).
+@discardableResult
 public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
     let o = ImageIOOptions(options)
     return isrc.image(at: index, cache: o.bool(kCGImageSourceShouldCache) ?? true)
@@ -293,6 +307,7 @@ public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int,
 /// file without an embedded thumbnail). `kCGImageSourceThumbnailMaxPixelSize` bounds the larger
 /// side (keeping aspect, never enlarging); `kCGImageSourceCreateThumbnailWithTransform` applies
 /// the image's EXIF orientation first.
+@discardableResult
 public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
     let o = ImageIOOptions(options)
     guard o.bool(kCGImageSourceCreateThumbnailFromImageIfAbsent) == true

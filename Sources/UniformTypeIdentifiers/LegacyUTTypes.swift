@@ -59,12 +59,14 @@ public let kUTTagClassFilenameExtension: CFString = "public.filename-extension"
 public let kUTTagClassMIMEType: CFString = "public.mime-type"
 
 /// Whether type identifier `inUTI` conforms to `inConformsToUTI` (`UTTypeConformsTo`).
+@discardableResult
 public func UTTypeConformsTo(_ inUTI: CFString, _ inConformsToUTI: CFString) -> Bool {
     guard let a = UTType(inUTI), let b = UTType(inConformsToUTI) else { return inUTI == inConformsToUTI }
     return a.conforms(to: b)
 }
 
 /// Whether two type identifiers name the same type (`UTTypeEqual`).
+@discardableResult
 public func UTTypeEqual(_ inUTI1: CFString, _ inUTI2: CFString) -> Bool {
     inUTI1.lowercased() == inUTI2.lowercased()
 }

@@ -212,6 +212,7 @@ public func VTPixelTransferSessionCreate(allocator: CFAllocator?,
 /// Copies and/or converts the image in `sourceBuffer` into `destinationBuffer`: by default the
 /// whole source is scaled to the whole destination; the destination's attachments are replaced
 /// by the source's propagating attachments and the colour description of the result.
+@discardableResult
 public func VTPixelTransferSessionTransferImage(_ session: VTPixelTransferSession, from sourceBuffer: CVPixelBuffer,
                                                 to destinationBuffer: CVPixelBuffer) -> OSStatus {
     session.transfer(from: sourceBuffer, to: destinationBuffer)

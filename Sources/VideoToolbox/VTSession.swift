@@ -49,6 +49,7 @@ public func VTSessionSetProperties(_ session: VTSession, propertyDictionary: CFD
 /// compiles the same for any optional variable and the value is stored with its real type (on
 /// Linux `CFString` is a Swift `String`, which a raw `CFTypeRef` store would corrupt). A value
 /// that is not of the variable's type is `kVTParameterErr`.
+@discardableResult
 public func VTSessionCopyProperty<Value>(_ session: VTSession, key propertyKey: CFString, allocator: CFAllocator?,
                                          valueOut propertyValueOut: UnsafeMutablePointer<Value?>?) -> OSStatus {
     guard let out = propertyValueOut else { return kVTParameterErr }

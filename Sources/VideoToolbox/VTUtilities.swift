@@ -7,6 +7,7 @@ import MediaEngine
 /// `premultipliedFirst` alpha for formats with alpha and `noneSkipFirst` for the others;
 /// Y'CbCr is converted with the buffer's matrix (BT.601 under 720 rows, BT.709 otherwise when
 /// unattached). `options` is reserved, as on Apple platforms, and ignored.
+@discardableResult
 public func VTCreateCGImageFromCVPixelBuffer(_ pixelBuffer: CVPixelBuffer, options: CFDictionary?,
                                              imageOut: UnsafeMutablePointer<CGImage?>) -> OSStatus {
     do {

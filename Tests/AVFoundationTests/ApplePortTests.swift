@@ -51,8 +51,10 @@ struct ApplePortTests {
         let third = CMTime(seconds: 1.0 / 3, preferredTimescale: 600)
         #expect((half + half).seconds == 1)
         #expect(third.value == 200 && third.timescale == 600)
-        #expect((half * 4) == CMTime(value: 2, timescale: 1))
-        #expect(CMTime.zero < half && half < .positiveInfinity && CMTime.positiveInfinity < .indefinite)
+        #expect((half * Int32(4)) == CMTime(value: 2, timescale: 1))
+        // Apple: -infinity < finite values < indefinite < +infinity < invalid.
+        #expect(CMTime.negativeInfinity < .zero && CMTime.zero < half && half < .indefinite)
+        #expect(CMTime.indefinite < .positiveInfinity && CMTime.positiveInfinity < .invalid)
         #expect(CMTime.invalid.isValid == false && CMTIME_IS_INVALID(kCMTimeInvalid))
         let range = CMTimeRange(start: CMTime(value: 1, timescale: 1), duration: CMTime(value: 3, timescale: 1))
         #expect(range.containsTime(CMTime(value: 3999, timescale: 1000)))
