@@ -26,12 +26,14 @@ package enum ImageCodec {
     /// Decodes image `index` of the file in `data`. Returns nil for unknown, truncated or
     /// corrupt data, an index out of range, or a format FFmpeg cannot decode.
     package static func decode(_ data: Data, index: Int = 0) -> CGImage? {
+        MediaEngine.configure()
         guard let header = ImageHeader(data: data) else { return nil }
         return decode(data, header: header, index: index)
     }
 
     /// Decodes image `index` of `data`, whose headers have already been read.
     package static func decode(_ data: Data, header: ImageHeader, index: Int) -> CGImage? {
+        MediaEngine.configure()
         guard header.format.canDecode, header.isComplete, index >= 0, index < header.frameCount else { return nil }
         // Sizes stated by the headers must be plausible; formats whose headers were not fully
         // read (width nil) are left to the decoder.
@@ -278,6 +280,7 @@ package enum ImageCodec {
     /// Y'CbCr (4:4:4 at quality 0.9 and above, 4:2:0 below), alpha dropped; TIFF keeps alpha and
     /// depth; BMP is 8-bit BGRA, BGR or grey.
     package static func encode(_ image: CGImage, as format: ImageFormat, quality: Double? = nil) -> Data? {
+        MediaEngine.configure()
         guard format.canEncode, let layout = ImagePixelLayout(image: image) else { return nil }
         guard let source = frame(from: image, layout: layout) else { return nil }
         defer { freeFrame(source) }
@@ -403,6 +406,7 @@ package enum ImageCodec {
     /// `image` resampled to `width`×`height` by libswscale (area averaging when shrinking,
     /// bicubic when enlarging), in the same layout. Nil for layouts the engine cannot read.
     package static func resized(_ image: CGImage, width: Int, height: Int) -> CGImage? {
+        MediaEngine.configure()
         guard width > 0, height > 0, let layout = ImagePixelLayout(image: image),
               let source = frame(from: image, layout: layout) else { return nil }
         defer { freeFrame(source) }

@@ -104,6 +104,7 @@ package final class PixelConverter: @unchecked Sendable {
 
     /// A converter keeping up to `capacity` idle scaling contexts.
     package init(capacity: Int = 8) {
+        MediaEngine.configure()
         self.capacity = max(1, capacity)
     }
 

@@ -20,6 +20,7 @@ package enum VideoFrame {
     /// fields. Zero-copy when `canWrapWithoutCopy(frame)`; otherwise converted or copied.
     package static func makePixelBuffer(from frame: UnsafePointer<AVFrame>, converter: PixelConverter = .shared)
         throws(PixelConversionError) -> CVPixelBuffer {
+        MediaEngine.configure()
         let f = frame.pointee
         guard f.width > 0, f.height > 0, f.format >= 0 else { throw .invalidBuffer }
         let format = AVPixelFormat(rawValue: f.format)
@@ -152,6 +153,7 @@ package enum VideoFrame {
     /// Free the frame with `av_frame_free`. Formats without an FFmpeg layout (`b64a`) throw.
     package static func makeFrame(referencing buffer: CVPixelBuffer) throws(PixelConversionError)
         -> UnsafeMutablePointer<AVFrame> {
+        MediaEngine.configure()
         guard let storage = buffer.storage else { throw .invalidBuffer }
         guard let mapping = PixelFormat.mapping(for: storage.pixelFormat) else {
             throw .unsupportedPixelFormat(storage.pixelFormat)
