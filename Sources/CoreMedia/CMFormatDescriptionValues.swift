@@ -37,7 +37,7 @@ enum FormatDescriptionValues {
     /// A value as bytes, if it is data.
     static func data(_ v: Any?) -> Data? {
         if let d = v as? Data { return d }
-        if let d = v as? NSData { return Data(referencing: d) }
+        if let d = v as? NSData { return d.length == 0 ? Data() : Data(bytes: d.bytes, count: d.length) }  // native copy: see CGDataProvider
         return nil
     }
 
