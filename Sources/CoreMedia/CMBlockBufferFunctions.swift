@@ -176,10 +176,7 @@ public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffse
 @discardableResult
 public func CMBlockBufferReplaceDataBytes(with sourceBytes: UnsafeRawPointer, blockBuffer destinationBuffer: CMBlockBuffer,
                                           offsetIntoDestination: Int, dataLength: Int) -> OSStatus {
-    let total = destinationBuffer.length
-    guard offsetIntoDestination >= 0, offsetIntoDestination <= total else { return kCMBlockBufferBadOffsetParameterErr }
-    guard dataLength >= 0, offsetIntoDestination + dataLength <= total else { return kCMBlockBufferBadLengthParameterErr }
-    let status = destinationBuffer.assureAll()
+    let status = prepareForWriting(destinationBuffer, offset: offsetIntoDestination, length: dataLength)
     guard status == noErr else { return status }
     return destinationBuffer.forEachPiece(offsetIntoDestination, dataLength) { p, n, at in p.copyMemory(from: sourceBytes + at, byteCount: n) }
 }
@@ -188,10 +185,7 @@ public func CMBlockBufferReplaceDataBytes(with sourceBytes: UnsafeRawPointer, bl
 @discardableResult
 public func CMBlockBufferFillDataBytes(with fillByte: CChar, blockBuffer destinationBuffer: CMBlockBuffer,
                                        offsetIntoDestination: Int, dataLength: Int) -> OSStatus {
-    let total = destinationBuffer.length
-    guard offsetIntoDestination >= 0, offsetIntoDestination <= total else { return kCMBlockBufferBadOffsetParameterErr }
-    guard dataLength >= 0, offsetIntoDestination + dataLength <= total else { return kCMBlockBufferBadLengthParameterErr }
-    let status = destinationBuffer.assureAll()
+    let status = prepareForWriting(destinationBuffer, offset: offsetIntoDestination, length: dataLength)
     guard status == noErr else { return status }
     return destinationBuffer.forEachPiece(offsetIntoDestination, dataLength) { p, n, _ in
         memset(p, Int32(UInt8(bitPattern: fillByte)), n)
@@ -232,4 +226,13 @@ public func CMBlockBufferIsRangeContiguous(_ theBuffer: CMBlockBuffer, atOffset 
 @discardableResult
 public func CMBlockBufferIsEmpty(_ theBuffer: CMBlockBuffer) -> Bool {
     theBuffer.length == 0
+}
+
+/// Checks that `offset ..< offset + length` lies inside `buffer` and makes every block's memory
+/// exist, as the writing functions must before touching bytes.
+private func prepareForWriting(_ buffer: CMBlockBuffer, offset: Int, length: Int) -> OSStatus {
+    let total = buffer.length
+    guard offset >= 0, offset <= total else { return kCMBlockBufferBadOffsetParameterErr }
+    guard length >= 0, offset + length <= total else { return kCMBlockBufferBadLengthParameterErr }
+    return buffer.assureAll()
 }

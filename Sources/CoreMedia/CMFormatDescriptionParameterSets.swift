@@ -154,14 +154,7 @@ enum NALParameterSets {
             guard i < b.count else { return nil }
             let n = Int(b[i] & countMask)
             i += 1
-            for _ in 0..<n {
-                guard i + 2 <= b.count else { return nil }
-                let len = Int(b[i]) << 8 | Int(b[i + 1])
-                i += 2
-                guard i + len <= b.count else { return nil }
-                sets.append(Data(b[i..<i + len]))
-                i += len
-            }
+            guard readLengthPrefixed(n, from: b, at: &i, into: &sets) else { return nil }
         }
         return (sets, nalLength)
     }
@@ -239,15 +232,22 @@ enum NALParameterSets {
             guard i + 3 <= b.count else { return nil }
             let n = Int(b[i + 1]) << 8 | Int(b[i + 2])
             i += 3
-            for _ in 0..<n {
-                guard i + 2 <= b.count else { return nil }
-                let len = Int(b[i]) << 8 | Int(b[i + 1])
-                i += 2
-                guard i + len <= b.count else { return nil }
-                sets.append(Data(b[i..<i + len]))
-                i += len
-            }
+            guard readLengthPrefixed(n, from: b, at: &i, into: &sets) else { return nil }
         }
         return (sets, nalLength)
     }
+}
+
+/// Reads `count` parameter sets, each preceded by a 16-bit big-endian length, from `b` starting
+/// at `i` (advanced past them), as avcC and hvcC store them. False when the bytes run out.
+private func readLengthPrefixed(_ count: Int, from b: [UInt8], at i: inout Int, into sets: inout [Data]) -> Bool {
+    for _ in 0..<count {
+        guard i + 2 <= b.count else { return false }
+        let len = Int(b[i]) << 8 | Int(b[i + 1])
+        i += 2
+        guard i + len <= b.count else { return false }
+        sets.append(Data(b[i..<i + len]))
+        i += len
+    }
+    return true
 }
