@@ -35,7 +35,9 @@ let package = Package(
         // Pure Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
-        .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
+        .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat", "_Testing_CoreGraphics"], swiftSettings: strict),
+        // Empty stand-in for the Testing library's CoreGraphics cross-import overlay (see its source).
+        .target(name: "_Testing_CoreGraphics", swiftSettings: strict),
         .target(name: "UniformTypeIdentifiers", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),

@@ -73,3 +73,18 @@ extension Optional where Wrapped == CFAllocator {
     /// True for `kCFAllocatorNull`: the receiver must not free memory passed with it.
     package var isNullAllocator: Bool { self?.kind == .null }
 }
+
+/// A range of items: `location` and `length` (Core Foundation's `CFRange`).
+public struct CFRange: Sendable, Hashable {
+    public var location: CFIndex
+    public var length: CFIndex
+    public init() { location = 0; length = 0 }
+    public init(location: CFIndex, length: CFIndex) {
+        self.location = location
+        self.length = length
+    }
+}
+
+/// Makes a `CFRange`.
+@discardableResult
+public func CFRangeMake(_ loc: CFIndex, _ len: CFIndex) -> CFRange { CFRange(location: loc, length: len) }

@@ -95,11 +95,13 @@ extension CMTime {
 // MARK: - Creating times
 
 /// Makes a valid time with `value` and `timescale`; the epoch is 0.
+@discardableResult
 public func CMTimeMake(value: Int64, timescale: Int32) -> CMTime {
     CMTime(value: value, timescale: timescale, flags: .valid, epoch: 0)
 }
 
 /// Makes a valid time with `value`, `timescale` and `epoch`.
+@discardableResult
 public func CMTimeMakeWithEpoch(value: Int64, timescale: Int32, epoch: Int64) -> CMTime {
     CMTime(value: value, timescale: timescale, flags: .valid, epoch: epoch)
 }
@@ -111,6 +113,7 @@ public func CMTimeMakeWithEpoch(value: Int64, timescale: Int32, epoch: Int64) ->
 /// it fits or is 1; if it still overflows the result is ±infinity. The value is rounded half away
 /// from zero, and `hasBeenRounded` is set when the result converted back to seconds differs from
 /// `seconds`.
+@discardableResult
 public func CMTimeMakeWithSeconds(_ seconds: Float64, preferredTimescale: Int32) -> CMTime {
     guard preferredTimescale > 0, !seconds.isNaN else { return kCMTimeInvalid }
     if seconds.isInfinite { return seconds > 0 ? kCMTimePositiveInfinity : kCMTimeNegativeInfinity }
@@ -172,26 +175,36 @@ extension CMTime {
 }
 
 /// Whether `time` is valid.
+@discardableResult
 public func CMTIME_IS_VALID(_ time: CMTime) -> Bool { time.isValid }
 /// Whether `time` is invalid.
+@discardableResult
 public func CMTIME_IS_INVALID(_ time: CMTime) -> Bool { !time.isValid }
 /// Whether `time` is +infinity (Apple's Swift spelling).
+@discardableResult
 public func CMTIME_IS_POSITIVEINFINITY(_ time: CMTime) -> Bool { time.isPositiveInfinity }
 /// Whether `time` is -infinity (Apple's Swift spelling).
+@discardableResult
 public func CMTIME_IS_NEGATIVEINFINITY(_ time: CMTime) -> Bool { time.isNegativeInfinity }
 /// Whether `time` is +infinity (the C macro's spelling).
+@discardableResult
 public func CMTIME_IS_POSITIVE_INFINITY(_ time: CMTime) -> Bool { time.isPositiveInfinity }
 /// Whether `time` is -infinity (the C macro's spelling).
+@discardableResult
 public func CMTIME_IS_NEGATIVE_INFINITY(_ time: CMTime) -> Bool { time.isNegativeInfinity }
 /// Whether `time` is indefinite.
+@discardableResult
 public func CMTIME_IS_INDEFINITE(_ time: CMTime) -> Bool { time.isIndefinite }
 /// Whether `time` is numeric (valid, not infinite, not indefinite).
+@discardableResult
 public func CMTIME_IS_NUMERIC(_ time: CMTime) -> Bool { time.isNumeric }
 /// Whether `time` is numeric and has been rounded.
+@discardableResult
 public func CMTIME_HAS_BEEN_ROUNDED(_ time: CMTime) -> Bool { time.hasBeenRounded }
 
 /// The time in seconds: `value / timescale` for numeric times, ±infinity for infinite times,
 /// NaN for invalid and indefinite times.
+@discardableResult
 public func CMTimeGetSeconds(_ time: CMTime) -> Float64 {
     if time.isPositiveInfinity { return .infinity }
     if time.isNegativeInfinity { return -.infinity }

@@ -127,11 +127,13 @@ private func addTimes(_ lhs: CMTime, _ rhs: CMTime, sign: Int) -> CMTime {
 /// that infinity; `+infinity + -infinity` is invalid; otherwise an indefinite operand gives
 /// indefinite. Numeric operands in different nonzero epochs give invalid; in the same nonzero
 /// epoch the result has epoch 0; an epoch-0 operand takes the other's epoch.
+@discardableResult
 public func CMTimeAdd(_ lhs: CMTime, _ rhs: CMTime) -> CMTime { addTimes(lhs, rhs, sign: 1) }
 
 /// The difference `lhs - rhs`, with the same timescale, rounding, overflow and epoch rules as
 /// `CMTimeAdd`. `+infinity - +infinity` and `-infinity - -infinity` are invalid;
 /// `+infinity - -infinity` is +infinity and `-infinity - +infinity` is -infinity.
+@discardableResult
 public func CMTimeSubtract(_ lhs: CMTime, _ rhs: CMTime) -> CMTime { addTimes(lhs, rhs, sign: -1) }
 
 /// The infinity `time` becomes when multiplied by a factor of sign `negative`.
@@ -146,6 +148,7 @@ private func scaledInfinity(_ time: CMTime, negative: Bool) -> CMTime {
 /// `hasBeenRounded` is set if rounding happens or the operand has it. Invalid gives invalid,
 /// indefinite gives indefinite, an infinity gives the infinity of the product's sign (a zero
 /// multiplier keeps the sign).
+@discardableResult
 public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
     switch time.sortClass {
     case .invalid: return kCMTimeInvalid
@@ -170,6 +173,7 @@ public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
 /// gives ±infinity. `hasBeenRounded` is set if rounding happens or the operand has it. The product
 /// is computed in Float64. Special operands behave as in `CMTimeMultiply`; a NaN multiplier, or
 /// an infinite multiplier times zero, gives invalid.
+@discardableResult
 public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTime {
     if multiplier.isNaN { return kCMTimeInvalid }
     switch time.sortClass {
@@ -205,6 +209,7 @@ public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTi
 /// invalid; a zero divisor alone gives +infinity or -infinity by the signs of the time and the
 /// multiplier. An invalid time gives invalid, an indefinite time indefinite, and an infinite time
 /// the infinity of the product's sign (a zero multiplier keeps the sign).
+@discardableResult
 public func CMTimeMultiplyByRatio(_ time: CMTime, multiplier: Int32, divisor: Int32) -> CMTime {
     switch time.sortClass {
     case .invalid: return kCMTimeInvalid
@@ -246,6 +251,7 @@ public func CMTimeMultiplyByRatio(_ time: CMTime, multiplier: Int32, divisor: In
 /// value had to be rounded (and kept when the source has it). Non-numeric times are returned
 /// unchanged; a non-positive `newTimescale` gives invalid; a value that cannot be represented at
 /// `newTimescale` gives ±infinity.
+@discardableResult
 public func CMTimeConvertScale(_ time: CMTime, timescale newTimescale: Int32, method: CMTimeRoundingMethod) -> CMTime {
     guard time.isRational else { return time.isNumeric ? kCMTimeInvalid : time }
     guard newTimescale > 0 else { return kCMTimeInvalid }
@@ -265,6 +271,7 @@ public func CMTimeConvertScale(_ time: CMTime, timescale newTimescale: Int32, me
 
 /// The absolute value of a time: numeric times with their sign inverted if negative (halving the
 /// timescale if `-value` does not fit), -infinity becomes +infinity, other times are unchanged.
+@discardableResult
 public func CMTimeAbsoluteValue(_ time: CMTime) -> CMTime {
     switch time.sortClass {
     case .negativeInfinity: return kCMTimePositiveInfinity

@@ -29,6 +29,7 @@ extension CMTime {
 /// overflow. Non-numeric times sort `-infinity < all finite values < indefinite < +infinity <
 /// invalid`; two invalid times are equal. Numeric times with numerically larger epochs are greater
 /// than those with smaller epochs. The `hasBeenRounded` flag plays no part.
+@discardableResult
 public func CMTimeCompare(_ time1: CMTime, _ time2: CMTime) -> Int32 {
     let class1 = time1.sortClass, class2 = time2.sortClass
     if class1 != class2 { return class1 < class2 ? -1 : 1 }
@@ -45,17 +46,20 @@ public func CMTimeCompare(_ time1: CMTime, _ time2: CMTime) -> Int32 {
 
 /// Compares two times with a Swift comparison operator, as the C macro
 /// `CMTIME_COMPARE_INLINE(time1, comparator, time2)`; e.g. `CMTIME_COMPARE_INLINE(a, <=, b)`.
+@discardableResult
 public func CMTIME_COMPARE_INLINE(_ time1: CMTime, _ comparator: (Int32, Int32) -> Bool, _ time2: CMTime) -> Bool {
     comparator(CMTimeCompare(time1, time2), 0)
 }
 
 /// The lesser of two times, as ordered by `CMTimeCompare` (the first when they are equal).
+@discardableResult
 public func CMTimeMinimum(_ time1: CMTime, _ time2: CMTime) -> CMTime {
     CMTimeCompare(time1, time2) <= 0 ? time1 : time2
 }
 
 /// The greater of two times, as ordered by `CMTimeCompare` (the first when they are equal).
 /// Because invalid sorts above everything, an invalid operand is returned.
+@discardableResult
 public func CMTimeMaximum(_ time1: CMTime, _ time2: CMTime) -> CMTime {
     CMTimeCompare(time1, time2) >= 0 ? time1 : time2
 }

@@ -37,14 +37,18 @@ extension CMTimeMapping {
 }
 
 /// Whether `mapping` is valid (its target range is valid).
+@discardableResult
 public func CMTIMEMAPPING_IS_VALID(_ mapping: CMTimeMapping) -> Bool { mapping.isValid }
 /// Whether `mapping` is invalid (its target range is invalid).
+@discardableResult
 public func CMTIMEMAPPING_IS_INVALID(_ mapping: CMTimeMapping) -> Bool { !mapping.isValid }
 /// Whether `mapping` is empty (a valid target with a non-numeric source start).
+@discardableResult
 public func CMTIMEMAPPING_IS_EMPTY(_ mapping: CMTimeMapping) -> Bool { mapping.isEmpty }
 
 /// Makes a mapping from `source` to `target`. As CMTimeRange.h documents, both durations must be
 /// in epoch 0; otherwise the result is `kCMTimeMappingInvalid`.
+@discardableResult
 public func CMTimeMappingMake(source: CMTimeRange, target: CMTimeRange) -> CMTimeMapping {
     guard source.duration.epoch == 0, target.duration.epoch == 0 else { return kCMTimeMappingInvalid }
     return CMTimeMapping(source: source, target: target)
@@ -52,6 +56,7 @@ public func CMTimeMappingMake(source: CMTimeRange, target: CMTimeRange) -> CMTim
 
 /// Makes an empty mapping for `target`: the source start and duration are `kCMTimeInvalid`. The
 /// target duration must be in epoch 0; otherwise the result is `kCMTimeMappingInvalid`.
+@discardableResult
 public func CMTimeMappingMakeEmpty(target: CMTimeRange) -> CMTimeMapping {
     guard target.duration.epoch == 0 else { return kCMTimeMappingInvalid }
     return CMTimeMapping(source: CMTimeRange(start: kCMTimeInvalid, duration: kCMTimeInvalid), target: target)
@@ -98,6 +103,7 @@ extension CMTimeMapping {
 
 /// A description of `mapping`: `{source = {…}, target = {…}}` with each range in
 /// `CMTimeRangeCopyDescription`'s format. The allocator is ignored.
+@discardableResult
 public func CMTimeMappingCopyDescription(allocator: CFAllocator?, mapping: CMTimeMapping) -> CFString? {
     mapping.copyDescription
 }
@@ -115,6 +121,7 @@ public let kCMTimeMappingTargetKey: CFString = "target"
 
 /// A dictionary holding the source and target ranges as CMTimeRange dictionaries under
 /// `kCMTimeMappingSourceKey` and `kCMTimeMappingTargetKey`. The allocator is ignored.
+@discardableResult
 public func CMTimeMappingCopyAsDictionary(_ mapping: CMTimeMapping, allocator: CFAllocator?) -> CFDictionary? {
     guard let source = CMTimeRangeCopyAsDictionary(mapping.source, allocator: allocator),
           let target = CMTimeRangeCopyAsDictionary(mapping.target, allocator: allocator) else { return nil }
@@ -123,6 +130,7 @@ public func CMTimeMappingCopyAsDictionary(_ mapping: CMTimeMapping, allocator: C
 
 /// The mapping a `CMTimeMappingCopyAsDictionary` dictionary describes; `kCMTimeMappingInvalid`
 /// if either entry is missing or not a dictionary.
+@discardableResult
 public func CMTimeMappingMakeFromDictionary(_ dictionaryRepresentation: CFDictionary) -> CMTimeMapping {
     guard let source = dictionaryField(dictionaryRepresentation, kCMTimeMappingSourceKey),
           let target = dictionaryField(dictionaryRepresentation, kCMTimeMappingTargetKey)

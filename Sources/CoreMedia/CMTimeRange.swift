@@ -69,15 +69,20 @@ extension CMTimeRange {
 }
 
 /// Whether `range` is valid.
+@discardableResult
 public func CMTIMERANGE_IS_VALID(_ range: CMTimeRange) -> Bool { range.isValid }
 /// Whether `range` is invalid.
+@discardableResult
 public func CMTIMERANGE_IS_INVALID(_ range: CMTimeRange) -> Bool { !range.isValid }
 /// Whether `range` is valid with an indefinite start or duration.
+@discardableResult
 public func CMTIMERANGE_IS_INDEFINITE(_ range: CMTimeRange) -> Bool { range.isIndefinite }
 /// Whether `range` is valid with a zero duration.
+@discardableResult
 public func CMTIMERANGE_IS_EMPTY(_ range: CMTimeRange) -> Bool { range.isEmpty }
 
 /// Makes a range from `start` and `duration`. A duration not in epoch 0 gives `kCMTimeRangeInvalid`.
+@discardableResult
 public func CMTimeRangeMake(start: CMTime, duration: CMTime) -> CMTimeRange {
     guard duration.epoch == 0 else { return kCMTimeRangeInvalid }
     return CMTimeRange(start: start, duration: duration)
@@ -85,17 +90,20 @@ public func CMTimeRangeMake(start: CMTime, duration: CMTime) -> CMTimeRange {
 
 /// Makes a range from `start` to `end`: the duration is `end - start` (`CMTimeSubtract`), which is
 /// a duration in epoch 0 when both times are in the same epoch.
+@discardableResult
 public func CMTimeRangeFromTimeToTime(start: CMTime, end: CMTime) -> CMTimeRange {
     CMTimeRange(start: start, duration: CMTimeSubtract(end, start))
 }
 
 /// The end of `range` (`start + duration`), or `kCMTimeInvalid` for an invalid range.
+@discardableResult
 public func CMTimeRangeGetEnd(_ range: CMTimeRange) -> CMTime {
     guard range.isValid else { return kCMTimeInvalid }
     return CMTimeAdd(range.start, range.duration)
 }
 
 /// The union: from the earlier start to the later end. Invalid if either range is invalid.
+@discardableResult
 public func CMTimeRangeGetUnion(_ range: CMTimeRange, otherRange: CMTimeRange) -> CMTimeRange {
     guard range.isValid, otherRange.isValid else { return kCMTimeRangeInvalid }
     return CMTimeRangeFromTimeToTime(start: CMTimeMinimum(range.start, otherRange.start),
@@ -104,6 +112,7 @@ public func CMTimeRangeGetUnion(_ range: CMTimeRange, otherRange: CMTimeRange) -
 
 /// The intersection: from the later start to the earlier end. Ranges that do not overlap give
 /// `kCMTimeRangeZero`; an invalid range gives `kCMTimeRangeInvalid`.
+@discardableResult
 public func CMTimeRangeGetIntersection(_ range: CMTimeRange, otherRange: CMTimeRange) -> CMTimeRange {
     guard range.isValid, otherRange.isValid else { return kCMTimeRangeInvalid }
     let start = CMTimeMaximum(range.start, otherRange.start)
@@ -113,6 +122,7 @@ public func CMTimeRangeGetIntersection(_ range: CMTimeRange, otherRange: CMTimeR
 }
 
 /// Whether `time` is in `range`: `start <= time < end`. False for an invalid range or time.
+@discardableResult
 public func CMTimeRangeContainsTime(_ range: CMTimeRange, time: CMTime) -> Bool {
     guard range.isValid, time.isValid else { return false }
     return CMTimeCompare(range.start, time) <= 0 && CMTimeCompare(time, range.end) < 0
@@ -120,12 +130,14 @@ public func CMTimeRangeContainsTime(_ range: CMTimeRange, time: CMTime) -> Bool 
 
 /// Whether `otherRange` lies within `range` (`range.start <= otherRange.start` and
 /// `otherRange.end <= range.end`). False if either range is invalid.
+@discardableResult
 public func CMTimeRangeContainsTimeRange(_ range: CMTimeRange, otherRange: CMTimeRange) -> Bool {
     guard range.isValid, otherRange.isValid else { return false }
     return CMTimeCompare(range.start, otherRange.start) <= 0 && CMTimeCompare(otherRange.end, range.end) <= 0
 }
 
 /// Whether two ranges have equal starts and equal durations by `CMTimeCompare`.
+@discardableResult
 public func CMTimeRangeEqual(_ range1: CMTimeRange, _ range2: CMTimeRange) -> Bool {
     CMTimeCompare(range1.start, range2.start) == 0 && CMTimeCompare(range1.duration, range2.duration) == 0
 }
@@ -168,6 +180,7 @@ extension CMTimeRange: Codable {
 /// The time in `range` nearest to `time`: times in the range are returned unchanged, earlier
 /// times give the start and later times the end. An empty or invalid range, or an invalid time,
 /// gives `kCMTimeInvalid`.
+@discardableResult
 public func CMTimeClampToRange(_ time: CMTime, range: CMTimeRange) -> CMTime {
     guard time.isValid, range.isValid, !range.isEmpty else { return kCMTimeInvalid }
     if CMTimeCompare(time, range.start) < 0 { return range.start }
@@ -231,6 +244,7 @@ private func greatestCommonDivisor64(_ a: UInt128, _ b: UInt128) -> UInt128 {
 /// fromRange.duration) + toRange.start`. An empty or invalid range, or `t` in a different epoch
 /// from `fromRange.start`, gives `kCMTimeInvalid`. If both durations are +infinity, `t` is offset
 /// by the difference of the starts without scaling.
+@discardableResult
 public func CMTimeMapTimeFromRangeToRange(_ t: CMTime, fromRange: CMTimeRange, toRange: CMTimeRange) -> CMTime {
     guard fromRange.isValid, toRange.isValid, !fromRange.isEmpty, !toRange.isEmpty, t.isValid,
           t.epoch == fromRange.start.epoch else { return kCMTimeInvalid }
@@ -246,6 +260,7 @@ public func CMTimeMapTimeFromRangeToRange(_ t: CMTime, fromRange: CMTimeRange, t
 /// +infinity, `dur` is returned unchanged. A `dur` whose epoch is not 0 (CMTimeRange.h: "If dur
 /// does not have the epoch zero, an invalid CMTime will be returned"), an empty or invalid range,
 /// or a non-numeric `dur` gives `kCMTimeInvalid`.
+@discardableResult
 public func CMTimeMapDurationFromRangeToRange(_ dur: CMTime, fromRange: CMTimeRange, toRange: CMTimeRange) -> CMTime {
     guard fromRange.isValid, toRange.isValid, !fromRange.isEmpty, !toRange.isEmpty, dur.isValid,
           dur.epoch == 0 else {
@@ -259,6 +274,7 @@ public func CMTimeMapDurationFromRangeToRange(_ dur: CMTime, fromRange: CMTimeRa
 /// Folds `time` into `foldRange` (for looping): `start + ((time - start) mod duration)`, the
 /// remainder taken non-negative. The range must be valid, numeric and non-empty and `time` numeric
 /// and in the range start's epoch (or epoch 0); otherwise `kCMTimeInvalid`.
+@discardableResult
 public func CMTimeFoldIntoRange(_ time: CMTime, foldRange: CMTimeRange) -> CMTime {
     guard foldRange.isValid, !foldRange.isEmpty, foldRange.start.isRational, foldRange.duration.isRational,
           time.isRational else { return kCMTimeInvalid }
@@ -288,6 +304,7 @@ extension CMTimeRange {
 }
 
 /// A description of `range`, e.g. `{{5/1 = 5.000}, {5/1 = 5.000}}`. The allocator is ignored.
+@discardableResult
 public func CMTimeRangeCopyDescription(allocator: CFAllocator?, range: CMTimeRange) -> CFString? {
     range.copyDescription
 }
@@ -305,6 +322,7 @@ public let kCMTimeRangeDurationKey: CFString = "duration"
 
 /// A dictionary holding `range`'s start and duration as CMTime dictionaries under
 /// `kCMTimeRangeStartKey` and `kCMTimeRangeDurationKey`. The allocator is ignored.
+@discardableResult
 public func CMTimeRangeCopyAsDictionary(_ range: CMTimeRange, allocator: CFAllocator?) -> CFDictionary? {
     guard let start = CMTimeCopyAsDictionary(range.start, allocator: allocator),
           let duration = CMTimeCopyAsDictionary(range.duration, allocator: allocator) else { return nil }
@@ -313,6 +331,7 @@ public func CMTimeRangeCopyAsDictionary(_ range: CMTimeRange, allocator: CFAlloc
 
 /// The range a `CMTimeRangeCopyAsDictionary` dictionary describes; `kCMTimeRangeInvalid` if either
 /// entry is missing or not a dictionary (a malformed CMTime entry becomes `kCMTimeInvalid`).
+@discardableResult
 public func CMTimeRangeMakeFromDictionary(_ dictionaryRepresentation: CFDictionary) -> CMTimeRange {
     guard let startDictionary = dictionaryField(dictionaryRepresentation, kCMTimeRangeStartKey),
           let durationDictionary = dictionaryField(dictionaryRepresentation, kCMTimeRangeDurationKey)

@@ -45,6 +45,7 @@ extension CMTime: CustomDebugStringConvertible {
 
 /// A description of `time` (see `CMTime.copyDescription` for the format), e.g. `{1800/600 = 3.000}`.
 /// The allocator is ignored.
+@discardableResult
 public func CMTimeCopyDescription(allocator: CFAllocator?, time: CMTime) -> CFString? {
     time.copyDescription
 }
@@ -67,6 +68,7 @@ public let kCMTimeFlagsKey: CFString = "flags"
 
 /// A dictionary holding every field of `time` under `kCMTimeValueKey`, `kCMTimeScaleKey`,
 /// `kCMTimeEpochKey` and `kCMTimeFlagsKey`, as numbers. The allocator is ignored.
+@discardableResult
 public func CMTimeCopyAsDictionary(_ time: CMTime, allocator: CFAllocator?) -> CFDictionary? {
     NSDictionary(dictionary: [
         kCMTimeValueKey: NSNumber(value: time.value),
@@ -79,6 +81,7 @@ public func CMTimeCopyAsDictionary(_ time: CMTime, allocator: CFAllocator?) -> C
 /// The time a `CMTimeCopyAsDictionary` dictionary describes, fields (flags and epoch included)
 /// restored exactly. A nil dictionary, or one whose value, timescale or flags is missing or not an
 /// integer that fits its field, gives `kCMTimeInvalid`; a missing epoch means 0.
+@discardableResult
 public func CMTimeMakeFromDictionary(_ dictionaryRepresentation: CFDictionary?) -> CMTime {
     guard let dictionary = dictionaryRepresentation,
           let value = integerField(dictionary, kCMTimeValueKey, as: Int64.self),

@@ -123,52 +123,124 @@ package final class CVPixelStorage: @unchecked Sendable {
                                  alignment: Int = defaultBytesPerRowAlignment,
                                  extendedPixels: (left: Int, right: Int, top: Int, bottom: Int) = (0, 0, 0, 0))
         -> CVPixelStorage? {
-        guard width > 0, height > 0, width < 1 << 16, height < 1 << 16 else { return nil }
-        var align = 16
-        while align < alignment { align <<= 1 }
-        let fullWidth = width + extendedPixels.left + extendedPixels.right
-        let fullHeight = height + extendedPixels.top + extendedPixels.bottom
-        let header = layout.isPlanar ? roundUp(planarHeaderSize(planeCount: layout.planes.count), align) : 0
-        var offsets: [Int] = []
-        var rowBytes: [Int] = []
-        var total = header
-        for plane in layout.planes {
-            let bpr = roundUp(plane.minimumBytesPerRow(forImageWidth: fullWidth), align)
-            offsets.append(total)
-            rowBytes.append(bpr)
-            total += bpr * plane.height(forImageHeight: fullHeight)
-            total = roundUp(total, align)
+        allocate(width: width, height: height, layout: layout, alignment: alignment, planeAlignment: alignment,
+                 extendedPixels: extendedPixels)
+    }
+
+    /// Allocates zeroed storage as `allocate(width:height:layout:alignment:extendedPixels:)`, with
+    /// each plane starting on a `planeAlignment`-byte boundary (`kCVPixelBufferPlaneAlignmentKey`).
+    package static func allocate(width: Int, height: Int, layout: CVPixelFormatLayout, alignment: Int,
+                                 planeAlignment: Int,
+                                 extendedPixels: (left: Int, right: Int, top: Int, bottom: Int) = (0, 0, 0, 0))
+        -> CVPixelStorage? {
+        guard let plan = Plan(width: width, height: height, layout: layout, alignment: alignment,
+                              planeAlignment: planeAlignment, extendedPixels: extendedPixels),
+              let block = aligned_alloc_zeroed(size: plan.totalSize, alignment: plan.blockAlignment) else { return nil }
+        plan.writePlanarHeader(into: block)
+        let address = UInt(bitPattern: block)
+        return plan.storage(over: block, release: { free(UnsafeMutableRawPointer(bitPattern: address)) })
+    }
+
+    /// The geometry of an allocated buffer: where each plane lives in one block of memory.
+    /// Pools compute it once and lay every recycled block out the same way.
+    package struct Plan: Sendable {
+        package let width: Int
+        package let height: Int
+        package let layout: CVPixelFormatLayout
+        package let extendedPixels: (left: Int, right: Int, top: Int, bottom: Int)
+        /// Offset of each plane's first (extended) row from the start of the block.
+        package let planeOffsets: [Int]
+        /// Bytes per row of each plane.
+        package let rowBytes: [Int]
+        /// Bytes of the whole block.
+        package let totalSize: Int
+        /// Alignment of the block's start.
+        package let blockAlignment: Int
+
+        /// Plans `layout` at `width`×`height`; nil for sizes outside 1..<65536 or absurd padding.
+        package init?(width: Int, height: Int, layout: CVPixelFormatLayout, alignment: Int, planeAlignment: Int,
+                      extendedPixels: (left: Int, right: Int, top: Int, bottom: Int)) {
+            guard width > 0, height > 0, width < 1 << 16, height < 1 << 16,
+                  extendedPixels.left >= 0, extendedPixels.right >= 0, extendedPixels.top >= 0, extendedPixels.bottom >= 0,
+                  extendedPixels.left + extendedPixels.right < 1 << 16, extendedPixels.top + extendedPixels.bottom < 1 << 16
+            else { return nil }
+            let align = CVPixelStorage.powerOfTwo(atLeast: alignment)
+            let planeAlign = max(CVPixelStorage.powerOfTwo(atLeast: planeAlignment), 16)
+            let fullWidth = width + extendedPixels.left + extendedPixels.right
+            let fullHeight = height + extendedPixels.top + extendedPixels.bottom
+            var total = layout.isPlanar
+                ? roundUp(planarHeaderSize(planeCount: layout.planes.count), max(align, planeAlign)) : 0
+            var offsets: [Int] = []
+            var rows: [Int] = []
+            for plane in layout.planes {
+                total = roundUp(total, planeAlign)
+                let bpr = roundUp(plane.minimumBytesPerRow(forImageWidth: fullWidth), align)
+                offsets.append(total)
+                rows.append(bpr)
+                total += bpr * plane.height(forImageHeight: fullHeight)
+            }
+            self.width = width
+            self.height = height
+            self.layout = layout
+            self.extendedPixels = extendedPixels
+            self.planeOffsets = offsets
+            self.rowBytes = rows
+            self.totalSize = roundUp(total, align)
+            self.blockAlignment = max(align, planeAlign, 64)
         }
-        guard let block = aligned_alloc_zeroed(size: total, alignment: max(align, 64)) else { return nil }
-        var planes: [Plane] = []
-        for (i, plane) in layout.planes.enumerated() {
-            // The visible image starts after the extended pixels.
+
+        /// Byte offset from a plane's first row start to its first visible pixel.
+        private func visibleOffset(_ i: Int) -> Int {
+            let plane = layout.planes[i]
             let left = (extendedPixels.left >> plane.widthShift) / plane.pixelsPerElement * plane.bytesPerElement
             let top = extendedPixels.top >> plane.heightShift
-            planes.append(Plane(baseAddress: block + offsets[i] + top * rowBytes[i] + left,
-                                width: plane.width(forImageWidth: width),
-                                height: plane.height(forImageHeight: height),
-                                bytesPerRow: rowBytes[i]))
+            return top * rowBytes[i] + left
         }
-        if layout.isPlanar {
-            // CVPlanarPixelBufferInfo: per plane a big-endian Int32 offset from the header and a
-            // big-endian UInt32 row byte count, as Apple's planar buffers begin with.
-            for i in 0..<planes.count {
-                let offset = Int32(planes[i].baseAddress - block)
+
+        /// Writes the big-endian `CVPlanarPixelBufferInfo` header planar buffers start with.
+        package func writePlanarHeader(into block: UnsafeMutableRawPointer) {
+            guard layout.isPlanar else { return }
+            for i in 0..<layout.planes.count {
+                let offset = Int32(planeOffsets[i] + visibleOffset(i))
                 block.storeBytes(of: offset.bigEndian, toByteOffset: i * 8, as: Int32.self)
                 block.storeBytes(of: UInt32(rowBytes[i]).bigEndian, toByteOffset: i * 8 + 4, as: UInt32.self)
             }
         }
-        let base: UnsafeMutableRawPointer = layout.isPlanar ? block : planes[0].baseAddress
-        let dataSize = layout.isPlanar ? total : rowBytes[0] * layout.planes[0].height(forImageHeight: fullHeight)
-        let address = UInt(bitPattern: block)
-        return CVPixelStorage(width: width, height: height, pixelFormat: layout.pixelFormat, planes: planes,
-                              baseAddress: base, dataSize: dataSize, extendedPixels: extendedPixels,
-                              release: { free(UnsafeMutableRawPointer(bitPattern: address)) })
+
+        /// Storage over `block` laid out by this plan; `release` runs when the storage goes away.
+        package func storage(over block: UnsafeMutableRawPointer, release: (@Sendable () -> Void)?) -> CVPixelStorage {
+            var planes: [Plane] = []
+            for (i, plane) in layout.planes.enumerated() {
+                planes.append(Plane(baseAddress: block + planeOffsets[i] + visibleOffset(i),
+                                    width: plane.width(forImageWidth: width),
+                                    height: plane.height(forImageHeight: height),
+                                    bytesPerRow: rowBytes[i]))
+            }
+            let fullHeight = height + extendedPixels.top + extendedPixels.bottom
+            let base: UnsafeMutableRawPointer = layout.isPlanar ? block : planes[0].baseAddress
+            let dataSize = layout.isPlanar ? totalSize : rowBytes[0] * layout.planes[0].height(forImageHeight: fullHeight)
+            return CVPixelStorage(width: width, height: height, pixelFormat: layout.pixelFormat, planes: planes,
+                                  baseAddress: base, dataSize: dataSize, extendedPixels: extendedPixels, release: release)
+        }
+
+        /// Allocates a zeroed block for this plan with its planar header written; nil when out of memory.
+        package func allocateBlock() -> UnsafeMutableRawPointer? {
+            guard let block = aligned_alloc_zeroed(size: totalSize, alignment: blockAlignment) else { return nil }
+            writePlanarHeader(into: block)
+            return block
+        }
     }
 
-    private static func roundUp(_ v: Int, _ a: Int) -> Int { (v + a - 1) / a * a }
+    /// The smallest power of two ≥ `value` and ≥ 16 (the minimum row alignment).
+    package static func powerOfTwo(atLeast value: Int) -> Int {
+        var align = 16
+        while align < value, align < 1 << 20 { align <<= 1 }
+        return align
+    }
+
 }
+
+private func roundUp(_ v: Int, _ a: Int) -> Int { (v + a - 1) / a * a }
 
 private func aligned_alloc_zeroed(size: Int, alignment: Int) -> UnsafeMutableRawPointer? {
     var p: UnsafeMutableRawPointer?

@@ -1,2 +1,3 @@
 @_exported import CoreGraphics
 import MediaEngine
+@_exported import CoreFoundationCompat

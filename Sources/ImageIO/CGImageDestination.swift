@@ -1,0 +1,138 @@
+// CGImageDestination: writes images to files or data (Apple's ImageIO API).
+import Foundation
+import MediaEngine
+
+/// An opaque type that writes image data to a URL or a mutable data object, as Apple's
+/// `CGImageDestination`. PNG, JPEG, TIFF and BMP are written, with FFmpeg's encoders.
+public final class CGImageDestination: @unchecked Sendable, CustomStringConvertible {
+    enum Target {
+        case url(String)
+        case data(NSMutableData)
+    }
+
+    private let lock = NSLock()
+    private let target: Target
+    private let format: ImageFormat
+    private let capacity: Int
+    private var images: [(CGImage, ImageIOOptions)] = []
+    private var properties = ImageIOOptions(values: [:])
+    private var finalized = false
+
+    init?(target: Target, type: String, count: Int) {
+        guard let format = ImageFormat(typeIdentifier: type), format.canEncode, count >= 1 else { return nil }
+        self.target = target
+        self.format = format
+        self.capacity = count
+    }
+
+    func add(_ image: CGImage, _ options: ImageIOOptions) {
+        lock.lock(); defer { lock.unlock() }
+        // As Apple's, images beyond the declared count are ignored.
+        guard !finalized, images.count < capacity else { return }
+        images.append((image, options))
+    }
+
+    func setProperties(_ options: ImageIOOptions) {
+        lock.lock(); defer { lock.unlock() }
+        properties = properties.merging(options)
+    }
+
+    func finalize() -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        // As Apple's: finalising twice, or with fewer images than declared, fails.
+        guard !finalized, !images.isEmpty, images.count == capacity else { return false }
+        finalized = true
+        // The formats written hold one image; the first added is written.
+        let (original, imageOptions) = images[0]
+        let options = properties.merging(imageOptions)
+        var image = original
+        if let maxSize = options.int(kCGImageDestinationImageMaxPixelSize), maxSize > 0,
+           max(image.width, image.height) > maxSize {
+            let scale = Double(maxSize) / Double(max(image.width, image.height))
+            guard let scaled = ImageCodec.resized(image, width: max(1, Int((Double(image.width) * scale).rounded())),
+                                                  height: max(1, Int((Double(image.height) * scale).rounded())))
+            else { return false }
+            image = scaled
+        }
+        let quality = options.double(kCGImageDestinationLossyCompressionQuality)
+        guard var encoded = ImageCodec.encode(image, as: format, quality: quality) else { return false }
+        if let orientation = options.int(kCGImagePropertyOrientation), orientation != 1 {
+            encoded = ImageMetadataWriter.settingOrientation(orientation, in: encoded, format: format)
+        }
+        if let x = options.double(kCGImagePropertyDPIWidth), let y = options.double(kCGImagePropertyDPIHeight) {
+            encoded = ImageMetadataWriter.settingResolution(dpiX: x, dpiY: y, in: encoded, format: format)
+        }
+        switch target {
+        case .data(let data):
+            data.append(encoded)
+            return true
+        case .url(let path):
+            // Written to a temporary file beside the target, then renamed over it.
+            do {
+                try encoded.write(to: URL(fileURLWithPath: path), options: .atomic)
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
+    public var description: String { "<CGImageDestination \(format.typeIdentifier) count=\(capacity)>" }
+}
+
+/// The Core Foundation type identifier of image destinations.
+@discardableResult
+public func CGImageDestinationGetTypeID() -> CFTypeID { 0x1_0000 + 270 }
+
+/// The type identifiers image destinations can write.
+@discardableResult
+public func CGImageDestinationCopyTypeIdentifiers() -> CFArray {
+    NSArray(array: ImageFormat.encodable.map { NSString(string: $0.typeIdentifier) })
+}
+
+/// Creates a destination writing a `type` file of `count` images to a file URL; nil for a type
+/// that cannot be written. An unwritable location is reported by `CGImageDestinationFinalize`.
+@discardableResult
+public func CGImageDestinationCreateWithURL(_ url: CFURL, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
+    guard url.isFileURL, let path = url.path else { return nil }
+    return CGImageDestination(target: .url(path), type: type, count: count)
+}
+
+/// Creates a destination appending a `type` file of `count` images to `data` when finalised.
+@discardableResult
+public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
+    CGImageDestination(target: .data(data), type: type, count: count)
+}
+
+/// Adds an image with optional properties: `kCGImageDestinationLossyCompressionQuality`,
+/// `kCGImageDestinationImageMaxPixelSize`, `kCGImagePropertyOrientation` (recorded as EXIF in
+/// JPEG and PNG; pixels are not rotated), `kCGImagePropertyDPIWidth`/`DPIHeight` (JFIF density
+/// in JPEG, pHYs in PNG).
+public func CGImageDestinationAddImage(_ idst: CGImageDestination, _ image: CGImage, _ properties: CFDictionary?) {
+    idst.add(image, ImageIOOptions(properties))
+}
+
+/// Adds image `index` of `isrc`, keeping its orientation and resolution unless `properties`
+/// override them. The image is decoded and re-encoded.
+public func CGImageDestinationAddImageFromSource(_ idst: CGImageDestination, _ isrc: CGImageSource, _ index: Int,
+                                                 _ properties: CFDictionary?) {
+    guard let image = CGImageSourceCreateImageAtIndex(isrc, index, nil) else { return }
+    var carried: [String: Any] = [:]
+    if let p = isrc.properties(at: index) {
+        for key in [kCGImagePropertyOrientation, kCGImagePropertyDPIWidth, kCGImagePropertyDPIHeight] {
+            carried[key] = p[key]
+        }
+    }
+    idst.add(image, ImageIOOptions(values: carried).merging(ImageIOOptions(properties)))
+}
+
+/// Sets properties applying to every image of the destination.
+public func CGImageDestinationSetProperties(_ idst: CGImageDestination, _ properties: CFDictionary?) {
+    idst.setProperties(ImageIOOptions(properties))
+}
+
+/// Encodes the images and writes the file (atomically: a temporary file renamed into place).
+/// Returns false when an image cannot be encoded, fewer images were added than declared, the
+/// destination was already finalised, or the file cannot be written.
+@discardableResult
+public func CGImageDestinationFinalize(_ idst: CGImageDestination) -> Bool { idst.finalize() }

@@ -1,0 +1,12 @@
+// avtool: the command-line face of AV Foundation for Linux.
+import ArgumentParser
+import AVFoundation
+
+@main
+struct AVTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "avtool",
+        abstract: "Inspect, convert and demonstrate media with AV Foundation for Linux.",
+        version: "0.1.0",
+        subcommands: [Demo.self, Bench.self, PixelFormats.self])
+}

@@ -1,0 +1,129 @@
+// `avtool bench`: each capability timed against the equivalent ffmpeg command on the same input,
+// side by side in one run, with the ratio (ours ÷ ffmpeg; below 1 means we are faster).
+import ArgumentParser
+import AVFoundation
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time our pixel conversion and image encoding against the ffmpeg CLI on the same input.")
+
+    @Option(help: "Frames of 1920×1080 video to convert.")
+    var frames: Int = 60
+
+    @Option(help: "Images to encode as PNG.")
+    var images: Int = 10
+
+    @Option(help: "Times to repeat each measurement (the best run counts).")
+    var repeats: Int = 3
+
+    func run() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        print("benchmark                                   ours        ffmpeg      ratio")
+
+        // 1. 1080p NV12 → BGRA, the reader's hot path. The same raw frames feed both sides.
+        let (w, h) = (1920, 1080)
+        let nv12 = dir.appendingPathComponent("in.nv12")
+        try runFFmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(w)x\(h):r=30", "-frames:v", "\(frames)",
+                       "-pix_fmt", "nv12", "-f", "rawvideo", nv12.path])
+        let raw = try Data(contentsOf: nv12, options: .alwaysMapped)
+        for (label, realTime, flags) in [("420v → BGRA, 1080p (RealTime)", true, "bicubic"),
+                                         ("420v → BGRA, 1080p (accurate)", false,
+                                          "bicubic+accurate_rnd+full_chroma_int+full_chroma_inp")] {
+            let ours = try best(of: repeats) { try convertFrames(raw, width: w, height: h, count: frames, realTime: realTime) }
+            let theirs = try best(of: repeats) {
+                try runFFmpeg(["-f", "rawvideo", "-pix_fmt", "nv12", "-s", "\(w)x\(h)", "-i", nv12.path,
+                               "-sws_flags", flags, "-pix_fmt", "bgra", "-f", "null", "-"])
+            }
+            report("\(label), \(frames) frames", ours, theirs)
+        }
+
+        // 2. PNG encoding of 1280×720 RGBA images through CGImageDestination vs ffmpeg's png encoder.
+        let (iw, ih) = (1280, 720)
+        let rgba = dir.appendingPathComponent("in.rgba")
+        try runFFmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(iw)x\(ih)", "-frames:v", "\(images)",
+                       "-pix_fmt", "rgba", "-f", "rawvideo", rgba.path])
+        let pixels = try Data(contentsOf: rgba)
+        let pngDir = dir.appendingPathComponent("png")
+        try FileManager.default.createDirectory(at: pngDir, withIntermediateDirectories: true)
+        let ours = try best(of: repeats) { try encodePNGs(pixels, width: iw, height: ih, count: images, into: pngDir) }
+        let theirs = try best(of: repeats) {
+            try runFFmpeg(["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(iw)x\(ih)", "-i", rgba.path,
+                           "-f", "image2", pngDir.appendingPathComponent("ff%03d.png").path])
+        }
+        report("PNG encode 1280×720 RGBA, \(images) images", ours, theirs)
+        print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
+    }
+}
+
+/// Converts `count` NV12 frames from `raw` to BGRA through VTPixelTransferSession.
+private func convertFrames(_ raw: Data, width: Int, height: Int, count: Int, realTime: Bool) throws {
+    var session: VTPixelTransferSession?
+    VTPixelTransferSessionCreate(allocator: nil, pixelTransferSessionOut: &session)
+    guard let session else { throw DemoError("no transfer session") }
+    VTSessionSetProperty(session, key: kVTPixelTransferPropertyKey_RealTime, value: realTime ? kCFBooleanTrue : kCFBooleanFalse)
+    var source: CVPixelBuffer?, destination: CVPixelBuffer?
+    CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &source)
+    CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_32BGRA, nil, &destination)
+    guard let src = source, let dst = destination else { throw DemoError("no pixel buffers") }
+    let frameSize = width * height * 3 / 2
+    for i in 0..<count {
+        CVPixelBufferLockBaseAddress(src, [])
+        raw.withUnsafeBytes { bytes in
+            let frame = bytes.baseAddress! + i * frameSize
+            for plane in 0..<2 {
+                let rows = plane == 0 ? height : height / 2
+                let dstRow = CVPixelBufferGetBaseAddressOfPlane(src, plane)!
+                let stride = CVPixelBufferGetBytesPerRowOfPlane(src, plane)
+                let planeStart = frame + (plane == 0 ? 0 : width * height)
+                for y in 0..<rows { memcpy(dstRow + y * stride, planeStart + y * width, width) }
+            }
+        }
+        CVPixelBufferUnlockBaseAddress(src, [])
+        guard VTPixelTransferSessionTransferImage(session, from: src, to: dst) == noErr else {
+            throw DemoError("transfer failed")
+        }
+    }
+}
+
+/// Encodes `count` RGBA images from `pixels` as PNG files with CGImageDestination.
+private func encodePNGs(_ pixels: Data, width: Int, height: Int, count: Int, into dir: URL) throws {
+    let size = width * height * 4
+    for i in 0..<count {
+        guard let provider = CGDataProvider(data: pixels.subdata(in: i * size..<(i + 1) * size) as CFData),
+              let image = CGImage(width: width, height: height, bitsPerComponent: 8, bitsPerPixel: 32,
+                                  bytesPerRow: width * 4, space: CGColorSpaceCreateDeviceRGB(),
+                                  bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.last.rawValue),
+                                  provider: provider, decode: nil, shouldInterpolate: false, intent: .defaultIntent)
+        else { throw DemoError("bad image") }
+        try save(image, to: dir.appendingPathComponent(String(format: "ours%03d.png", i)), type: .png, properties: nil)
+    }
+}
+
+/// The fastest of `n` timed runs, in seconds.
+private func best(of n: Int, _ body: () throws -> Void) throws -> Double {
+    var fastest = Double.infinity
+    for _ in 0..<max(1, n) {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        try body()
+        fastest = min(fastest, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+    }
+    return fastest
+}
+
+private func report(_ label: String, _ ours: Double, _ theirs: Double) {
+    print(label.padding(toLength: 44, withPad: " ", startingAt: 0)
+          + String(format: "%7.3f s   %7.3f s   %5.2f×", ours, theirs, ours / theirs))
+}
+
+/// Runs the ffmpeg CLI quietly; throws when it fails.
+private func runFFmpeg(_ args: [String]) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-threads", "1"] + args
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { throw DemoError("ffmpeg \(args.joined(separator: " ")) failed") }
+}

@@ -1,2 +1,0 @@
-import AVFoundation
-print("avtool")
