@@ -10,7 +10,8 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "AVFoundationLinux",
-    platforms: [.macOS(.v14)],
+    // Linux is the target; the macOS line only records what the code needs (Int128: macOS 15).
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "CoreMedia", targets: ["CoreMedia"]),
