@@ -4,3 +4,8 @@
 public typealias CMItemCount = Int
 /// An index of an item.
 public typealias CMItemIndex = Int
+
+/// A track's persistent identifier within its asset (`AVAssetTrack.trackID`).
+public typealias CMPersistentTrackID = Int32
+/// The invalid track ID.
+public let kCMPersistentTrackID_Invalid: CMPersistentTrackID = 0
