@@ -28,6 +28,7 @@ APT_PACKAGES=(
     libavfilter-dev libavdevice-dev
     ffmpeg
     mediainfo
+    atomicparsley libimage-exiftool-perl python3-mutagen
     python3 python3-pip
     ca-certificates
 )
@@ -40,6 +41,14 @@ if (( ${#missing[@]} )); then
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -qq
     $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Independent judges of the metadata we read and write: AtomicParsley, exiftool and Python's
+# mutagen. The `python3` on PATH may not be Debian's (pyenv, venvs): make sure it has mutagen.
+if ! python3 -c "import mutagen" >/dev/null 2>&1; then
+    python3 -m pip install -q mutagen >/dev/null 2>&1 \
+        || python3 -m pip install -q --break-system-packages mutagen >/dev/null 2>&1 \
+        || echo "setup: warning: could not install mutagen for $(command -v python3)" >&2
 fi
 
 # 2. Swift 6. Debian/Ubuntu only package it as `swiftlang` on recent releases; elsewhere the
