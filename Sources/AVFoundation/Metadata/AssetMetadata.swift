@@ -18,6 +18,9 @@ struct AssetMetadata: Sendable {
     var trackItems: [CMPersistentTrackID: [AVMetadataItem]] = [:]
     /// Track-level items by track ID and format (`track.metadata(forFormat:)`).
     var trackItemsByFormat: [CMPersistentTrackID: [AVMetadataFormat: [AVMetadataItem]]] = [:]
+    /// For ISO base media files: each track's header facts (enabled flag, alternate group,
+    /// handler, mdhd language, chapter references), for media selection. Empty otherwise.
+    var isoTracks: [ISOTrackInfo] = []
 
     /// Every file-level item, in format order (`asset.metadata`).
     var allItems: [AVMetadataItem] { formats.flatMap { itemsByFormat[$0] ?? [] } }

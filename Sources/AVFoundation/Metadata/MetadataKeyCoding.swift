@@ -47,8 +47,7 @@ enum MetadataKeyCoding {
     static func string(_ code: UInt32) -> String {
         var bytes = bytes(code)
         while bytes.first == 0 && bytes.count > 1 { bytes.removeFirst() }
-        return String(decoding: bytes.map { UnicodeScalar($0) }.map(Character.init).map(String.init).joined().utf8,
-                      as: UTF8.self)
+        return MetadataText.latin1(bytes)
     }
 
     /// The code of an NSNumber key, reading its bits as 32-bit.

@@ -13,7 +13,22 @@ enum MetadataReader {
     static func read(url: URL, container: ContainerTags) throws -> AssetMetadata {
         let file = try MetadataFile(url: url)
         var metadata = AssetMetadata()
-        _ = file
+        let head = file.read(at: 0, count: 12)
+        if ISOBMFFMetadataParser.looksLikeISOBMFF(head) {
+            ISOBMFFMetadataParser(file: file).parse(into: &metadata)
+            if metadata.chapterGroupsByLocale.isEmpty {
+                ContainerMetadata.addChapters(container.chapters, to: &metadata)
+            }
+            return metadata
+        }
+        if head.starts(with: [0x49, 0x44, 0x33]) || ID3Parser.hasID3v1(file) {
+            ID3Parser(file: file).parse(into: &metadata)
+            if !metadata.formats.isEmpty {
+                ContainerMetadata.addChapters(container.chapters, to: &metadata)
+                ContainerMetadata.addTrackTags(container, to: &metadata)
+                return metadata
+            }
+        }
         ContainerMetadata.add(container, to: &metadata)
         return metadata
     }
