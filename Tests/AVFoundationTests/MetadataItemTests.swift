@@ -94,3 +94,16 @@ struct MetadataItemTests {
         #expect(mutable.items.count == 1 && group.items.isEmpty && mutable.timeRange == range)
     }
 }
+
+@Suite("AVMetadataItem loading")
+struct MetadataItemLoadingTests {
+    @Test func loadsValuesAsynchronously() async throws {
+        let item = AVMetadataItem(key: "title" as NSString, keySpace: .common, value: "42" as NSString,
+                                  dataType: kCMMetadataBaseDataType_UTF8)
+        #expect(try await item.load(.stringValue) == "42")
+        #expect(try await item.load(.numberValue) == 42)
+        #expect(try await item.load(.dataValue) == nil)
+        let value = try await item.load(.value)
+        #expect((value as? NSString) == "42")   // `as? String` works at run time but warns on Linux
+    }
+}
