@@ -114,12 +114,13 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         stream.tags.first { $0.key.lowercased() == "language-ietf" || $0.key.lowercased() == "language_ietf" }?.value
     }
 
-    /// The track's natural dimensions: the coded size scaled by the pixel aspect ratio, before
+    /// The track's natural dimensions: the coded size with the width scaled by the pixel aspect
+    /// ratio (what QuickTime writes as the 'tkhd' size, possibly fractional), before
     /// `preferredTransform` (zero for non-visual tracks).
     open var naturalSize: CGSize {
         guard stream.kind == .video else { return .zero }
         var width = CGFloat(stream.width)
-        if let sar = stream.sampleAspectRatio { width = (width * CGFloat(sar.horizontal) / CGFloat(sar.vertical)).rounded() }
+        if let sar = stream.sampleAspectRatio { width = width * CGFloat(sar.horizontal) / CGFloat(sar.vertical) }
         return CGSize(width: width, height: CGFloat(stream.height))
     }
 
