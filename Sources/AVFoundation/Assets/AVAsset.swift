@@ -235,3 +235,7 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         }
     }
 }
+
+extension AVAsset: KeyValueErrorProviding {
+    func loadError(forKey key: String) -> (any Error)? { loader.status(forKey: key).1 }
+}

@@ -100,8 +100,14 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// The track's time range in the asset's timeline.
     open var timeRange: CMTimeRange { (try? loadedTimeRange()) ?? .zero }
 
-    /// The timescale of the track's media ('mdhd' timescale for QuickTime/MP4).
-    open var naturalTimeScale: CMTimeScale { stream.timeBase.num == 1 ? stream.timeBase.den : max(1, stream.timeBase.den / stream.timeBase.num) }
+    /// The timescale of the track's media: the 'mdhd' timescale for QuickTime/MP4; for audio in
+    /// other containers, the sample rate; otherwise the stream's time base.
+    open var naturalTimeScale: CMTimeScale {
+        if stream.kind == .audio, stream.sampleRate > 0, engine.loadedInfo?.isQuickTimeFamily == false {
+            return CMTimeScale(clamping: stream.sampleRate)
+        }
+        return stream.timeBase.num == 1 ? stream.timeBase.den : max(1, stream.timeBase.den / stream.timeBase.num)
+    }
 
     /// The track's estimated data rate in bits per second.
     open var estimatedDataRate: Float { (try? loadedDataRate()) ?? 0 }
@@ -276,4 +282,8 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         let lower = code.lowercased()
         return map[lower] ?? lower
     }
+}
+
+extension AVAssetTrack: KeyValueErrorProviding {
+    func loadError(forKey key: String) -> (any Error)? { loader.status(forKey: key).1 }
 }

@@ -23,11 +23,10 @@ extension AVAsynchronousKeyValueLoading {
         for key in keys {
             var error: NSError?
             let status = statusOfValue(forKey: key, error: &error)
-            switch status {
-            case .loaded: continue
-            case .cancelled: throw error ?? AVError(.operationCancelled)
-            default: throw error ?? AVError(.unknown)
-            }
+            if status == .loaded { continue }
+            // Throw the error as it was raised (an `AVError` stays an `AVError`), not its NSError form.
+            if let original = (self as? any KeyValueErrorProviding)?.loadError(forKey: key) { throw original }
+            throw error ?? AVError(status == .cancelled ? .operationCancelled : .unknown)
         }
     }
 
@@ -59,4 +58,9 @@ extension AVAsynchronousKeyValueLoading {
         case .failed, .cancelled: return .failed(error ?? AVError(.unknown))
         }
     }
+}
+
+/// Implemented by the library's loadable objects to hand `load(_:)` the original Swift error.
+protocol KeyValueErrorProviding {
+    func loadError(forKey key: String) -> (any Error)?
 }
