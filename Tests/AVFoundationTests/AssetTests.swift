@@ -241,3 +241,22 @@ extension Array {
         return out
     }
 }
+
+/// Not a test: `AVF_MEASURE=1 swift test --skip-build --filter AssetMeasurement` prints the median
+/// time to open bigbuckbunny.mp4 and load its duration and tracks with a fresh asset.
+@Suite("Asset measurement", .enabled(if: ProcessInfo.processInfo.environment["AVF_MEASURE"] != nil))
+struct AssetMeasurement {
+    @Test func openAndLoad() async throws {
+        guard let url = AssetFixtures.fixture("bigbuckbunny.mp4") else { return }
+        var times: [Double] = []
+        for _ in 0..<20 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let (d, t) = try await AVURLAsset(url: url).load(.duration, .tracks)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            #expect(d.isNumeric && t.count == 2)
+        }
+        times.sort()
+        print(String(format: "open+load(.duration, .tracks) bigbuckbunny.mp4: median %.2f ms, min %.2f ms, max %.2f ms (n=20)",
+                     (times[9] + times[10]) / 2, times[0], times[19]))
+    }
+}

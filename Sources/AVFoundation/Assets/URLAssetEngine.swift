@@ -45,6 +45,11 @@ final class URLAssetEngine: @unchecked Sendable {
         try info.get(cancellation: cancellation) {
             do {
                 let demuxer = try Demuxer(url: url, cancellation: cancellation)
+                guard !demuxer.streams.isEmpty else {
+                    // The container opened but describes no media at all: damaged, as far as a user can tell.
+                    throw AVError.from(.failedToParse(code: MediaError.invalidDataCode,
+                                                      message: "\(url.path): the container describes no streams"), url: url)
+                }
                 let boxes = demuxer.formatName.contains("mov") ? QuickTimeBoxScan(url: url) : QuickTimeBoxScan()
                 return AssetInfo(formatName: demuxer.formatName, containerDuration: demuxer.duration,
                                  startTime: demuxer.startTime, bitRate: demuxer.bitRate, fileSize: demuxer.fileSize,
