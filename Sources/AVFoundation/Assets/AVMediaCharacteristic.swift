@@ -26,7 +26,7 @@ public struct AVMediaCharacteristic: RawRepresentable, Hashable, Sendable, Custo
     /// Video with an alpha channel.
     public static let containsAlphaChannel = AVMediaCharacteristic("AVMediaCharacteristicContainsAlphaChannel")
     /// Subtitles containing only forced subtitles.
-    public static let containsOnlyForcedSubtitles = AVMediaCharacteristic("AVMediaCharacteristicContainsOnlyForcedSubtitles")
+    public static let containsOnlyForcedSubtitles = AVMediaCharacteristic("public.subtitles.forced-only")
     /// The main program content.
     public static let isMainProgramContent = AVMediaCharacteristic("public.main-program-content")
     /// Auxiliary content (commentary…).
