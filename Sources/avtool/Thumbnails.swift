@@ -54,6 +54,8 @@ struct Thumbnails: ParsableCommand {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
 
         let results = ThumbnailResults(count: requested.count)
+        let saving = DispatchQueue(label: "avtool.thumbnails.png", attributes: .concurrent)
+        let inFlight = DispatchSemaphore(value: 4)
         let order = Dictionary(requested.enumerated().map { ($0.element.value, $0.offset) }, uniquingKeysWith: { a, _ in a })
         generator.generateCGImagesAsynchronously(forTimes: requested.map { NSValue(time: $0) }) { time, image, actual, result, error in
             let index = order[time.value] ?? 0
@@ -64,11 +66,17 @@ struct Thumbnails: ParsableCommand {
             }
             let name = String(format: "thumb-%03d-%.3fs.png", index, time.seconds)
             let file = dir.appendingPathComponent(name)
-            do {
-                try save(image, to: file, type: .png, properties: nil)
-                results.succeed(index, image: image, line: "\(file.path)  \(image.width)×\(image.height)  frame at \(String(format: "%.3f", actual.seconds)) s")
-            } catch {
-                results.fail(index, "\(error)")
+            // Encode PNGs on other cores while the generator decodes on; at most 4 wait at once.
+            inFlight.wait()
+            saving.async {
+                defer { inFlight.signal() }
+                do {
+                    try save(image, to: file, type: .png, properties: nil)
+                    results.succeed(index, image: image,
+                                    line: "\(file.path)  \(image.width)×\(image.height)  frame at \(String(format: "%.3f", actual.seconds)) s")
+                } catch {
+                    results.fail(index, "\(error)")
+                }
             }
         }
         let outcome = results.wait()
