@@ -86,7 +86,13 @@ package final class Demuxer: @unchecked Sendable {
         let openResult = avformat_open_input(&ctx, path, nil, nil)  // frees the context on failure
         guard openResult >= 0, let ctx else {
             cancellationBox.release()
-            throw MediaError.opening(code: openResult, path: path)
+            let error = MediaError.opening(code: openResult, path: path)
+            if case .formatNotRecognized = error, url.isFileURL, let name = Demuxer.probeFormatName(path: path) {
+                // The bytes look like a known container, but it could not be opened: damaged, not foreign.
+                throw MediaError.failedToParse(code: openResult,
+                                               message: "\(path): damaged \(name) file (\(MediaError.ffmpegMessage(openResult)))")
+            }
+            throw error
         }
         let infoResult = avformat_find_stream_info(ctx, nil)
         if infoResult < 0 {
@@ -233,6 +239,25 @@ package final class Demuxer: @unchecked Sendable {
     /// Reads only the given streams; all others are discarded.
     package func selectStreams(_ indices: Set<Int>) {
         for i in streams.indices { setDiscarded(!indices.contains(i), stream: i) }
+    }
+
+    /// The name of the container format the first 64 KiB of a file look like, when FFmpeg's
+    /// probe is confident (a content match, not just the file extension); nil otherwise.
+    static func probeFormatName(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 65_536), !head.isEmpty else { return nil }
+        var buffer = [UInt8](head)
+        buffer.append(contentsOf: [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE)))
+        return buffer.withUnsafeMutableBufferPointer { bytes -> String? in
+            var probe = AVProbeData()
+            probe.buf = bytes.baseAddress
+            probe.buf_size = Int32(head.count)
+            probe.filename = nil
+            var score: Int32 = 0
+            guard let format = av_probe_input_format3(&probe, 1, &score), score > AVPROBE_SCORE_EXTENSION else { return nil }
+            return format.pointee.name.map { String(cString: $0) }
+        }
     }
 
     /// The contents of an AVDictionary, in order.

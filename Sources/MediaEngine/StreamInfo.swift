@@ -108,6 +108,8 @@ package struct StreamInfo: Sendable {
     package var extradata: Data
     /// Colour primaries / transfer / matrix / range as FFmpeg enums (raw values).
     package var colorPrimaries: UInt32, colorTransfer: UInt32, colorSpace: UInt32, colorRange: UInt32
+    /// Whether the stream's samples are encrypted (Common Encryption side data or an 'encv'/'enca' entry).
+    package var isEncrypted: Bool
     /// The stream's format description built with CoreMedia's public functions; nil when the
     /// stream has no Apple-style description (data, attachments).
     package var formatDescription: CMFormatDescription?
@@ -172,6 +174,9 @@ package struct StreamInfo: Sendable {
         colorTransfer = par.color_trc.rawValue
         colorSpace = par.color_space.rawValue
         colorRange = par.color_range.rawValue
+        var encSize: Int = 0
+        isEncrypted = av_stream_get_side_data(stream, AV_PKT_DATA_ENCRYPTION_INIT_INFO, &encSize) != nil
+            || codecTag == FourCharCode(fourCC: "encv") || codecTag == FourCharCode(fourCC: "enca")
         mediaType = 0
         mediaSubType = 0
         formatDescription = nil

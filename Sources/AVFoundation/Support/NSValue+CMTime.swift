@@ -4,7 +4,7 @@ import CoreMedia
 import Foundation
 
 extension NSValue {
-    /// A value holding a `CMTime` (Apple's Objective-C type encoding `{?=qiIq}`).
+    /// A value holding a `CMTime`.
     public convenience init(time: CMTime) {
         var t = time
         self.init(bytes: &t, objCType: NSValue.timeEncoding)
@@ -46,7 +46,9 @@ extension NSValue {
         return m
     }
 
-    private static let timeEncoding = "{?=qiIq}"
-    private static let timeRangeEncoding = "{?={?=qiIq}{?=qiIq}}"
-    private static let timeMappingEncoding = "{?={?={?=qiIq}{?=qiIq}}{?={?=qiIq}{?=qiIq}}}"
+    // swift-corelibs-foundation's NSValue cannot hold struct encodings ("{?=qiIq}" traps), so the
+    // bytes are stored as a byte array whose length identifies the type.
+    private static let timeEncoding = "[\(MemoryLayout<CMTime>.size)C]"
+    private static let timeRangeEncoding = "[\(MemoryLayout<CMTimeRange>.size)C]"
+    private static let timeMappingEncoding = "[\(MemoryLayout<CMTimeMapping>.size)C]"
 }

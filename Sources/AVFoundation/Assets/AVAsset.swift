@@ -1,0 +1,241 @@
+// AVAsset: a timed media resource — its tracks, duration and properties, loaded on demand.
+import CoreGraphics
+import CoreMedia
+import Foundation
+import MediaEngine
+
+/// An immutable timed-media resource: a collection of tracks with a duration and properties.
+/// Creating an asset never touches the file; properties are loaded on first request, once,
+/// shared by the asynchronous API (`load(_:)`, `loadValuesAsynchronously(forKeys:)`) and the
+/// synchronous properties (which block while loading, as Apple's do).
+open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable {
+    let engine: URLAssetEngine?
+    private(set) var loader: KeyValueLoader!
+    private let trackList = LoadOnce<[AVAssetTrack]>()
+
+    /// The keys an asset can load.
+    static let loadableKeys: Set<String> = [
+        "duration", "tracks", "preferredRate", "preferredVolume", "preferredTransform", "naturalSize", "playable",
+        "exportable", "readable", "composable", "hasProtectedContent", "providesPreciseDurationAndTiming",
+        "containsFragments", "canContainFragments",
+    ]
+
+    /// An asset for the media at `url` (Apple returns an `AVURLAsset`; see COMPATIBILITY.md).
+    public convenience init(url URL: URL) {
+        self.init(engine: URLAssetEngine(url: URL, prefersPreciseTiming: false))
+    }
+
+    init(engine: URLAssetEngine?) {
+        self.engine = engine
+        super.init()
+        loader = KeyValueLoader { [weak self] key, cancellation in
+            guard let self else { throw AVError(.operationCancelled) }
+            try self.resolve(key: key, cancellation: cancellation)
+        }
+    }
+
+    // MARK: Loading
+
+    private func resolve(key: String, cancellation: DemuxerCancellation) throws {
+        guard AVAsset.loadableKeys.contains(key) else {
+            throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "AVAsset has no loadable key “\(key)”."])
+        }
+        guard let engine else { throw AVError(.operationNotSupportedForAsset) }
+        let info = try engine.loadInfo(cancellation)
+        switch key {
+        case "duration":
+            if needsIndexForDuration(info) { _ = try engine.loadIndexes(cancellation) }
+        case "tracks", "naturalSize":
+            _ = try trackList.get(cancellation: cancellation) { makeTracks(info) }
+        default:
+            break
+        }
+    }
+
+    private func makeTracks(_ info: AssetInfo) -> [AVAssetTrack] {
+        guard let engine else { return [] }
+        return info.trackStreams.map { AVAssetTrack(asset: self, stream: $0, engine: engine) }
+    }
+
+    /// Loads `key` on the calling thread if needed and returns the container facts.
+    func loadedInfo(for key: String) throws -> AssetInfo {
+        try loader.loadSynchronously(key: key)
+        guard let info = engine?.loadedInfo else { throw AVError(.operationNotSupportedForAsset) }
+        return info
+    }
+
+    private func needsIndexForDuration(_ info: AssetInfo) -> Bool {
+        let streams = info.trackStreams
+        let known = streams.contains { $0.duration.isNumeric && $0.duration > .zero } || info.containerDuration.isNumeric
+        if !known { return !streams.isEmpty }
+        let estimated: Set<String> = ["mp3", "mpeg", "mpegts", "aac", "ac3", "eac3", "h264", "hevc", "m4v", "mpegvideo", "avi"]
+        return (engine?.prefersPreciseTiming ?? false) && estimated.contains(info.formatName)
+    }
+
+    /// The returned tracks, loading them on demand.
+    func loadedTracks() throws -> [AVAssetTrack] {
+        try loader.loadSynchronously(key: "tracks")
+        return try trackList.get(cancellation: DemuxerCancellation()) { makeTracks(try loadedInfo(for: "tracks")) }
+    }
+
+    func loadedDuration() throws -> CMTime {
+        let info = try loadedInfo(for: "duration")
+        let streams = info.trackStreams
+        if needsIndexForDuration(info), let indexes = try engine?.loadIndexes(DemuxerCancellation()) {
+            var start: CMTime?, end: CMTime?
+            for s in streams {
+                guard let index = indexes[s.index], index.count > 0 else { continue }
+                let range = index.presentationTimeRange
+                start = start.map { min($0, range.start) } ?? range.start
+                end = end.map { max($0, range.end) } ?? range.end
+            }
+            if let start, let end { return end - start }
+            return streams.isEmpty ? .zero : .invalid
+        }
+        let durations = streams.compactMap { s -> CMTime? in s.duration.isNumeric ? s.duration : nil }
+        if let longest = durations.max() { return longest }
+        return info.containerDuration.isNumeric ? info.containerDuration : .invalid
+    }
+
+    // MARK: AVAsynchronousKeyValueLoading
+
+    /// The status of the value for `key` (`"duration"`, `"tracks"`, `"playable"`…).
+    open func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
+        let (status, error) = loader.status(forKey: key)
+        if let outError, let error { outError.pointee = error as NSError }
+        return status
+    }
+
+    /// Loads the values of `keys` that are not loaded yet; `handler` is called exactly once, on a
+    /// background queue, when each key is loaded, failed or cancelled.
+    open func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (@Sendable () -> Void)? = nil) {
+        loader.loadAsynchronously(keys: keys, completion: handler)
+    }
+
+    /// Cancels all pending loads; their keys become `.cancelled` and their handlers run.
+    open func cancelLoading() {
+        loader.cancel()
+    }
+
+    // MARK: Synchronous properties (load on demand, blocking)
+
+    /// The asset's duration; `.invalid` when it cannot be loaded.
+    open var duration: CMTime { (try? loadedDuration()) ?? .invalid }
+
+    /// The asset's tracks (empty when they cannot be loaded).
+    open var tracks: [AVAssetTrack] { (try? loadedTracks()) ?? [] }
+
+    /// The tracks of a media type.
+    open func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] { tracks.filter { $0.mediaType == mediaType } }
+
+    /// The tracks with a media characteristic.
+    open func tracks(withMediaCharacteristic characteristic: AVMediaCharacteristic) -> [AVAssetTrack] {
+        tracks.filter { $0.hasMediaCharacteristic(characteristic) }
+    }
+
+    /// The track with an ID, or nil.
+    open func track(withTrackID trackID: CMPersistentTrackID) -> AVAssetTrack? { tracks.first { $0.trackID == trackID } }
+
+    /// The natural playback rate (1.0).
+    open var preferredRate: Float { 1.0 }
+
+    /// The preferred playback volume (1.0).
+    open var preferredVolume: Float { 1.0 }
+
+    /// The movie-level transform (identity; track transforms are on `AVAssetTrack`).
+    open var preferredTransform: CGAffineTransform { .identity }
+
+    /// The size of the first visual track (Apple's deprecated `naturalSize`); `.zero` without one.
+    open var naturalSize: CGSize { tracks.first { $0.mediaType == .video }?.naturalSize ?? .zero }
+
+    /// Whether the asset has at least one track this build can decode and play.
+    open var isPlayable: Bool { (try? loadedPlayable()) ?? false }
+
+    /// Whether the asset can be exported (it can be read and is not protected).
+    open var isExportable: Bool { (try? loadedReadable()) ?? false }
+
+    /// Whether the asset's media data can be read (by `AVAssetReader`).
+    open var isReadable: Bool { (try? loadedReadable()) ?? false }
+
+    /// Whether the asset can be used in a composition.
+    open var isComposable: Bool { (try? loadedReadable()) ?? false }
+
+    /// Whether the asset has protected (encrypted) content.
+    open var hasProtectedContent: Bool { (try? loadedProtected()) ?? false }
+
+    /// Whether the duration and timing are exact (always for QuickTime/MP4, WAV, FLAC, Ogg,
+    /// Matroska; for other formats when `AVURLAssetPreferPreciseDurationAndTimingKey` was set).
+    open var providesPreciseDurationAndTiming: Bool { (try? loadedPrecise()) ?? false }
+
+    /// Whether the file contains movie fragments ('moof').
+    open var containsFragments: Bool { (try? loadedInfo(for: "containsFragments").hasMovieFragments) ?? false }
+
+    /// Whether the file declares that fragments may be appended ('mvex').
+    open var canContainFragments: Bool { (try? loadedInfo(for: "canContainFragments").canContainFragments) ?? false }
+
+    func loadedPlayable() throws -> Bool {
+        let info = try loadedInfo(for: "playable")
+        return info.trackStreams.contains { ($0.kind == .video || $0.kind == .audio) && $0.hasDecoder && $0.formatDescription != nil }
+    }
+
+    func loadedReadable() throws -> Bool {
+        try loadedInfo(for: "readable").trackStreams.contains { !$0.isEncrypted }
+    }
+
+    func loadedProtected() throws -> Bool {
+        try loadedInfo(for: "hasProtectedContent").trackStreams.contains { $0.isEncrypted }
+    }
+
+    func loadedPrecise() throws -> Bool {
+        let info = try loadedInfo(for: "providesPreciseDurationAndTiming")
+        let exact = ["wav", "flac", "ogg", "matroska,webm", "aiff", "caf", "w64"]
+        return info.isQuickTimeFamily || exact.contains(info.formatName) || (engine?.prefersPreciseTiming ?? false)
+    }
+
+    // MARK: Asynchronous track queries
+
+    /// Loads the tracks of a media type.
+    public func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVAssetTrack] {
+        try await load(.tracks).filter { $0.mediaType == mediaType }
+    }
+
+    /// Loads the tracks with a media characteristic.
+    public func loadTracks(withMediaCharacteristic characteristic: AVMediaCharacteristic) async throws -> [AVAssetTrack] {
+        try await load(.tracks).filter { $0.hasMediaCharacteristic(characteristic) }
+    }
+
+    /// Loads the track with an ID; nil when there is none.
+    public func loadTrack(withTrackID trackID: CMPersistentTrackID) async throws -> AVAssetTrack? {
+        try await load(.tracks).first { $0.trackID == trackID }
+    }
+
+    /// Loads the tracks of a media type and calls `completionHandler` on a background queue.
+    public func loadTracks(withMediaType mediaType: AVMediaType,
+                           completionHandler: @escaping @Sendable ([AVAssetTrack]?, (any Error)?) -> Void) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in
+            do { completionHandler(try loadedTracks().filter { $0.mediaType == mediaType }, nil) } catch { completionHandler(nil, error) }
+        }
+    }
+
+    /// Loads the tracks with a media characteristic and calls `completionHandler` on a background queue.
+    public func loadTracks(withMediaCharacteristic characteristic: AVMediaCharacteristic,
+                           completionHandler: @escaping @Sendable ([AVAssetTrack]?, (any Error)?) -> Void) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in
+            do { completionHandler(try loadedTracks().filter { $0.hasMediaCharacteristic(characteristic) }, nil) } catch {
+                completionHandler(nil, error)
+            }
+        }
+    }
+
+    /// Loads the track with an ID and calls `completionHandler` on a background queue.
+    public func loadTrack(withTrackID trackID: CMPersistentTrackID,
+                          completionHandler: @escaping @Sendable (AVAssetTrack?, (any Error)?) -> Void) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in
+            do { completionHandler(try loadedTracks().first { $0.trackID == trackID }, nil) } catch { completionHandler(nil, error) }
+        }
+    }
+}
+
+extension AVAsset: KeyValueErrorProviding {
+    func loadError(forKey key: String) -> (any Error)? { loader.status(forKey: key).1 }
+}

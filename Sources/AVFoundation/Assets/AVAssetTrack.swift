@@ -1,0 +1,289 @@
+// AVAssetTrack: one track of an asset — its media type, format, timing and presentation.
+import CoreGraphics
+import CoreMedia
+import Foundation
+import MediaEngine
+
+/// A track of an asset: a uniform media stream (video, audio, subtitles…) with its format
+/// descriptions, timing and presentation properties. Basic properties are available as soon as
+/// the asset's tracks are loaded; those that need every sample's timing (`totalSampleDataLength`,
+/// `minFrameDuration`, `requiresFrameReordering`) scan the file's packets once, without decoding.
+open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable {
+    /// The asset the track belongs to (weak, as Apple's).
+    public private(set) weak var asset: AVAsset?
+    /// The track's persistent ID (the 'tkhd' track ID for QuickTime/MP4 files).
+    public let trackID: CMPersistentTrackID
+    /// The track's media type.
+    public let mediaType: AVMediaType
+
+    let stream: StreamInfo
+    private let engine: URLAssetEngine
+    private var loader: KeyValueLoader!
+
+    static let loadableKeys: Set<String> = [
+        "trackID", "mediaType", "formatDescriptions", "playable", "decodable", "enabled", "selfContained",
+        "totalSampleDataLength", "timeRange", "naturalTimeScale", "estimatedDataRate", "languageCode",
+        "extendedLanguageTag", "naturalSize", "preferredTransform", "preferredVolume", "nominalFrameRate",
+        "minFrameDuration", "requiresFrameReordering", "segments", "mediaCharacteristics",
+    ]
+    private static let indexKeys: Set<String> = ["totalSampleDataLength", "minFrameDuration", "requiresFrameReordering"]
+
+    init(asset: AVAsset, stream: StreamInfo, engine: URLAssetEngine) {
+        self.asset = asset
+        self.stream = stream
+        self.engine = engine
+        trackID = stream.trackID
+        mediaType = AVMediaType(rawValue: stream.mediaType.fourCCString)
+        super.init()
+        loader = KeyValueLoader { [engine, stream] key, cancellation in
+            guard AVAssetTrack.loadableKeys.contains(key) else {
+                throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "AVAssetTrack has no loadable key “\(key)”."])
+            }
+            if AVAssetTrack.indexKeys.contains(key) || AVAssetTrack.needsIndex(key: key, stream: stream) {
+                _ = try engine.loadIndexes(cancellation)
+            }
+        }
+    }
+
+    /// Whether a basic key lacks container facts and must be derived from the packet index.
+    private static func needsIndex(key: String, stream: StreamInfo) -> Bool {
+        switch key {
+        case "timeRange", "segments": return !stream.duration.isNumeric
+        case "estimatedDataRate": return stream.bitRate == 0
+        case "nominalFrameRate": return stream.kind == .video && stream.averageFrameRate == 0
+        default: return false
+        }
+    }
+
+    private func index(loading key: String) throws -> PacketIndex? {
+        try loader.loadSynchronously(key: key)
+        return try engine.loadIndexes(DemuxerCancellation())[stream.index]
+    }
+
+    // MARK: AVAsynchronousKeyValueLoading
+
+    /// The status of the value for `key`.
+    open func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
+        let (status, error) = loader.status(forKey: key)
+        if let outError, let error { outError.pointee = error as NSError }
+        return status
+    }
+
+    /// Loads the values of `keys`; `handler` is called exactly once, on a background queue.
+    open func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (@Sendable () -> Void)? = nil) {
+        loader.loadAsynchronously(keys: keys, completion: handler)
+    }
+
+    // MARK: Basic properties
+
+    /// The track's format descriptions (one for a uniform track; none when the codec has no
+    /// Apple-style description).
+    open var formatDescriptions: [Any] { stream.formatDescription.map { [$0] } ?? [] }
+
+    /// Whether this build can play the track (it has a decoder and a format description).
+    open var isPlayable: Bool { isDecodable && stream.formatDescription != nil && !stream.isEncrypted }
+
+    /// Whether this build has a decoder for the track's media.
+    open var isDecodable: Bool { stream.hasDecoder && !stream.isEncrypted }
+
+    /// Whether the track is enabled (QuickTime 'tkhd' enabled flag; elsewhere the default-track
+    /// flag, or true when the file marks no track of this kind as default).
+    open var isEnabled: Bool {
+        if stream.disposition.contains(.default) { return true }
+        guard let info = engine.loadedInfo else { return true }
+        return !info.trackStreams.contains { $0.kind == stream.kind && $0.disposition.contains(.default) }
+    }
+
+    /// Whether the track's media is in the file itself (always true here).
+    open var isSelfContained: Bool { true }
+
+    /// The track's time range in the asset's timeline.
+    open var timeRange: CMTimeRange { (try? loadedTimeRange()) ?? .zero }
+
+    /// The timescale of the track's media: the 'mdhd' timescale for QuickTime/MP4; for audio in
+    /// other containers, the sample rate; otherwise the stream's time base.
+    open var naturalTimeScale: CMTimeScale {
+        if stream.kind == .audio, stream.sampleRate > 0, engine.loadedInfo?.isQuickTimeFamily == false {
+            return CMTimeScale(clamping: stream.sampleRate)
+        }
+        return stream.timeBase.num == 1 ? stream.timeBase.den : max(1, stream.timeBase.den / stream.timeBase.num)
+    }
+
+    /// The track's estimated data rate in bits per second.
+    open var estimatedDataRate: Float { (try? loadedDataRate()) ?? 0 }
+
+    /// The track's language as an ISO 639-2/T code ("eng", "deu"); nil when the file gives none.
+    open var languageCode: String? { stream.language.map(AVAssetTrack.terminologyCode) }
+
+    /// The track's language as a BCP 47 tag, when the file gives one ("en-US").
+    open var extendedLanguageTag: String? {
+        stream.tags.first { $0.key.lowercased() == "language-ietf" || $0.key.lowercased() == "language_ietf" }?.value
+    }
+
+    /// The track's natural dimensions: the coded size with the width scaled by the pixel aspect
+    /// ratio (what QuickTime writes as the 'tkhd' size, possibly fractional), before
+    /// `preferredTransform` (zero for non-visual tracks).
+    open var naturalSize: CGSize {
+        guard stream.kind == .video else { return .zero }
+        var width = CGFloat(stream.width)
+        if let sar = stream.sampleAspectRatio { width = width * CGFloat(sar.horizontal) / CGFloat(sar.vertical) }
+        return CGSize(width: width, height: CGFloat(stream.height))
+    }
+
+    /// The transform to apply for display (the 'tkhd' matrix: rotated phone videos are
+    /// `(0, 1, -1, 0, h, 0)` and similar).
+    open var preferredTransform: CGAffineTransform { stream.transform }
+
+    /// The track's volume (1 for audio, 0 otherwise).
+    open var preferredVolume: Float { stream.kind == .audio ? 1 : 0 }
+
+    /// The track's frame rate: frames per second for video, packets per second for audio.
+    open var nominalFrameRate: Float { (try? loadedFrameRate()) ?? 0 }
+
+    /// The shortest duration of any sample; `.invalid` when the track has no samples.
+    open var minFrameDuration: CMTime { (try? index(loading: "minFrameDuration")?.minimumFrameDuration) ?? .invalid }
+
+    /// Whether samples are stored in a different order from the one they are presented in (B-frames).
+    open var requiresFrameReordering: Bool { (try? index(loading: "requiresFrameReordering")?.requiresFrameReordering) ?? false }
+
+    /// The total size of the track's sample data in bytes.
+    open var totalSampleDataLength: Int64 { (try? index(loading: "totalSampleDataLength")?.totalSize) ?? 0 }
+
+    /// The track's segments: one segment mapping the media onto the track's time range.
+    open var segments: [AVAssetTrackSegment] {
+        let range = timeRange
+        return [AVAssetTrackSegment(timeMapping: CMTimeMapping(source: range, target: range))]
+    }
+
+    /// The segment whose target range contains `trackTime`, or the closest one.
+    open func segment(forTrackTime trackTime: CMTime) -> AVAssetTrackSegment? {
+        let all = segments
+        if let hit = all.first(where: { $0.timeMapping.target.containsTime(trackTime) }) { return hit }
+        guard trackTime.isNumeric else { return nil }
+        return all.min { a, b in distance(trackTime, a.timeMapping.target) < distance(trackTime, b.timeMapping.target) }
+    }
+
+    private func distance(_ t: CMTime, _ r: CMTimeRange) -> CMTime {
+        if t < r.start { return r.start - t }
+        return t - r.end
+    }
+
+    /// The presentation time of the sample shown at `trackTime`: the start of the sample whose
+    /// presentation interval contains it (the nearest sample outside the track's range).
+    open func samplePresentationTime(forTrackTime trackTime: CMTime) -> CMTime {
+        guard trackTime.isNumeric, let segment = segment(forTrackTime: trackTime), !segment.isEmpty else { return .invalid }
+        let mapping = segment.timeMapping
+        var media = mapping.source.start + (trackTime - mapping.target.start)
+        media = CMTimeClampToRange(media, range: mapping.source)
+        guard let index = try? engine.loadIndexes(DemuxerCancellation())[stream.index], index.count > 0 else { return media }
+        if let d = index.decodeIndex(containing: media) { return index.presentationTime(ofDecodeIndex: d) }
+        let first = index.presentationTime(ofDecodeIndex: index.decodeIndex(forPresentationIndex: 0))
+        if media < first { return first }
+        return index.presentationTime(ofDecodeIndex: index.decodeIndex(forPresentationIndex: index.count - 1))
+    }
+
+    /// Loads the segment for a track time.
+    public func loadSegment(forTrackTime trackTime: CMTime) async throws -> AVAssetTrackSegment? {
+        _ = try await load(.segments)
+        return segment(forTrackTime: trackTime)
+    }
+
+    /// Loads the presentation time of the sample shown at a track time.
+    public func loadSamplePresentationTime(forTrackTime trackTime: CMTime) async throws -> CMTime {
+        _ = try await load(.requiresFrameReordering)
+        return samplePresentationTime(forTrackTime: trackTime)
+    }
+
+    /// The media characteristics of the track (visual, audible, legible, frame-based, …).
+    open var mediaCharacteristics: [AVMediaCharacteristic] {
+        var out: [AVMediaCharacteristic] = []
+        switch mediaType {
+        case .video:
+            out = [.visual, .frameBased]
+            let wide: Set<String> = ["ITU_R_2020", "P3_D65", "DCI_P3"]
+            if let fd = stream.formatDescription,
+               let primaries = CMFormatDescriptionGetExtension(fd, extensionKey: kCMFormatDescriptionExtension_ColorPrimaries) as? String {
+                if wide.contains(primaries) { out.append(.usesWideGamutColorSpace) }
+            }
+            if let fd = stream.formatDescription,
+               let transfer = CMFormatDescriptionGetExtension(fd, extensionKey: kCMFormatDescriptionExtension_TransferFunction) as? String,
+               transfer == "SMPTE_ST_2084_PQ" || transfer == "ITU_R_2100_HLG" {
+                out.append(.containsHDRVideo)
+            }
+        case .audio:
+            out = [.audible]
+        case .subtitle, .text, .closedCaption:
+            out = [.visual, .legible]
+            if stream.disposition.contains(.forced) { out.append(.containsOnlyForcedSubtitles) }
+        default:
+            break
+        }
+        if stream.disposition.contains(.hearingImpaired) { out.append(.transcribesSpokenDialogForAccessibility) }
+        if stream.disposition.contains(.visualImpaired) { out.append(.describesVideoForAccessibility) }
+        if stream.disposition.contains(.dub) { out.append(.dubbedTranslation) }
+        if stream.disposition.contains(.original) { out.append(.isOriginalContent) }
+        if stream.disposition.contains(.comment) { out.append(.isAuxiliaryContent) }
+        return out
+    }
+
+    /// Whether the track has a media characteristic.
+    open func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
+        mediaCharacteristics.contains(mediaCharacteristic)
+    }
+
+    /// A description of the track.
+    open override var description: String { "<AVAssetTrack: trackID \(trackID), \(mediaType.rawValue), \(stream.codecName)>" }
+
+    // MARK: Derived values
+
+    func loadedTimeRange() throws -> CMTimeRange {
+        if stream.duration.isNumeric {
+            let start = stream.startTime.isNumeric && stream.startTime > .zero ? stream.startTime : .zero
+            return CMTimeRange(start: start, duration: stream.duration)
+        }
+        guard let index = try index(loading: "timeRange"), index.count > 0 else { return .zero }
+        let range = index.presentationTimeRange
+        let origin = engine.loadedInfo.flatMap { $0.startTime.isNumeric ? $0.startTime : nil } ?? range.start
+        let start = range.start - origin
+        return CMTimeRange(start: start > .zero ? start : .zero, duration: range.duration)
+    }
+
+    func loadedDataRate() throws -> Float {
+        if stream.bitRate > 0 { return Float(stream.bitRate) }
+        guard let index = try index(loading: "estimatedDataRate"), index.count > 0 else { return 0 }
+        let seconds = index.presentationTimeRange.duration.seconds
+        return seconds > 0 ? Float(Double(index.totalSize) * 8 / seconds) : 0
+    }
+
+    func loadedFrameRate() throws -> Float {
+        switch stream.kind {
+        case .video:
+            if stream.averageFrameRate > 0 { return Float(stream.averageFrameRate) }
+            guard let index = try index(loading: "nominalFrameRate"), index.count > 0 else { return 0 }
+            let seconds = index.presentationTimeRange.duration.seconds
+            return seconds > 0 ? Float(Double(index.count) / seconds) : 0
+        case .audio:
+            if stream.sampleRate > 0 && stream.samplesPerPacket > 0 { return Float(stream.sampleRate) / Float(stream.samplesPerPacket) }
+            if let asbd = stream.formatDescription.flatMap({ CMAudioFormatDescriptionGetStreamBasicDescription($0)?.pointee }),
+               asbd.mFramesPerPacket > 0 {
+                return Float(asbd.mSampleRate) / Float(asbd.mFramesPerPacket)
+            }
+            return 0
+        default:
+            return 0
+        }
+    }
+
+    /// ISO 639-2/B bibliographic codes (as Matroska and some muxers write them) → 639-2/T.
+    static func terminologyCode(_ code: String) -> String {
+        let map = ["alb": "sqi", "arm": "hye", "baq": "eus", "bur": "mya", "chi": "zho", "cze": "ces", "dut": "nld",
+                   "fre": "fra", "geo": "kat", "ger": "deu", "gre": "ell", "ice": "isl", "mac": "mkd", "mao": "mri",
+                   "may": "msa", "per": "fas", "rum": "ron", "slo": "slk", "tib": "bod", "wel": "cym"]
+        let lower = code.lowercased()
+        return map[lower] ?? lower
+    }
+}
+
+extension AVAssetTrack: KeyValueErrorProviding {
+    func loadError(forKey key: String) -> (any Error)? { loader.status(forKey: key).1 }
+}

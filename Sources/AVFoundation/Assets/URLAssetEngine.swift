@@ -1,0 +1,117 @@
+// URLAssetEngine: what an asset backed by a file knows, loaded once and shared by the asset,
+// its tracks and both loading styles.
+import CoreMedia
+import Foundation
+import MediaEngine
+
+/// The container facts of a file, copied out of a short-lived demuxer.
+struct AssetInfo: Sendable {
+    var formatName: String
+    var containerDuration: CMTime
+    var startTime: CMTime
+    var bitRate: Int
+    var fileSize: Int64?
+    var streams: [StreamInfo]
+    var tags: [(key: String, value: String)]
+    var chapters: [Demuxer.ChapterInfo]
+    /// Top-level box facts for QuickTime-family files.
+    var hasMovieFragments: Bool
+    var canContainFragments: Bool
+
+    var isQuickTimeFamily: Bool { formatName.contains("mov") || formatName.contains("mp4") }
+
+    /// The streams that become tracks: everything but cover pictures and attachments.
+    var trackStreams: [StreamInfo] {
+        streams.filter { !$0.isAttachedPicture && $0.kind != .attachment && $0.kind != .unknown }
+    }
+}
+
+/// Loads and caches a file's facts and packet indexes for an asset and its tracks.
+final class URLAssetEngine: @unchecked Sendable {
+    let url: URL
+    let prefersPreciseTiming: Bool
+    private let info = LoadOnce<AssetInfo>()
+    private let indexes = LoadOnce<[Int: PacketIndex]>()
+    /// Opening a local file never takes longer than this (hostile files included).
+    static let openTimeout: Double = 60
+
+    init(url: URL, prefersPreciseTiming: Bool) {
+        self.url = url
+        self.prefersPreciseTiming = prefersPreciseTiming
+    }
+
+    /// The container facts, opening the file on first use.
+    func loadInfo(_ cancellation: DemuxerCancellation) throws -> AssetInfo {
+        try info.get(cancellation: cancellation) {
+            do {
+                let demuxer = try Demuxer(url: url, cancellation: cancellation)
+                guard !demuxer.streams.isEmpty else {
+                    // The container opened but describes no media at all: damaged, as far as a user can tell.
+                    throw AVError.from(.failedToParse(code: MediaError.invalidDataCode,
+                                                      message: "\(url.path): the container describes no streams"), url: url)
+                }
+                let boxes = demuxer.formatName.contains("mov") ? QuickTimeBoxScan(url: url) : QuickTimeBoxScan()
+                return AssetInfo(formatName: demuxer.formatName, containerDuration: demuxer.duration,
+                                 startTime: demuxer.startTime, bitRate: demuxer.bitRate, fileSize: demuxer.fileSize,
+                                 streams: demuxer.streams, tags: demuxer.tags, chapters: demuxer.chapters,
+                                 hasMovieFragments: boxes.hasMovieFragments, canContainFragments: boxes.hasMovieExtends)
+            } catch let error as MediaError {
+                throw AVError.from(error, url: url)
+            }
+        }
+    }
+
+    /// The packet index of every stream, scanning the file on first use (shared process-wide).
+    func loadIndexes(_ cancellation: DemuxerCancellation) throws -> [Int: PacketIndex] {
+        try indexes.get(cancellation: cancellation) {
+            do {
+                return try PacketIndexCache.shared.indexes(for: url, cancellation: cancellation)
+            } catch let error as MediaError {
+                throw AVError.from(error, url: url)
+            }
+        }
+    }
+
+    /// The already-loaded facts (nil before loading or after a failure).
+    var loadedInfo: AssetInfo? { info.cachedValue }
+}
+
+/// The top-level and movie-box children of a QuickTime/MP4 file, walked with bounded reads to
+/// learn whether it is fragmented ('moof') or declares that it may be ('mvex').
+struct QuickTimeBoxScan {
+    var hasMovieFragments = false
+    var hasMovieExtends = false
+
+    init() {}
+
+    init(url: URL) {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
+        defer { try? handle.close() }
+        guard let end = try? handle.seekToEnd() else { return }
+        func walk(from start: UInt64, to limit: UInt64, depth: Int) {
+            var offset = start
+            var steps = 0
+            while offset + 8 <= limit, steps < 10_000 {
+                steps += 1
+                guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
+                      header.count >= 8 else { return }
+                var size = UInt64(header[0]) << 24 | UInt64(header[1]) << 16 | UInt64(header[2]) << 8 | UInt64(header[3])
+                let type = String(decoding: header[4..<8], as: UTF8.self)
+                var headerSize: UInt64 = 8
+                if size == 1 {
+                    guard header.count >= 16 else { return }
+                    size = header[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+                    headerSize = 16
+                } else if size == 0 {
+                    size = limit - offset
+                }
+                guard size >= headerSize, offset + size <= limit else { return }
+                if type == "moof" { hasMovieFragments = true }
+                if type == "mvex" { hasMovieExtends = true }
+                if type == "moov", depth == 0 { walk(from: offset + headerSize, to: offset + size, depth: 1) }
+                offset += size
+            }
+        }
+        walk(from: 0, to: end, depth: 0)
+    }
+}

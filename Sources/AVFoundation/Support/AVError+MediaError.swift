@@ -1,0 +1,50 @@
+// Mapping the engine's MediaError onto the errors Apple's AV Foundation reports.
+import Foundation
+import MediaEngine
+
+/// The domain of the underlying FFmpeg error attached as `NSUnderlyingErrorKey` when the code is
+/// not a POSIX errno.
+let FFmpegErrorDomain = "FFmpegErrorDomain"
+
+extension AVError {
+    /// The error Apple reports for a failure to open or read `url`.
+    ///
+    /// Missing and unreadable files are reported as Apple's URL loading reports them
+    /// (`NSURLErrorDomain` `NSURLErrorFileDoesNotExist` (-1100) / `NSURLErrorNoPermissionsToReadFile`
+    /// (-1102)) with the POSIX error underneath; everything else is an `AVError` in
+    /// `AVFoundationErrorDomain` whose `NSUnderlyingErrorKey` carries the FFmpeg or POSIX error.
+    static func from(_ error: MediaError, url: URL?) -> any Error {
+        let underlying: NSError
+        if let posix = error.posixErrorCode {
+            underlying = NSError(domain: NSPOSIXErrorDomain, code: Int(posix),
+                                 userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(posix))])
+        } else {
+            underlying = NSError(domain: FFmpegErrorDomain, code: Int(error.code),
+                                 userInfo: [NSLocalizedDescriptionKey: error.message])
+        }
+        var info: [String: Any] = [NSUnderlyingErrorKey: underlying, NSLocalizedFailureReasonErrorKey: error.message]
+        if let url { info[NSURLErrorKey] = url; info[NSFilePathErrorKey] = url.path }
+        switch error {
+        case .fileNotFound:
+            info[NSLocalizedDescriptionKey] = "The requested URL was not found on this server."
+            info[NSLocalizedFailureReasonErrorKey] = nil
+            return NSError(domain: NSURLErrorDomain, code: NSURLErrorFileDoesNotExist, userInfo: info)
+        case .permissionDenied:
+            info[NSLocalizedDescriptionKey] = "You do not have permission to access the requested resource."
+            info[NSLocalizedFailureReasonErrorKey] = nil
+            return NSError(domain: NSURLErrorDomain, code: NSURLErrorNoPermissionsToReadFile, userInfo: info)
+        case .formatNotRecognized:
+            info[NSLocalizedFailureReasonErrorKey] = AVError.failureReason(for: .fileFormatNotRecognized)
+            return AVError(.fileFormatNotRecognized, userInfo: info)
+        case .failedToParse:
+            info[NSLocalizedFailureReasonErrorKey] = AVError.failureReason(for: .fileFailedToParse)
+            return AVError(.fileFailedToParse, userInfo: info)
+        case .decoderNotFound:
+            return AVError(.decoderNotFound, userInfo: info)
+        case .cancelled:
+            return AVError(.operationCancelled, userInfo: info)
+        case .invalidArgument, .other:
+            return AVError(.unknown, userInfo: info)
+        }
+    }
+}
