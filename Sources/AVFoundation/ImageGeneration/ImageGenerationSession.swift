@@ -1,0 +1,211 @@
+// ImageGenerationSession: the image generator's state over the engine: one FrameSeeker per
+// generator (opened on first use, reused by every request), output sizing and orientation, and
+// the mapping of engine failures onto AVError.
+import CoreGraphics
+import CoreMedia
+import Foundation
+import MediaEngine
+
+/// What one image request is made with (a snapshot of the generator's properties).
+struct ImageGenerationSettings: Sendable {
+    var appliesPreferredTrackTransform = false
+    var maximumSize = CGSize.zero
+    var apertureMode = AVAssetImageGenerator.ApertureMode.cleanAperture
+    var toleranceBefore = CMTime.positiveInfinity
+    var toleranceAfter = CMTime.positiveInfinity
+}
+
+/// A generated image and the time of the frame it shows.
+struct GeneratedImage: @unchecked Sendable {
+    var image: CGImage
+    var actualTime: CMTime
+}
+
+/// The engine side of one AVAssetImageGenerator. Thread-safe: requests are served one at a
+/// time under a lock, so the decoder moves forward across consecutive calls.
+final class ImageGenerationSession: @unchecked Sendable {
+    private let asset: AVAsset
+    private let lock = NSLock()
+    private var seeker: FrameSeeker?
+    private var openError: AVError?
+
+    init(asset: AVAsset) {
+        self.asset = asset
+    }
+
+    /// Images for `times` in the order the engine serves them (sorted by frame), reported
+    /// through `body` with the position in `times`; returns the positions left unserved when
+    /// `isCancelled` turned true.
+    func generate(_ times: [CMTime], settings: ImageGenerationSettings, isCancelled: () -> Bool,
+                  _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        let seeker: FrameSeeker
+        do {
+            seeker = try openedSeeker()
+        } catch {
+            for i in times.indices {
+                if isCancelled() { return Array(times.indices[i...]) }
+                body(i, .failure(error))
+            }
+            return []
+        }
+        let requests = times.map {
+            FrameSeeker.Request(time: $0, toleranceBefore: settings.toleranceBefore, toleranceAfter: settings.toleranceAfter)
+        }
+        return seeker.frames(for: requests, isCancelled: isCancelled) { i, outcome in
+            switch outcome {
+            case .success(let output):
+                do {
+                    let image = try makeImage(output, seeker: seeker, settings: settings)
+                    body(i, .success(GeneratedImage(image: image, actualTime: output.time)))
+                } catch {
+                    body(i, .failure(error))
+                }
+            case .failure(let failure):
+                body(i, .failure(Self.avError(failure, time: times[i])))
+            }
+            return true
+        }
+    }
+
+    /// One image, synchronously.
+    func generate(at time: CMTime, settings: ImageGenerationSettings, isCancelled: () -> Bool = { false }) throws -> GeneratedImage {
+        var result: Result<GeneratedImage, any Error>?
+        let left = generate([time], settings: settings, isCancelled: isCancelled) { _, outcome in result = outcome }
+        if !left.isEmpty || result == nil { throw CancellationError() }
+        return try result!.get()
+    }
+
+    // MARK: Opening
+
+    private func openedSeeker() throws(AVError) -> FrameSeeker {
+        if let seeker { return seeker }
+        if let openError { throw openError }
+        do {
+            let seeker = try Self.openSeeker(for: asset)
+            self.seeker = seeker
+            return seeker
+        } catch {
+            openError = error
+            throw error
+        }
+    }
+
+    /// The engine for the asset's first enabled video track.
+    private static func openSeeker(for asset: AVAsset) throws(AVError) -> FrameSeeker {
+        guard let url = (asset as? AVURLAsset)?.url else {
+            throw makeError(.operationNotSupportedForAsset, "The asset is not a file asset.",
+                            reason: "Image generation reads media files (AVURLAsset).")
+        }
+        let demuxer: Demuxer
+        do {
+            demuxer = try Demuxer(url: url)
+        } catch {
+            throw avError(.media(error), time: nil)
+        }
+        // The default enabled video track: the first video stream that is not a cover picture.
+        guard let video = demuxer.streams.first(where: { $0.kind == .video && !$0.disposition.contains(.attachedPicture) }) else {
+            throw makeError(.noImageAtTime, "Cannot Open",
+                            reason: "The asset has no video track, so no image can be generated.")
+        }
+        do {
+            return try FrameSeeker(url: url, streamIndex: video.index)
+        } catch {
+            throw avError(error, time: nil)
+        }
+    }
+
+    // MARK: Images
+
+    private func makeImage(_ output: FrameSeeker.Output, seeker: FrameSeeker, settings: ImageGenerationSettings) throws -> CGImage {
+        let stream = seeker.stream
+        let buffer: CVPixelBuffer
+        do {
+            buffer = try output.frame.makePixelBuffer()
+        } catch {
+            throw Self.avError(.conversionFailed(error), time: output.time)
+        }
+        let frameWidth = output.frame.width, frameHeight = output.frame.height
+        // Aperture: production and clean apertures show square pixels (the sample aspect ratio
+        // applied to the width); encoded pixels are the picture as stored.
+        var width = Double(frameWidth), height = Double(frameHeight)
+        if settings.apertureMode != .encodedPixels, let sar = stream.sampleAspectRatio, sar.horizontal > 0, sar.vertical > 0,
+           sar.horizontal != sar.vertical {
+            width = (width * Double(sar.horizontal) / Double(sar.vertical)).rounded()
+        }
+        let orientation = settings.appliesPreferredTrackTransform ? (PixelOrientation(stream.transform) ?? .identity) : .identity
+        let (orientedWidth, orientedHeight) = orientation.swapsAxes ? (height, width) : (width, height)
+        let (outWidth, outHeight) = Self.fit(width: orientedWidth, height: orientedHeight, into: settings.maximumSize)
+        let (w, h) = orientation.swapsAxes ? (outHeight, outWidth) : (outWidth, outHeight)
+        do {
+            return try FrameImage.makeCGImage(from: buffer, width: w, height: h, orientation: orientation)
+        } catch {
+            throw Self.avError(.conversionFailed(error), time: output.time)
+        }
+    }
+
+    /// The size of a `width`×`height` image once fitted inside `maximum` (aspect ratio kept,
+    /// never enlarged; a zero dimension does not constrain; `.zero` keeps the size).
+    static func fit(width: Double, height: Double, into maximum: CGSize) -> (Int, Int) {
+        var scale = 1.0
+        if maximum.width > 0 { scale = min(scale, Double(maximum.width) / width) }
+        if maximum.height > 0 { scale = min(scale, Double(maximum.height) / height) }
+        return (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
+    }
+
+    // MARK: Errors
+
+    static func makeError(_ code: AVError.Code, _ description: String, reason: String, underlying: (any Error)? = nil,
+                          time: CMTime? = nil) -> AVError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: description, NSLocalizedFailureReasonErrorKey: reason]
+        if let underlying { info[NSUnderlyingErrorKey] = underlying as NSError }
+        if let time, time.isNumeric { info["AVErrorTimeKey"] = NSValue(time: time) }
+        return AVError(code, userInfo: info)
+    }
+
+    static func avError(_ failure: FrameSeekerError, time: CMTime?) -> AVError {
+        let underlying = NSError(domain: "MediaEngine", code: Int(failure.code), userInfo: [NSLocalizedDescriptionKey: failure.description])
+        switch failure {
+        case .media(let media):
+            switch media {
+            case .fileNotFound:
+                return makeError(.fileFormatNotRecognized, "Cannot Open", reason: "The file does not exist: \(media.message)",
+                                 underlying: underlying, time: time)
+            case .formatNotRecognized:
+                return makeError(.fileFormatNotRecognized, "Cannot Open",
+                                 reason: "The file is not a media file this framework can read: \(media.message)",
+                                 underlying: underlying, time: time)
+            case .failedToParse:
+                return makeError(.fileFailedToParse, "Cannot Open", reason: "The file is damaged: \(media.message)",
+                                 underlying: underlying, time: time)
+            case .decoderNotFound:
+                return makeError(.decoderNotFound, "Cannot Decode", reason: media.message, underlying: underlying, time: time)
+            default:
+                return makeError(.unknown, "The operation could not be completed", reason: media.message,
+                                 underlying: underlying, time: time)
+            }
+        case .noFrames(let m):
+            return makeError(.noImageAtTime, "Cannot Open", reason: m, underlying: underlying, time: time)
+        case .decoderUnavailable(_, let m):
+            return makeError(.decoderNotFound, "Cannot Decode", reason: m, underlying: underlying, time: time)
+        case .decodeFailed(let m):
+            return makeError(.decodeFailed, "Cannot Decode", reason: m, underlying: underlying, time: time)
+        case .conversionFailed:
+            return makeError(.decodeFailed, "Cannot Decode", reason: failure.description, underlying: underlying, time: time)
+        case .cancelled:
+            return makeError(.unknown, "The operation was cancelled", reason: "The request was cancelled.", time: time)
+        }
+    }
+}
+
+extension FrameSeekerError {
+    /// The FFmpeg code behind the failure, 0 when none.
+    fileprivate var code: Int32 {
+        switch self {
+        case .media(let e): return e.code
+        case .decoderUnavailable(let c, _): return c
+        default: return 0
+        }
+    }
+}

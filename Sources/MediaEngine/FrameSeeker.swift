@@ -1,0 +1,312 @@
+// FrameSeeker: exact frames at requested times, by one decoder moving forward through a track.
+import CFFmpeg
+import CoreMedia
+import CoreVideo
+import Foundation
+
+/// Why a frame could not be produced.
+package enum FrameSeekerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Opening, indexing or reading the file failed.
+    case media(MediaError)
+    /// The stream is not a video stream, or has no frames.
+    case noFrames(String)
+    /// The decoder could not be opened (no decoder for the codec, bad parameters).
+    case decoderUnavailable(code: Int32, message: String)
+    /// Decoding failed before the frame appeared (damaged data, truncated file).
+    case decodeFailed(String)
+    /// The picture could not be converted.
+    case conversionFailed(PixelConversionError)
+    /// The caller cancelled.
+    case cancelled
+
+    package var description: String {
+        switch self {
+        case .media(let e): return e.message
+        case .noFrames(let m): return m
+        case .decoderUnavailable(_, let m): return m
+        case .decodeFailed(let m): return m
+        case .conversionFailed(let e): return "cannot convert the decoded picture (\(e))"
+        case .cancelled: return "cancelled"
+        }
+    }
+}
+
+extension FrameTimeline {
+    /// The timeline of the frames a packet index lists (every packet of a video stream is one
+    /// frame).
+    package init(_ index: PacketIndex) {
+        self.init(timeBase: index.timeBase, frames: index.entries.enumerated().map { i, e in
+            Frame(pts: e.pts, dts: e.dts, decodeIndex: i, isKeyframe: e.isKeyframe)
+        })
+    }
+}
+
+/// Produces the frame to show at requested times from one video stream of a file.
+///
+/// One demuxer and one decoder serve every request. Requests in a batch are sorted by the frame
+/// they resolve to; the decoder only seeks (to the keyframe decoding must start from, found in
+/// the packet index) when the next frame is behind it or beyond the next keyframe, so all the
+/// frames of one GOP cost one decode pass. While approaching a frame, packets shown before it
+/// are decoded with `AVDISCARD_NONREF` so pictures nothing refers to are not decoded at all;
+/// the wanted frame's packet never is. The result is the decoded frame itself (zero-copy), to
+/// be scaled once to its final size by the caller.
+///
+/// Not thread-safe: use from one thread at a time.
+package final class FrameSeeker: @unchecked Sendable {
+    /// One request: a time and how far from it the frame may be.
+    package struct Request: Sendable {
+        /// The requested time, in the stream's timeline.
+        package var time: CMTime
+        /// How much earlier the frame may be shown (zero: exact).
+        package var toleranceBefore: CMTime
+        /// How much later the frame may be shown (zero: exact).
+        package var toleranceAfter: CMTime
+
+        /// A request.
+        package init(time: CMTime, toleranceBefore: CMTime = .zero, toleranceAfter: CMTime = .zero) {
+            self.time = time
+            self.toleranceBefore = toleranceBefore
+            self.toleranceAfter = toleranceAfter
+        }
+    }
+
+    /// A frame found for a request.
+    package struct Output: @unchecked Sendable {
+        /// The decoded frame.
+        package var frame: DecodedFrame
+        /// Its presentation index in the timeline.
+        package var frameIndex: Int
+        /// Its presentation time (what `actualTime` reports).
+        package var time: CMTime
+    }
+
+    /// The stream being read.
+    package let stream: StreamInfo
+    /// The stream's frames.
+    package let timeline: FrameTimeline
+    /// How many packets were sent to the decoder (for tests and diagnostics).
+    package private(set) var packetsDecoded = 0
+    /// How many packets were sent with non-reference skipping on.
+    package private(set) var packetsSkippable = 0
+    /// How many seeks were made.
+    package private(set) var seekCount = 0
+
+    private let demuxer: Demuxer
+    private let decoder: Decoder
+    private var position: FrameTimeline.Position?
+    private var pending: DemuxerPacket?
+    private var last: (index: Int, frame: DecodedFrame)?
+
+    /// Opens `url`'s stream `streamIndex` for frame extraction. The packet index comes from the
+    /// process-wide cache (one scan per file) unless given.
+    package init(url: URL, streamIndex: Int, index: PacketIndex? = nil,
+                 cancellation: DemuxerCancellation = DemuxerCancellation()) throws(FrameSeekerError) {
+        let demuxer: Demuxer
+        do {
+            demuxer = try Demuxer(url: url, cancellation: cancellation)
+        } catch {
+            throw .media(error)
+        }
+        guard streamIndex >= 0, streamIndex < demuxer.streams.count, demuxer.streams[streamIndex].kind == .video else {
+            throw .noFrames("stream \(streamIndex) is not a video stream")
+        }
+        let stream = demuxer.streams[streamIndex]
+        let packetIndex: PacketIndex
+        if let index {
+            packetIndex = index
+        } else {
+            do {
+                packetIndex = try PacketIndexCache.shared.index(for: url, stream: streamIndex, cancellation: cancellation)
+            } catch {
+                throw .media(error)
+            }
+        }
+        let timeline = FrameTimeline(packetIndex)
+        guard !timeline.isEmpty else { throw .noFrames("the video track has no frames") }
+        let decoder: Decoder
+        do {
+            decoder = try demuxer.withCodecParameters(stream: streamIndex) { parameters in
+                try Decoder(parameters: parameters, timeBase: stream.timeBase)
+            }
+        } catch let error as FFmpegError {
+            let message = error.code == Decoder.decoderNotFound
+                ? "no decoder for the \(stream.codecName) codec" : "cannot open the \(stream.codecName) decoder: \(error.message)"
+            throw .decoderUnavailable(code: error.code, message: message)
+        } catch let error as MediaError {
+            throw .media(error)
+        } catch {
+            throw .decodeFailed("\(error)")
+        }
+        demuxer.selectStreams([streamIndex])
+        self.demuxer = demuxer
+        self.stream = stream
+        self.timeline = timeline
+        self.decoder = decoder
+    }
+
+    /// The frame to show for `request`.
+    package func frame(for request: Request, isCancelled: () -> Bool = { false }) throws(FrameSeekerError) -> Output {
+        guard let index = timeline.selectFrame(for: request.time, toleranceBefore: request.toleranceBefore,
+                                               toleranceAfter: request.toleranceAfter) else {
+            throw .noFrames("no frame at an invalid or indefinite time")
+        }
+        let frame = try decode(frameAt: index, isCancelled: isCancelled)
+        return Output(frame: frame, frameIndex: index, time: timeline.time(ofFrame: index))
+    }
+
+    /// Serves `requests` in the order of the frames they resolve to (ties in request order),
+    /// calling `body` once per request with its position in `requests` and its outcome. `body`
+    /// returns false to stop; the remaining requests are then not served (the caller reports
+    /// them). Returns the positions of requests that were not served.
+    @discardableResult
+    package func frames(for requests: [Request], isCancelled: () -> Bool = { false },
+                        _ body: (Int, Result<Output, FrameSeekerError>) -> Bool) -> [Int] {
+        let chosen = requests.map {
+            timeline.selectFrame(for: $0.time, toleranceBefore: $0.toleranceBefore, toleranceAfter: $0.toleranceAfter)
+        }
+        let order = requests.indices.sorted { (chosen[$0] ?? -1, $0) < (chosen[$1] ?? -1, $1) }
+        for (n, r) in order.enumerated() {
+            let outcome: Result<Output, FrameSeekerError>
+            if isCancelled() {
+                return Array(order[n...])
+            }
+            if let index = chosen[r] {
+                do {
+                    let frame = try decode(frameAt: index, isCancelled: isCancelled)
+                    outcome = .success(Output(frame: frame, frameIndex: index, time: timeline.time(ofFrame: index)))
+                } catch {
+                    outcome = .failure(error)
+                }
+            } else {
+                outcome = .failure(.noFrames("no frame at an invalid or indefinite time"))
+            }
+            if !body(r, outcome) { return Array(order[(n + 1)...]) }
+        }
+        return []
+    }
+
+    // MARK: Decoding
+
+    /// Decodes forward (seeking first when needed) until frame `index` comes out.
+    private func decode(frameAt index: Int, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
+        if let last, last.index == index { return last.frame }
+        if !timeline.canContinue(to: index, from: position) {
+            try seek(toStartOf: index)
+        }
+        let target = timeline.frames[index].pts
+        do {
+            return try decodeUntil(target, index: index, isCancelled: isCancelled)
+        } catch {
+            // Leave the decoder in a known state: the next request seeks.
+            position = nil
+            throw error
+        }
+    }
+
+    private func decodeUntil(_ target: Int64, index: Int, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
+        var damaged = 0
+        while true {
+            if isCancelled() { throw .cancelled }
+            // Take every frame the decoder has ready.
+            while true {
+                let output: Decoder.Output
+                do {
+                    output = try decoder.receive()
+                } catch {
+                    damaged += 1
+                    if damaged > 64 { throw .decodeFailed("the video cannot be decoded: \(error.message)") }
+                    continue
+                }
+                switch output {
+                case .frame(let frame):
+                    guard let ts = frame.timestamp else { continue }
+                    position?.lastOutputTimestamp = ts
+                    if ts == target {
+                        last = (index, frame)
+                        return frame
+                    }
+                    if ts > target {
+                        throw .decodeFailed("the frame at \(CMTimeGetSeconds(timeline.time(ofFrame: index))) s could not be decoded")
+                    }
+                case .needsInput:
+                    break
+                case .endOfStream:
+                    position = nil
+                    throw .decodeFailed("the video ended before the frame at \(CMTimeGetSeconds(timeline.time(ofFrame: index))) s was decoded")
+                }
+                if case .needsInput = output { break }
+            }
+            // Feed the next packet.
+            let packet: DemuxerPacket?
+            if let pending {
+                packet = pending
+                self.pending = nil
+            } else {
+                do {
+                    packet = try demuxer.readPacket()
+                } catch {
+                    if case .cancelled = error { throw .cancelled }
+                    packet = nil  // a read error ends the stream: drain what was decoded
+                }
+            }
+            guard let packet else {
+                do { try decoder.sendEndOfStream() } catch { throw .decodeFailed("the video cannot be decoded: \(error.message)") }
+                continue
+            }
+            guard packet.streamIndex == stream.index else { continue }
+            let frameIndex = packet.rawPTS.flatMap { timeline.frameIndex(timestamp: $0) }
+            let decodeIndex = frameIndex.map { timeline.frames[$0].decodeIndex }
+            if let decodeIndex, let start = position?.startDecodeIndex, decodeIndex < start { continue }
+            let skippable = packet.rawPTS.map { $0 < target } ?? false
+            decoder.skipsNonReferenceFrames = skippable
+            do {
+                if try !decoder.send(packet.pointer) {
+                    pending = packet
+                    continue
+                }
+            } catch {
+                if error == .endOfFile { continue }
+                damaged += 1
+                if damaged > 64 { throw .decodeFailed("the video cannot be decoded: \(error.message)") }
+            }
+            packetsDecoded += 1
+            if skippable { packetsSkippable += 1 }
+            if let decodeIndex, var p = position {
+                p.nextDecodeIndex = max(p.nextDecodeIndex, decodeIndex + 1)
+                position = p
+            }
+        }
+    }
+
+    /// Flushes the decoder and moves the demuxer to the keyframe frame `index` needs.
+    private func seek(toStartOf index: Int) throws(FrameSeekerError) {
+        decoder.flush()
+        pending = nil
+        seekCount += 1
+        let start = timeline.startIndex(for: index)
+        let startDecode = start.map { timeline.frames[$0].decodeIndex } ?? 0
+        position = FrameTimeline.Position(startDecodeIndex: startDecode, nextDecodeIndex: startDecode, lastOutputTimestamp: nil)
+        do {
+            if let start {
+                try demuxer.seek(stream: stream.index, toTimestamp: timeline.frames[start].pts)
+                // Check where the demuxer landed: at or before the keyframe is fine (earlier
+                // packets are passed over); after it, start again from the beginning.
+                while let packet = try demuxer.readPacket() {
+                    guard packet.streamIndex == stream.index else { continue }
+                    let landed = packet.rawPTS.flatMap { timeline.frameIndex(timestamp: $0) }.map { timeline.frames[$0].decodeIndex }
+                    if let landed, landed <= startDecode {
+                        pending = packet
+                    } else {
+                        try demuxer.rewind()
+                    }
+                    break
+                }
+            } else {
+                try demuxer.rewind()
+            }
+        } catch {
+            if case .cancelled = error { throw .cancelled }
+            try? demuxer.rewind()
+        }
+    }
+}

@@ -1,0 +1,122 @@
+// FrameImage: a decoded picture straight to a CGImage of its final size and orientation.
+import CFFmpeg
+import CoreGraphics
+import CoreVideo
+import Foundation
+
+/// A rotation/mirror by quarter turns, as a track's preferred transform describes one.
+package struct PixelOrientation: Sendable, Equatable {
+    /// Whether width and height trade places (90° or 270° turns, transposes).
+    package var swapsAxes: Bool
+    /// Whether, after any swap, columns run right to left.
+    package var mirrorsX: Bool
+    /// Whether, after any swap, rows run bottom to top.
+    package var mirrorsY: Bool
+
+    /// No change.
+    package static let identity = PixelOrientation(swapsAxes: false, mirrorsX: false, mirrorsY: false)
+
+    /// An orientation.
+    package init(swapsAxes: Bool, mirrorsX: Bool, mirrorsY: Bool) {
+        self.swapsAxes = swapsAxes
+        self.mirrorsX = mirrorsX
+        self.mirrorsY = mirrorsY
+    }
+
+    /// The orientation of an affine transform's linear part when it maps the axes onto axes
+    /// (multiples of 90° and mirrors, at any scale); nil for other transforms. Points are in
+    /// Core Graphics' video convention (x right, y down), as `AVAssetTrack.preferredTransform`
+    /// is: (a, b, c, d) = (0, 1, −1, 0) turns the picture 90° clockwise.
+    package init?(_ t: CGAffineTransform) {
+        func sign(_ v: CGFloat) -> Int { abs(v) < 1e-9 ? 0 : (v > 0 ? 1 : -1) }
+        let (a, b, c, d) = (sign(t.a), sign(t.b), sign(t.c), sign(t.d))
+        if b == 0 && c == 0 && a != 0 && d != 0 {
+            // x' = a·x, y' = d·y
+            self.init(swapsAxes: false, mirrorsX: a < 0, mirrorsY: d < 0)
+        } else if a == 0 && d == 0 && b != 0 && c != 0 {
+            // x' = c·y, y' = b·x
+            self.init(swapsAxes: true, mirrorsX: c < 0, mirrorsY: b < 0)
+        } else {
+            return nil
+        }
+    }
+
+    /// The size of a `width`×`height` picture once oriented.
+    package func orientedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        swapsAxes ? (height, width) : (width, height)
+    }
+}
+
+/// Decoded pictures to CGImages, scaled once, straight to the size asked for.
+package enum FrameImage {
+    /// A CGImage of `buffer` (a decoded picture, any format), scaled by libswscale straight to
+    /// `width`×`height` (the size before `orientation`), then turned/mirrored by `orientation`.
+    /// The image is 8-bit BGRA (`byteOrder32Little | premultipliedFirst`), opaque, sRGB unless the
+    /// buffer's primaries say otherwise.
+    package static func makeCGImage(from buffer: CVPixelBuffer, width: Int, height: Int,
+                                    orientation: PixelOrientation = .identity,
+                                    converter: PixelConverter = .shared) throws(PixelConversionError) -> CGImage {
+        guard width > 0, height > 0, buffer.storage != nil else { throw .invalidBuffer }
+        let bytesPerRow = width * 4
+        let count = bytesPerRow * height
+        guard let bytes = malloc(count) else { throw .allocationFailed }
+        let image = PixelImage(format: AV_PIX_FMT_BGRA, width: width, height: height, fullRange: true,
+                               matrix: .defaultMatrix(height: height),
+                               data: [bytes.assumingMemoryBound(to: UInt8.self)], linesize: [Int32(bytesPerRow)])
+        do {
+            try converter.convert(buffer, into: image, scaling: .bicubic)
+        } catch {
+            free(bytes)
+            throw error
+        }
+        // Opaque: make sure alpha is 255 whatever the source format carried.
+        let pixels = bytes.assumingMemoryBound(to: UInt32.self)
+        for i in 0 ..< width * height { pixels[i] |= UInt32(0xFF00_0000).littleEndian }
+        var data = Data(bytesNoCopy: bytes, count: count, deallocator: .free)
+        var (outWidth, outHeight) = (width, height)
+        if orientation != .identity {
+            (outWidth, outHeight) = orientation.orientedSize(width: width, height: height)
+            data = reorient(data, width: width, height: height, orientation: orientation)
+        }
+        let info = CGBitmapInfo(rawValue: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue)
+        guard let result = CGImage(width: outWidth, height: outHeight, bitsPerComponent: 8, bitsPerPixel: 32,
+                                   bytesPerRow: outWidth * 4, space: colorSpace(of: buffer), bitmapInfo: info,
+                                   provider: CGDataProvider(bytes: data), decode: nil, shouldInterpolate: true,
+                                   intent: .defaultIntent)
+        else { throw .allocationFailed }
+        return result
+    }
+
+    /// The 32-bit pixels of a `width`×`height` picture rearranged by `orientation`.
+    static func reorient(_ data: Data, width: Int, height: Int, orientation: PixelOrientation) -> Data {
+        let (ow, oh) = orientation.orientedSize(width: width, height: height)
+        var out = Data(count: ow * oh * 4)
+        data.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
+            out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) in
+                let s = src.bindMemory(to: UInt32.self), d = dst.bindMemory(to: UInt32.self)
+                for y in 0 ..< oh {
+                    let yy = orientation.mirrorsY ? oh - 1 - y : y
+                    for x in 0 ..< ow {
+                        let xx = orientation.mirrorsX ? ow - 1 - x : x
+                        // (xx, yy) is the swapped/unmirrored position: source (x, y) = swapped ? (yy, xx) : (xx, yy).
+                        let source = orientation.swapsAxes ? xx * width + yy : yy * width + xx
+                        d[y * ow + x] = s[source]
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The colour space named by the buffer's colour primaries attachment (sRGB by default).
+    private static func colorSpace(of buffer: CVPixelBuffer) -> CGColorSpace {
+        let name: CFString
+        switch PixelFormatColor.attachment(PixelFormatColor.primariesKey, of: buffer) as? String {
+        case "ITU_R_2020": name = CGColorSpace.itur_2020
+        case "P3_D65": name = CGColorSpace.displayP3
+        case "DCI_P3": name = CGColorSpace.dcip3
+        default: name = CGColorSpace.sRGB
+        }
+        return CGColorSpace(name: name) ?? CGColorSpaceCreateDeviceRGB()
+    }
+}

@@ -1,0 +1,145 @@
+import CoreGraphics
+import CoreMedia
+import Foundation
+import Testing
+@testable import MediaEngine
+
+/// A 12 s, 30 fps, 320×240 H.264 MP4 with B-frames (3, pyramid) and a keyframe every 48 frames,
+/// whose frames carry their own number: the top 32 rows hold 16 blocks 20 px wide, block k white
+/// when bit k of the frame number is set. Made once per test process with the ffmpeg CLI.
+enum NumberedVideo {
+    static let frameCount = 360
+    static let url: URL = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frameseeker-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("numbered.mp4")
+        let geq = "geq=lum='if(lt(Y\\,32)\\,255*mod(floor(N/pow(2\\,floor(X/20)))\\,2)\\,mod(X+Y+3*N\\,200)+28)'"
+        run(["-f", "lavfi", "-i", "nullsrc=s=320x240:r=30:d=12,format=gray,\(geq),format=yuv420p",
+             "-c:v", "libx264", "-preset", "veryfast",
+             "-x264-params", "bframes=3:b-adapt=0:keyint=48:min-keyint=48:scenecut=0", url.path])
+        return url
+    }()
+
+    static func run(_ args: [String]) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y"] + args
+        try? p.run()
+        p.waitUntilExit()
+    }
+
+    /// The frame number shown by a BGRA image of the video (any size).
+    static func number(in image: CGImage) -> Int {
+        let bytes = image.dataProvider!.data! as Data
+        let sx = Double(image.width) / 320, sy = Double(image.height) / 240
+        var n = 0
+        for k in 0 ..< 16 {
+            let x = Int((Double(k * 20) + 10) * sx), y = Int(16 * sy)
+            if bytes[y * image.bytesPerRow + x * 4 + 1] > 128 { n |= 1 << k }
+        }
+        return n
+    }
+
+    /// The time of frame `n`.
+    static func time(_ n: Int) -> CMTime { CMTime(value: Int64(n) * 512, timescale: 15360) }
+}
+
+@Suite("FrameSeeker")
+struct FrameSeekerTests {
+    private func seeker() throws -> FrameSeeker {
+        let demuxer = try Demuxer(url: NumberedVideo.url)
+        let video = try #require(demuxer.streams.first { $0.kind == .video })
+        return try FrameSeeker(url: NumberedVideo.url, streamIndex: video.index)
+    }
+
+    private func number(_ output: FrameSeeker.Output) throws -> Int {
+        let buffer = try output.frame.makePixelBuffer()
+        return NumberedVideo.number(in: try FrameImage.makeCGImage(from: buffer, width: 320, height: 240))
+    }
+
+    @Test("the fixture has B-frames and 48-frame GOPs")
+    func fixture() throws {
+        let seeker = try seeker()
+        #expect(seeker.timeline.frames.count == NumberedVideo.frameCount)
+        #expect(seeker.timeline.frames.filter(\.isKeyframe).count == 8)
+        let reordered = seeker.timeline.frames.enumerated().contains { $0.offset != $0.element.decodeIndex }
+        #expect(reordered)
+    }
+
+    @Test("every frame, requested exactly in random order, is the right one")
+    func everyFrameRandomOrder() throws {
+        let seeker = try seeker()
+        var rng = SystemRandomNumberGenerator()
+        for n in (0 ..< NumberedVideo.frameCount).shuffled(using: &rng).prefix(60) {
+            // Mid-interval, exact pts and just before the next frame all show frame n.
+            for time in [NumberedVideo.time(n), CMTime(value: Int64(n) * 512 + 256, timescale: 15360),
+                         CMTime(value: Int64(n + 1) * 3000 - 1, timescale: 90000)] {
+                let out = try seeker.frame(for: .init(time: time))
+                #expect(out.time == NumberedVideo.time(n))
+                #expect(try number(out) == n)
+            }
+        }
+    }
+
+    @Test("times inside one GOP cost one seek and one decode pass")
+    func oneGOP() throws {
+        let seeker = try seeker()
+        let wanted = [95, 50, 60, 61, 49, 70, 88, 48, 94, 75]
+        var seen: [Int: Int] = [:]
+        seeker.frames(for: wanted.map { .init(time: NumberedVideo.time($0)) }) { i, outcome in
+            if case .success(let out) = outcome { seen[i] = try? number(out) }
+            return true
+        }
+        for (i, n) in wanted.enumerated() { #expect(seen[i] == n) }
+        #expect(seeker.seekCount == 1)
+        // One GOP of 48 packets, plus the few the threaded decoder reads ahead before it outputs.
+        #expect(seeker.packetsDecoded <= 56)
+    }
+
+    @Test("a sorted batch over the file seeks at most once per GOP, skipping non-reference frames")
+    func batchOneSeekPerGOP() throws {
+        let seeker = try seeker()
+        let wanted = Array(stride(from: 3, to: NumberedVideo.frameCount, by: 7))
+        var seen: [Int: Int] = [:]
+        seeker.frames(for: wanted.map { .init(time: NumberedVideo.time($0)) }) { i, outcome in
+            if case .success(let out) = outcome { seen[i] = try? number(out) }
+            return true
+        }
+        #expect(seen.count == wanted.count)
+        for (i, n) in wanted.enumerated() { #expect(seen[i] == n) }
+        #expect(seeker.seekCount <= 8)
+        #expect(seeker.packetsDecoded <= NumberedVideo.frameCount)
+        #expect(seeker.packetsSkippable > 0)
+    }
+
+    @Test("the ends: t = 0, before 0 and past the end give the first and last frames")
+    func ends() throws {
+        let seeker = try seeker()
+        for (time, n) in [(CMTime.zero, 0), (CMTime(value: -5, timescale: 1), 0), (CMTime(value: 12, timescale: 1), 359),
+                          (CMTime(value: 3600, timescale: 1), 359), (CMTime(value: 11_999, timescale: 1000), 359)] {
+            let out = try seeker.frame(for: .init(time: time))
+            #expect(out.frameIndex == n)
+            #expect(try number(out) == n)
+        }
+    }
+
+    @Test("backwards requests seek again and still give the exact frame")
+    func backwards() throws {
+        let seeker = try seeker()
+        for n in [300, 299, 100, 101, 47, 48, 0, 359] {
+            #expect(try number(seeker.frame(for: .init(time: NumberedVideo.time(n)))) == n)
+        }
+    }
+
+    @Test("cancellation stops a batch")
+    func cancellation() throws {
+        let seeker = try seeker()
+        var served = 0
+        let left = seeker.frames(for: (0 ..< 20).map { .init(time: NumberedVideo.time($0 * 10)) }, isCancelled: { served >= 5 }) { _, _ in
+            served += 1
+            return true
+        }
+        #expect(served == 5)
+        #expect(left.count == 15)
+    }
+}
