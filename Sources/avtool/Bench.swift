@@ -16,6 +16,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Times to repeat each measurement (the best run counts).")
     var repeats: Int = 3
 
+    @Flag(help: "Skip the exact-thumbnails case (its 60 s 1080p input takes a while to make the first time).")
+    var skipThumbnails = false
+
     func run() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -53,6 +56,15 @@ struct Bench: ParsableCommand {
                            "-f", "image2", pngDir.appendingPathComponent("ff%03d.png").path])
         }
         report("PNG encode 1280×720 RGBA, \(images) images", ours, theirs)
+
+        // 3. Ten exact thumbnails from a 60 s 1080p30 H.264 file with 10 s keyframe intervals:
+        //    one `avtool thumbnails --exact` process vs ten `ffmpeg -ss T -i FILE -frames:v 1` runs.
+        //    The input is kept between runs in a cache folder.
+        if !skipThumbnails {
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            try benchThumbnails(in: cache, repeats: repeats)
+        }
         print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
     }
 }

@@ -27,6 +27,17 @@ private func exactGenerator(_ url: URL = GeneratorMedia.numbered) -> AVAssetImag
 
 @Suite("AVAssetImageGenerator")
 struct ImageGeneratorTests {
+    @Test("works on AVAsset(url:), the way most Apple code makes its asset")
+    func plainAssetInitializer() throws {
+        let generator = AVAssetImageGenerator(asset: AVAsset(url: GeneratorMedia.numbered))
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        var actual = CMTime.invalid
+        let image = try generator.copyCGImage(at: GeneratorMedia.time(37), actualTime: &actual)
+        #expect(GeneratorMedia.number(in: image) == 37)
+        #expect(actual == GeneratorMedia.time(37))
+    }
+
     @Test("defaults are Apple's")
     func defaults() {
         let generator = AVAssetImageGenerator(asset: AVURLAsset(url: GeneratorMedia.numbered))

@@ -94,7 +94,8 @@ final class ImageGenerationSession: @unchecked Sendable {
 
     /// The engine for the asset's first enabled video track.
     private static func openSeeker(for asset: AVAsset) throws(AVError) -> FrameSeeker {
-        guard let url = (asset as? AVURLAsset)?.url else {
+        // `AVAsset(url:)` and `AVURLAsset(url:)` both carry a URL engine; compositions (later) do not.
+        guard let url = asset.engine?.url else {
             throw makeError(.operationNotSupportedForAsset, "The asset is not a file asset.",
                             reason: "Image generation reads media files (AVURLAsset).")
         }
