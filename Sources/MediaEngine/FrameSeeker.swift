@@ -185,6 +185,29 @@ package final class FrameSeeker: @unchecked Sendable {
         return []
     }
 
+    /// The order `frames(for:)` serves `requests` in, cut into runs: consecutive requests whose
+    /// frames share a decode start (keyframe), so one decoder serves a run without seeking.
+    /// Runs are independent of each other: separate seekers on the same file may serve
+    /// different runs at the same time. Requests at invalid times form runs of their own.
+    package func runs(for requests: [Request]) -> [[Int]] {
+        let chosen = requests.map {
+            timeline.selectFrame(for: $0.time, toleranceBefore: $0.toleranceBefore, toleranceAfter: $0.toleranceAfter)
+        }
+        let order = requests.indices.sorted { (chosen[$0] ?? -1, $0) < (chosen[$1] ?? -1, $1) }
+        var runs: [[Int]] = []
+        var currentStart: Int?
+        for r in order {
+            let start = chosen[r].flatMap { timeline.startIndex(for: $0) }
+            if let start, start == currentStart, !runs.isEmpty {
+                runs[runs.count - 1].append(r)
+            } else {
+                runs.append([r])
+            }
+            currentStart = start
+        }
+        return runs
+    }
+
     // MARK: Decoding
 
     /// Decodes forward (seeking first when needed) until frame `index` comes out.

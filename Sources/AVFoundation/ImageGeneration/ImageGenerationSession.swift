@@ -28,6 +28,8 @@ final class ImageGenerationSession: @unchecked Sendable {
     private let lock = NSLock()
     private var seeker: FrameSeeker?
     private var openError: AVError?
+    /// Further seekers for parallel batches, opened on first need and kept.
+    private var spareSeekers: [FrameSeeker] = []
 
     init(asset: AVAsset) {
         self.asset = asset
@@ -36,6 +38,11 @@ final class ImageGenerationSession: @unchecked Sendable {
     /// Images for `times` in the order the engine serves them (sorted by frame), reported
     /// through `body` with the position in `times`; returns the positions left unserved when
     /// `isCancelled` turned true.
+    ///
+    /// A batch whose frames fall in several independent runs (groups of frames sharing a
+    /// keyframe) is served by up to one seeker per core, each with its own demuxer and decoder,
+    /// taking runs in order; results are still reported one at a time and in the same order as
+    /// a single seeker would report them.
     func generate(_ times: [CMTime], settings: ImageGenerationSettings, isCancelled: () -> Bool,
                   _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
         lock.lock()
@@ -53,19 +60,62 @@ final class ImageGenerationSession: @unchecked Sendable {
         let requests = times.map {
             FrameSeeker.Request(time: $0, toleranceBefore: settings.toleranceBefore, toleranceAfter: settings.toleranceAfter)
         }
+        let runs = times.count > 1 ? seeker.runs(for: requests) : [Array(times.indices)]
+        let workers = min(Self.maximumWorkers, runs.count)
+        if workers > 1, let extra = extraSeekers(count: workers - 1) {
+            return serve(runs: runs, requests: requests, times: times, seekers: [seeker] + extra, settings: settings,
+                         isCancelled: isCancelled, body)
+        }
         return seeker.frames(for: requests, isCancelled: isCancelled) { i, outcome in
-            switch outcome {
-            case .success(let output):
-                do {
-                    let image = try makeImage(output, seeker: seeker, settings: settings)
-                    body(i, .success(GeneratedImage(image: image, actualTime: output.time)))
-                } catch {
-                    body(i, .failure(error))
-                }
-            case .failure(let failure):
-                body(i, .failure(Self.avError(failure, time: times[i])))
-            }
+            body(i, image(for: outcome, seeker: seeker, settings: settings, time: times[i]))
             return true
+        }
+    }
+
+    /// How many seekers one batch may use at once: one per core, at most four.
+    private static let maximumWorkers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+
+    /// Serves `runs` on `seekers` in parallel; see `generate`.
+    private func serve(runs: [[Int]], requests: [FrameSeeker.Request], times: [CMTime], seekers: [FrameSeeker],
+                       settings: ImageGenerationSettings, isCancelled: () -> Bool,
+                       _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
+        let batch = ParallelBatch(runCount: runs.count)
+        withoutActuallyEscaping(body) { body in
+            withoutActuallyEscaping(isCancelled) { isCancelled in
+                let calls = BatchCallbacks(report: body, isCancelled: isCancelled)
+                DispatchQueue.concurrentPerform(iterations: seekers.count) { worker in
+                    let seeker = seekers[worker]
+                    while let k = batch.claimRun(cancelled: calls.isCancelled()) {
+                        let run = runs[k]
+                        var results: [(Int, Result<GeneratedImage, any Error>)] = []
+                        let left = seeker.frames(for: run.map { requests[$0] },
+                                                 isCancelled: { calls.isCancelled() || batch.isStopped }) { j, outcome in
+                            results.append((run[j], self.image(for: outcome, seeker: seeker, settings: settings, time: times[run[j]])))
+                            return true
+                        }
+                        batch.finish(run: k, results: results, unserved: left.map { run[$0] }) { ready in
+                            for (i, result) in ready { calls.report(i, result) }
+                        }
+                    }
+                }
+            }
+        }
+        return batch.unserved(runs: runs)
+    }
+
+    /// The result to report for one seeker outcome.
+    private func image(for outcome: Result<FrameSeeker.Output, FrameSeekerError>, seeker: FrameSeeker,
+                       settings: ImageGenerationSettings, time: CMTime) -> Result<GeneratedImage, any Error> {
+        switch outcome {
+        case .success(let output):
+            do {
+                let image = try makeImage(output, seeker: seeker, settings: settings)
+                return .success(GeneratedImage(image: image, actualTime: output.time))
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let failure):
+            return .failure(Self.avError(failure, time: time))
         }
     }
 
@@ -90,6 +140,16 @@ final class ImageGenerationSession: @unchecked Sendable {
             openError = error
             throw error
         }
+    }
+
+    /// `count` further seekers on the same track (nil when one cannot be opened: the batch then
+    /// runs on one seeker).
+    private func extraSeekers(count: Int) -> [FrameSeeker]? {
+        while spareSeekers.count < count {
+            guard let seeker = try? Self.openSeeker(for: asset) else { return nil }
+            spareSeekers.append(seeker)
+        }
+        return Array(spareSeekers.prefix(count))
     }
 
     /// The engine for the asset's first enabled video track.
@@ -207,6 +267,87 @@ extension FrameSeekerError {
         case .media(let e): return e.code
         case .decoderUnavailable(let c, _): return c
         default: return 0
+        }
+    }
+}
+
+/// The caller's callbacks, handed to the worker threads. Safe to share: `report` is only ever
+/// called by one reporter at a time (ParallelBatch serialises reporting), and the generator's
+/// `isCancelled` reads state under its own lock.
+private struct BatchCallbacks: @unchecked Sendable {
+    let report: (Int, Result<GeneratedImage, any Error>) -> Void
+    let isCancelled: () -> Bool
+}
+
+/// The shared state of a batch served by several seekers: which run each takes next, and the
+/// results waiting to be reported in order by one reporter at a time.
+private final class ParallelBatch: @unchecked Sendable {
+    private let lock = NSLock()
+    private let runCount: Int
+    private var nextRun = 0
+    private var nextToReport = 0
+    private var reporting = false
+    private var stopped = false
+    private var finished: [Int: [(Int, Result<GeneratedImage, any Error>)]] = [:]
+    private var leftOver: [Int] = []
+
+    init(runCount: Int) { self.runCount = runCount }
+
+    /// True once the batch was cancelled: no further runs are started.
+    var isStopped: Bool { lock.withLock { stopped } }
+
+    /// The next run to serve, or nil when all are taken or the batch is cancelled.
+    func claimRun(cancelled: Bool) -> Int? {
+        lock.withLock {
+            if cancelled { stopped = true }
+            guard !stopped, nextRun < runCount else { return nil }
+            defer { nextRun += 1 }
+            return nextRun
+        }
+    }
+
+    /// Records run `k`'s results; whoever finds no reporter active becomes it and reports every
+    /// run that is ready, in run order, outside the lock.
+    func finish(run k: Int, results: [(Int, Result<GeneratedImage, any Error>)], unserved: [Int],
+                report: ([(Int, Result<GeneratedImage, any Error>)]) -> Void) {
+        var ready: [(Int, Result<GeneratedImage, any Error>)] = []
+        lock.withLock {
+            finished[k] = results
+            leftOver += unserved
+            if !unserved.isEmpty { stopped = true }
+            guard !reporting else { return }
+            reporting = true
+            ready = takeReady()
+        }
+        while !ready.isEmpty {
+            report(ready)
+            ready = lock.withLock {
+                let more = takeReady()
+                if more.isEmpty { reporting = false }
+                return more
+            }
+        }
+    }
+
+    private func takeReady() -> [(Int, Result<GeneratedImage, any Error>)] {
+        var ready: [(Int, Result<GeneratedImage, any Error>)] = []
+        while let results = finished.removeValue(forKey: nextToReport) {
+            ready += results
+            nextToReport += 1
+        }
+        return ready
+    }
+
+    /// Positions never reported: from runs cancelled part-way, never started, or finished after
+    /// an earlier run was cancelled (their results are dropped, as a single seeker would not
+    /// have produced them).
+    func unserved(runs: [[Int]]) -> [Int] {
+        lock.withLock {
+            var left = leftOver
+            for k in nextToReport..<runCount {
+                if let results = finished[k] { left += results.map(\.0) } else if k >= nextRun { left += runs[k] }
+            }
+            return left
         }
     }
 }
