@@ -196,11 +196,16 @@ extension AVAsset {
     }
 
     /// The selection groups of the tracks: language, default flag and characteristics from the
-    /// container, enabled flags and alternate groups from the ISO track headers when the file
-    /// has them, titles from the track's tags or common metadata.
+    /// container, enabled flags and alternate groups (of two or more tracks) from the ISO track
+    /// headers when the file has them, titles from the track's tags or common metadata.
     func makeSelectionGroups(_ tracks: [AVAssetTrack], _ metadata: AssetMetadata) -> [AVMediaSelectionGroup] {
+        // An alternate group of one track offers no choice (FFmpeg puts every track in one).
+        let present = Set(tracks.map(\.trackID))
+        let groupSizes = Dictionary(grouping: metadata.isoTracks.filter { present.contains($0.trackID) && $0.alternateGroup != 0 },
+                                    by: \.alternateGroup).mapValues(\.count)
         let selectable = tracks.map { track -> SelectableTrack in
             let iso = metadata.isoTracks.first { $0.trackID == track.trackID }
+            let alternateGroup = iso.map { groupSizes[$0.alternateGroup, default: 0] > 1 ? $0.alternateGroup : 0 } ?? 0
             let common = metadata.commonTrackItems(track.trackID)
             let title = track.stream.tags.first { $0.key.lowercased() == "title" }?.value
                 ?? common.first { $0.commonKey == .commonKeyTitle }?.stringValue
@@ -208,7 +213,7 @@ extension AVAsset {
                                    extendedLanguageTag: track.extendedLanguageTag ?? iso?.languageTag,
                                    isDefault: iso?.isEnabled ?? track.isEnabled, characteristics: track.mediaCharacteristics,
                                    title: title, formatSubType: track.stream.mediaSubType,
-                                   alternateGroup: iso?.alternateGroup ?? 0, isPlayable: track.isPlayable, commonMetadata: common)
+                                   alternateGroup: alternateGroup, isPlayable: track.isPlayable, commonMetadata: common)
         }
         return MediaSelectionBuilder.groups(from: selectable)
     }
