@@ -12,13 +12,21 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     let engine: URLAssetEngine?
     private(set) var loader: KeyValueLoader!
     private let trackList = LoadOnce<[AVAssetTrack]>()
+    private let selectionGroups = LoadOnce<[AVMediaSelectionGroup]>()
 
     /// The keys an asset can load.
-    static let loadableKeys: Set<String> = [
+    static let loadableKeys: Set<String> = Set<String>([
         "duration", "tracks", "preferredRate", "preferredVolume", "preferredTransform", "naturalSize", "playable",
         "exportable", "readable", "composable", "hasProtectedContent", "providesPreciseDurationAndTiming",
         "containsFragments", "canContainFragments",
+    ]).union(AVAsset.metadataKeys).union(AVAsset.selectionKeys)
+
+    /// The keys whose values come from the file's metadata.
+    static let metadataKeys: Set<String> = [
+        "metadata", "commonMetadata", "availableMetadataFormats", "creationDate", "lyrics", "availableChapterLocales",
     ]
+    /// The keys whose values come from the tracks and their metadata (media selection).
+    static let selectionKeys: Set<String> = ["availableMediaCharacteristicsWithMediaSelectionOptions", "preferredMediaSelection"]
 
     /// An asset for the media at `url` (Apple returns an `AVURLAsset`; see COMPATIBILITY.md).
     public convenience init(url URL: URL) {
@@ -47,6 +55,12 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
             if needsIndexForDuration(info) { _ = try engine.loadIndexes(cancellation) }
         case "tracks", "naturalSize":
             _ = try trackList.get(cancellation: cancellation) { makeTracks(info) }
+        case _ where AVAsset.metadataKeys.contains(key):
+            _ = try engine.loadMetadata(cancellation)
+        case _ where AVAsset.selectionKeys.contains(key):
+            let tracks = try trackList.get(cancellation: cancellation) { makeTracks(info) }
+            let metadata = try engine.loadMetadata(cancellation)
+            _ = try selectionGroups.get(cancellation: cancellation) { makeSelectionGroups(tracks, metadata) }
         default:
             break
         }
@@ -62,6 +76,22 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         try loader.loadSynchronously(key: key)
         guard let info = engine?.loadedInfo else { throw AVError(.operationNotSupportedForAsset) }
         return info
+    }
+
+    /// Loads `key` (one of the metadata keys) on the calling thread if needed and returns the
+    /// file's metadata. Subclasses that are not backed by a file override this.
+    func loadedMetadata(for key: String) throws -> AssetMetadata {
+        try loader.loadSynchronously(key: key)
+        guard let engine else { throw AVError(.operationNotSupportedForAsset) }
+        return try engine.loadMetadata(DemuxerCancellation())
+    }
+
+    /// Loads `key` (a media selection key) if needed and returns the asset's selection groups.
+    func loadedSelectionGroups(for key: String) throws -> [AVMediaSelectionGroup] {
+        try loader.loadSynchronously(key: key)
+        return try selectionGroups.get(cancellation: DemuxerCancellation()) {
+            makeSelectionGroups(try loadedTracks(), try loadedMetadata(for: "metadata"))
+        }
     }
 
     private func needsIndexForDuration(_ info: AssetInfo) -> Bool {

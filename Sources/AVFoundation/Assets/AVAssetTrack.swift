@@ -17,15 +17,18 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     public let mediaType: AVMediaType
 
     let stream: StreamInfo
-    private let engine: URLAssetEngine
+    let engine: URLAssetEngine
     private var loader: KeyValueLoader!
 
-    static let loadableKeys: Set<String> = [
+    static let loadableKeys: Set<String> = Set<String>([
         "trackID", "mediaType", "formatDescriptions", "playable", "decodable", "enabled", "selfContained",
         "totalSampleDataLength", "timeRange", "naturalTimeScale", "estimatedDataRate", "languageCode",
         "extendedLanguageTag", "naturalSize", "preferredTransform", "preferredVolume", "nominalFrameRate",
         "minFrameDuration", "requiresFrameReordering", "segments", "mediaCharacteristics",
-    ]
+    ]).union(AVAssetTrack.metadataKeys)
+    /// The keys whose values come from the file's metadata ("mediaCharacteristics" reads the
+    /// tagged characteristics there).
+    static let metadataKeys: Set<String> = ["metadata", "commonMetadata", "availableMetadataFormats"]
     private static let indexKeys: Set<String> = ["totalSampleDataLength", "minFrameDuration", "requiresFrameReordering"]
 
     init(asset: AVAsset, stream: StreamInfo, engine: URLAssetEngine) {
@@ -42,7 +45,16 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
             if AVAssetTrack.indexKeys.contains(key) || AVAssetTrack.needsIndex(key: key, stream: stream) {
                 _ = try engine.loadIndexes(cancellation)
             }
+            if AVAssetTrack.metadataKeys.contains(key) || key == "mediaCharacteristics" {
+                _ = try engine.loadMetadata(cancellation)
+            }
         }
+    }
+
+    /// Loads `key` (one of the metadata keys) if needed and returns the file's metadata.
+    func loadedMetadata(for key: String) throws -> AssetMetadata {
+        try loader.loadSynchronously(key: key)
+        return try engine.loadMetadata(DemuxerCancellation())
     }
 
     /// Whether a basic key lacks container facts and must be derived from the packet index.
@@ -223,6 +235,15 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         if stream.disposition.contains(.dub) { out.append(.dubbedTranslation) }
         if stream.disposition.contains(.original) { out.append(.isOriginalContent) }
         if stream.disposition.contains(.comment) { out.append(.isAuxiliaryContent) }
+        // Characteristics the file tags the track with (QuickTime/ISO user data 'tagc').
+        if let items = try? engine.loadMetadata(DemuxerCancellation()).trackItems[trackID] {
+            for item in items where item.identifier == .quickTimeUserDataTaggedCharacteristic
+                || item.identifier == .isoUserDataTaggedCharacteristic {
+                guard let text = item.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { continue }
+                let tagged = AVMediaCharacteristic(rawValue: text)
+                if !out.contains(tagged) { out.append(tagged) }
+            }
+        }
         return out
     }
 

@@ -1,6 +1,7 @@
 // The asynchronously loadable properties of AVAsset.
 import CoreGraphics
 import CoreMedia
+import Foundation
 
 extension AVPartialAsyncProperty where Root: AVAsset {
     /// The asset's duration.
@@ -50,5 +51,41 @@ extension AVPartialAsyncProperty where Root: AVAsset {
     /// Whether fragments may be appended to the file.
     public static var canContainFragments: AVAsyncProperty<Root, Bool> {
         .init(key: "canContainFragments") { try $0.loadedInfo(for: "canContainFragments").canContainFragments }
+    }
+    /// Every metadata item of the asset, in all its formats.
+    public static var metadata: AVAsyncProperty<Root, [AVMetadataItem]> {
+        .init(key: "metadata") { try $0.loadedMetadata(for: "metadata").allItems }
+    }
+    /// The asset's items that have a common key.
+    public static var commonMetadata: AVAsyncProperty<Root, [AVMetadataItem]> {
+        .init(key: "commonMetadata") { try $0.loadedMetadata(for: "commonMetadata").commonItems }
+    }
+    /// The metadata formats the asset has items in.
+    public static var availableMetadataFormats: AVAsyncProperty<Root, [AVMetadataFormat]> {
+        .init(key: "availableMetadataFormats") { try $0.loadedMetadata(for: "availableMetadataFormats").formats }
+    }
+    /// The item holding the asset's creation date, or nil.
+    public static var creationDate: AVAsyncProperty<Root, AVMetadataItem?> {
+        .init(key: "creationDate") { try $0.loadedMetadata(for: "creationDate").creationDateItem }
+    }
+    /// The asset's lyrics, or nil.
+    public static var lyrics: AVAsyncProperty<Root, String?> {
+        .init(key: "lyrics") { AVAsset.lyrics(in: try $0.loadedMetadata(for: "lyrics")) }
+    }
+    /// The locales of the asset's chapter titles.
+    public static var availableChapterLocales: AVAsyncProperty<Root, [Locale]> {
+        .init(key: "availableChapterLocales") { try $0.loadedMetadata(for: "availableChapterLocales").chapterLocales }
+    }
+    /// The media characteristics for which the asset offers a choice of options.
+    public static var availableMediaCharacteristicsWithMediaSelectionOptions: AVAsyncProperty<Root, [AVMediaCharacteristic]> {
+        .init(key: "availableMediaCharacteristicsWithMediaSelectionOptions") {
+            try $0.loadedSelectionGroups(for: "availableMediaCharacteristicsWithMediaSelectionOptions").map(\.characteristic)
+        }
+    }
+    /// The default media selection (each group's default option).
+    public static var preferredMediaSelection: AVAsyncProperty<Root, AVMediaSelection> {
+        .init(key: "preferredMediaSelection") { asset in
+            AVMediaSelection(asset: asset, groups: try asset.loadedSelectionGroups(for: "preferredMediaSelection"))
+        }
     }
 }

@@ -50,4 +50,16 @@ extension AVPartialAsyncProperty where Root: AVAssetTrack {
     public static var mediaCharacteristics: AVAsyncProperty<Root, [AVMediaCharacteristic]> {
         make("mediaCharacteristics") { $0.mediaCharacteristics }
     }
+    /// Every metadata item of the track.
+    public static var metadata: AVAsyncProperty<Root, [AVMetadataItem]> {
+        make("metadata") { track in try track.loadedMetadata(for: "metadata").trackItems[track.trackID] ?? [] }
+    }
+    /// The track's items that have a common key.
+    public static var commonMetadata: AVAsyncProperty<Root, [AVMetadataItem]> {
+        make("commonMetadata") { track in try track.loadedMetadata(for: "commonMetadata").commonTrackItems(track.trackID) }
+    }
+    /// The metadata formats the track has items in.
+    public static var availableMetadataFormats: AVAsyncProperty<Root, [AVMetadataFormat]> {
+        make("availableMetadataFormats") { track in try track.loadedMetadata(for: "availableMetadataFormats").trackFormats(track.trackID) }
+    }
 }

@@ -32,6 +32,7 @@ final class URLAssetEngine: @unchecked Sendable {
     let prefersPreciseTiming: Bool
     private let info = LoadOnce<AssetInfo>()
     private let indexes = LoadOnce<[Int: PacketIndex]>()
+    private let metadata = LoadOnce<AssetMetadata>()
     /// Opening a local file never takes longer than this (hostile files included).
     static let openTimeout: Double = 60
 
@@ -74,6 +75,41 @@ final class URLAssetEngine: @unchecked Sendable {
 
     /// The already-loaded facts (nil before loading or after a failure).
     var loadedInfo: AssetInfo? { info.cachedValue }
+
+    /// The file's metadata (items by format, chapters, track items, ISO track headers), read
+    /// once on first use and shared by the asset and its tracks.
+    ///
+    /// Fails only when the container cannot be opened — with the same error `tracks` and
+    /// `duration` fail with, as all of Apple's keys fail together for an unreadable file. Once
+    /// the container is open, metadata never fails: damaged or unreadable metadata gives fewer
+    /// items (when the bytes cannot be reread at all, the demuxer's own tags are used), so a
+    /// metadata problem never costs the asset its duration or tracks.
+    func loadMetadata(_ cancellation: DemuxerCancellation) throws -> AssetMetadata {
+        let info = try loadInfo(cancellation)
+        return try metadata.get(cancellation: cancellation) {
+            let container = URLAssetEngine.containerTags(info)
+            do {
+                return try MetadataReader.read(url: url, container: container)
+            } catch {
+                var fallback = AssetMetadata()
+                ContainerMetadata.add(container, to: &fallback)
+                return fallback
+            }
+        }
+    }
+
+    /// What the demuxer reported, in the metadata readers' terms: container tags in file order,
+    /// chapters with their titles, and per-track tags under the track IDs `AVAssetTrack` uses.
+    static func containerTags(_ info: AssetInfo) -> ContainerTags {
+        let chapters = info.chapters.map { chapter -> ContainerTags.Chapter in
+            let title = chapter.tags.first { $0.key.lowercased() == "title" }?.value
+            return ContainerTags.Chapter(start: chapter.start, end: chapter.end, title: title,
+                                         tags: chapter.tags.filter { $0.key.lowercased() != "title" })
+        }
+        var trackTags: [CMPersistentTrackID: [(key: String, value: String)]] = [:]
+        for stream in info.trackStreams where !stream.tags.isEmpty { trackTags[stream.trackID] = stream.tags }
+        return ContainerTags(formatName: info.formatName, tags: info.tags, chapters: chapters, trackTags: trackTags)
+    }
 }
 
 /// The top-level and movie-box children of a QuickTime/MP4 file, walked with bounded reads to

@@ -1,48 +1,45 @@
-// AVMetadataItem's async loading, `try await item.load(.stringValue)`.
-//
-// PROVISIONAL: written before AVAsyncProperty<Root, Value> existed on this branch. When the
-// assets branch's AVAsyncProperty is merged, replace `AVMetadataItem.LoadableProperty` with it
-// (the call sites `item.load(.value)` etc. stay the same).
+// AVMetadataItem's asynchronous loading: `try await item.load(.stringValue)`, and the classic
+// `loadValuesAsynchronously(forKeys:)` / `statusOfValue(forKey:error:)`.
 import Foundation
 
-extension AVMetadataItem {
-    /// A property of a metadata item that can be loaded asynchronously.
-    public struct LoadableProperty<Value>: @unchecked Sendable {
-        let get: @Sendable (AVMetadataItem) -> Value
+extension AVMetadataItem: AVAsynchronousKeyValueLoading {
+    /// The keys an item can load. Every item this library makes has its value in memory (the
+    /// asset reads its metadata once, whole), so each of them is always loaded.
+    static let loadableKeys: Set<String> = [
+        "value", "stringValue", "numberValue", "dateValue", "dataValue", "extraAttributes", "identifier", "key",
+        "keySpace", "commonKey", "dataType", "extendedLanguageTag", "locale", "time", "duration", "startDate",
+    ]
+
+    /// `.loaded` for the item's properties ("value", "stringValue", "dataValue", …); `.failed`,
+    /// with an error, for a key that is not one of its properties.
+    public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
+        if AVMetadataItem.loadableKeys.contains(key) { return .loaded }
+        outError?.pointee = AVError(.unknown, userInfo: [
+            NSLocalizedFailureReasonErrorKey: "AVMetadataItem has no loadable key “\(key)”.",
+        ]) as NSError
+        return .failed
     }
 
-    /// Loads a property. A read item's values are already in memory, so this never fails.
-    public func load<T>(_ property: LoadableProperty<T>) async throws -> T {
-        property.get(self)
+    /// Calls `handler` once, on a background queue: the values are already loaded.
+    public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (@Sendable () -> Void)? = nil) {
+        guard let handler else { return }
+        DispatchQueue.global(qos: .userInitiated).async { handler() }
     }
 }
 
-extension AVMetadataItem.LoadableProperty where Value == (any NSCopying & NSObjectProtocol)? {
+extension AVPartialAsyncProperty where Root: AVMetadataItem {
     /// The item's value.
-    public static var value: Self { Self { $0.value } }
-}
-
-extension AVMetadataItem.LoadableProperty where Value == String? {
+    public static var value: AVAsyncProperty<Root, (any NSCopying & NSObjectProtocol)?> { .init(key: "value") { $0.value } }
     /// The value as a string.
-    public static var stringValue: Self { Self { $0.stringValue } }
-}
-
-extension AVMetadataItem.LoadableProperty where Value == NSNumber? {
+    public static var stringValue: AVAsyncProperty<Root, String?> { .init(key: "stringValue") { $0.stringValue } }
     /// The value as a number.
-    public static var numberValue: Self { Self { $0.numberValue } }
-}
-
-extension AVMetadataItem.LoadableProperty where Value == Date? {
+    public static var numberValue: AVAsyncProperty<Root, NSNumber?> { .init(key: "numberValue") { $0.numberValue } }
     /// The value as a date.
-    public static var dateValue: Self { Self { $0.dateValue } }
-}
-
-extension AVMetadataItem.LoadableProperty where Value == Data? {
+    public static var dateValue: AVAsyncProperty<Root, Date?> { .init(key: "dateValue") { $0.dateValue } }
     /// The value as data.
-    public static var dataValue: Self { Self { $0.dataValue } }
-}
-
-extension AVMetadataItem.LoadableProperty where Value == [AVMetadataExtraAttributeKey: Any]? {
-    /// The extra attributes.
-    public static var extraAttributes: Self { Self { $0.extraAttributes } }
+    public static var dataValue: AVAsyncProperty<Root, Data?> { .init(key: "dataValue") { $0.dataValue } }
+    /// The value's extra attributes.
+    public static var extraAttributes: AVAsyncProperty<Root, [AVMetadataExtraAttributeKey: Any]?> {
+        .init(key: "extraAttributes") { $0.extraAttributes }
+    }
 }
