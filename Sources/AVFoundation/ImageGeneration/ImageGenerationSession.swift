@@ -281,7 +281,7 @@ private struct BatchCallbacks: @unchecked Sendable {
 
 /// The shared state of a batch served by several seekers: which run each takes next, and the
 /// results waiting to be reported in order by one reporter at a time.
-private final class ParallelBatch: @unchecked Sendable {
+final class ParallelBatch: @unchecked Sendable {
     private let lock = NSLock()
     private let runCount: Int
     private var nextRun = 0
@@ -316,8 +316,10 @@ private final class ParallelBatch: @unchecked Sendable {
             leftOver += unserved
             if !unserved.isEmpty { stopped = true }
             guard !reporting else { return }
-            reporting = true
             ready = takeReady()
+            // Become the reporter only when there is something to report now; otherwise the
+            // worker that completes the run being waited for will report.
+            reporting = !ready.isEmpty
         }
         while !ready.isEmpty {
             report(ready)
