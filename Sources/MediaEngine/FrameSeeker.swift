@@ -99,7 +99,9 @@ package final class FrameSeeker: @unchecked Sendable {
 
     /// Opens `url`'s stream `streamIndex` for frame extraction. The packet index comes from the
     /// process-wide cache (one scan per file) unless given.
-    package init(url: URL, streamIndex: Int, index: PacketIndex? = nil,
+    /// `decoderThreads` 0 lets the decoder use every core; seekers that run side by side in one
+    /// batch use one thread each instead.
+    package init(url: URL, streamIndex: Int, index: PacketIndex? = nil, decoderThreads: Int = 0,
                  cancellation: DemuxerCancellation = DemuxerCancellation()) throws(FrameSeekerError) {
         let demuxer: Demuxer
         do {
@@ -126,7 +128,7 @@ package final class FrameSeeker: @unchecked Sendable {
         let decoder: Decoder
         do {
             decoder = try demuxer.withCodecParameters(stream: streamIndex) { parameters in
-                try Decoder(parameters: parameters, timeBase: stream.timeBase)
+                try Decoder(parameters: parameters, timeBase: stream.timeBase, threads: decoderThreads)
             }
         } catch let error as FFmpegError {
             let message = error.code == Decoder.decoderNotFound

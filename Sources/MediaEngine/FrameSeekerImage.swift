@@ -51,7 +51,7 @@ package struct PixelOrientation: Sendable, Equatable {
 package enum FrameImage {
     /// A CGImage of `buffer` (a decoded picture, any format), scaled by libswscale straight to
     /// `width`×`height` (the size before `orientation`), then turned/mirrored by `orientation`.
-    /// The image is 8-bit BGRA (`byteOrder32Little | premultipliedFirst`), opaque, sRGB unless the
+    /// The image is 8-bit BGRA (`byteOrder32Little | noneSkipFirst`), opaque, sRGB unless the
     /// buffer's primaries say otherwise.
     package static func makeCGImage(from buffer: CVPixelBuffer, width: Int, height: Int,
                                     orientation: PixelOrientation = .identity,
@@ -69,7 +69,7 @@ package enum FrameImage {
             free(bytes)
             throw error
         }
-        // Opaque: make sure alpha is 255 whatever the source format carried.
+        // Opaque: the skip byte is 255 whatever the source format carried.
         let pixels = bytes.assumingMemoryBound(to: UInt32.self)
         for i in 0 ..< width * height { pixels[i] |= UInt32(0xFF00_0000).littleEndian }
         var data = Data(bytesNoCopy: bytes, count: count, deallocator: .free)
@@ -78,7 +78,9 @@ package enum FrameImage {
             (outWidth, outHeight) = orientation.orientedSize(width: width, height: height)
             data = reorient(data, width: width, height: height, orientation: orientation)
         }
-        let info = CGBitmapInfo(rawValue: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue)
+        // Video frames are opaque: BGRX, the skip byte set to 0xFF (writers then store RGB, with
+        // no alpha channel to carry or un-premultiply).
+        let info = CGBitmapInfo(rawValue: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.noneSkipFirst.rawValue)
         guard let result = CGImage(width: outWidth, height: outHeight, bitsPerComponent: 8, bitsPerPixel: 32,
                                    bytesPerRow: outWidth * 4, space: colorSpace(of: buffer), bitmapInfo: info,
                                    provider: CGDataProvider(bytes: data), decode: nil, shouldInterpolate: true,

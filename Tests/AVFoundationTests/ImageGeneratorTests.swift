@@ -76,12 +76,12 @@ struct ImageGeneratorTests {
         }
     }
 
-    @Test("images are BGRA, premultipliedFirst, 8 bits, the video's size")
+    @Test("images are opaque BGRX (noneSkipFirst), 8 bits, the video's size")
     func imageFormat() throws {
         let image = try exactGenerator().copyCGImage(at: GeneratorMedia.time(10), actualTime: nil)
         #expect(image.width == 320 && image.height == 240)
         #expect(image.bitsPerComponent == 8 && image.bitsPerPixel == 32)
-        #expect(image.alphaInfo == .premultipliedFirst)
+        #expect(image.alphaInfo == .noneSkipFirst)
         #expect(image.byteOrderInfo == .order32Little)
     }
 

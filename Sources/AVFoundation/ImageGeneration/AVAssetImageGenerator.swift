@@ -22,7 +22,7 @@ public typealias AVAssetImageGeneratorCompletionHandler =
 /// the end); with wider tolerances, the frame in that window that is cheapest to decode
 /// (a keyframe if there is one). `actualTime` is always the presentation time of the frame shown.
 ///
-/// Images are 8-bit BGRA (`byteOrder32Little | premultipliedFirst`), opaque, scaled once from
+/// Images are 8-bit BGRX (`byteOrder32Little | noneSkipFirst`): video is opaque. They are scaled once from
 /// the decoded picture to their final size.
 ///
 /// One decoder serves every request of a generator and moves forward through the track: times

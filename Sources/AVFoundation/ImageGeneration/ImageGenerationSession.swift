@@ -28,7 +28,9 @@ final class ImageGenerationSession: @unchecked Sendable {
     private let lock = NSLock()
     private var seeker: FrameSeeker?
     private var openError: AVError?
-    /// Further seekers for parallel batches, opened on first need and kept.
+    /// Single-threaded seekers for parallel batches, opened on first need and kept. (The main
+    /// seeker decodes with every core and serves single requests; side by side, one thread per
+    /// decoder is faster than each decoder spreading over all cores.)
     private var spareSeekers: [FrameSeeker] = []
 
     init(asset: AVAsset) {
@@ -62,8 +64,8 @@ final class ImageGenerationSession: @unchecked Sendable {
         }
         let runs = times.count > 1 ? seeker.runs(for: requests) : [Array(times.indices)]
         let workers = min(Self.maximumWorkers, runs.count)
-        if workers > 1, let extra = extraSeekers(count: workers - 1) {
-            return serve(runs: runs, requests: requests, times: times, seekers: [seeker] + extra, settings: settings,
+        if workers > 1, let parallel = parallelSeekers(count: workers) {
+            return serve(runs: runs, requests: requests, times: times, seekers: parallel, settings: settings,
                          isCancelled: isCancelled, body)
         }
         return seeker.frames(for: requests, isCancelled: isCancelled) { i, outcome in
@@ -142,18 +144,18 @@ final class ImageGenerationSession: @unchecked Sendable {
         }
     }
 
-    /// `count` further seekers on the same track (nil when one cannot be opened: the batch then
-    /// runs on one seeker).
-    private func extraSeekers(count: Int) -> [FrameSeeker]? {
+    /// `count` single-threaded seekers on the same track (nil when one cannot be opened: the
+    /// batch then runs on the main seeker).
+    private func parallelSeekers(count: Int) -> [FrameSeeker]? {
         while spareSeekers.count < count {
-            guard let seeker = try? Self.openSeeker(for: asset) else { return nil }
+            guard let seeker = try? Self.openSeeker(for: asset, decoderThreads: 1) else { return nil }
             spareSeekers.append(seeker)
         }
         return Array(spareSeekers.prefix(count))
     }
 
     /// The engine for the asset's first enabled video track.
-    private static func openSeeker(for asset: AVAsset) throws(AVError) -> FrameSeeker {
+    private static func openSeeker(for asset: AVAsset, decoderThreads: Int = 0) throws(AVError) -> FrameSeeker {
         // `AVAsset(url:)` and `AVURLAsset(url:)` both carry a URL engine; compositions (later) do not.
         guard let url = asset.engine?.url else {
             throw makeError(.operationNotSupportedForAsset, "The asset is not a file asset.",
@@ -171,7 +173,7 @@ final class ImageGenerationSession: @unchecked Sendable {
                             reason: "The asset has no video track, so no image can be generated.")
         }
         do {
-            return try FrameSeeker(url: url, streamIndex: video.index)
+            return try FrameSeeker(url: url, streamIndex: video.index, decoderThreads: decoderThreads)
         } catch {
             throw avError(error, time: nil)
         }
