@@ -57,7 +57,25 @@ struct Bench: ParsableCommand {
         }
         report("PNG encode 1280×720 RGBA, \(images) images", ours, theirs)
 
-        // 3. Ten exact thumbnails from a 60 s 1080p30 H.264 file with 10 s keyframe intervals:
+        // 3. Opening an MP4 and loading duration and tracks (a fresh asset each run) vs ffprobe
+        //    reading the same facts.
+        let mp4 = dir.appendingPathComponent("open.mp4")
+        try runFFmpeg(["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=20", "-f", "lavfi", "-i", "sine=d=20",
+                       "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", mp4.path])
+        let opens = 20
+        let oursOpen = try best(of: repeats) {
+            for _ in 0..<opens {
+                let asset = AVURLAsset(url: mp4)
+                let (duration, tracks) = try blocking { try await asset.load(.duration, .tracks) }
+                guard duration.isNumeric, tracks.count == 2 else { throw DemoError("open.mp4 loaded wrong") }
+            }
+        }
+        let theirsOpen = try best(of: repeats) {
+            for _ in 0..<opens { try runTool("ffprobe", ["-v", "error", "-show_format", "-show_streams", mp4.path]) }
+        }
+        report("open MP4 + load duration/tracks, ×\(opens)", oursOpen, theirsOpen)
+
+        // 4. Ten exact thumbnails from a 60 s 1080p30 H.264 file with 10 s keyframe intervals:
         //    one `avtool thumbnails --exact` process vs ten `ffmpeg -ss T -i FILE -frames:v 1` runs.
         //    The input is kept between runs in a cache folder.
         if !skipThumbnails {
@@ -131,11 +149,5 @@ private func report(_ label: String, _ ours: Double, _ theirs: Double) {
 
 /// Runs the ffmpeg CLI quietly; throws when it fails.
 private func runFFmpeg(_ args: [String]) throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-threads", "1"] + args
-    p.standardOutput = FileHandle.nullDevice
-    try p.run()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw DemoError("ffmpeg \(args.joined(separator: " ")) failed") }
+    try runTool("ffmpeg", ["-v", "error", "-nostdin", "-y", "-threads", "1"] + args)
 }

@@ -42,7 +42,7 @@ func benchThumbnails(in dir: URL, repeats: Int) throws -> (ours: Double, ffmpeg:
 }
 
 /// Runs a tool quietly (found on PATH unless `absolute`); throws when it fails.
-private func runTool(_ tool: String, _ args: [String], absolute: Bool = false) throws {
+func runTool(_ tool: String, _ args: [String], absolute: Bool = false) throws {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: absolute ? tool : "/usr/bin/env")
     p.arguments = absolute ? args : [tool] + args

