@@ -89,10 +89,11 @@ struct AssetTests {
                                                        "-c:v", "libx264", "-bf", "2", "-pix_fmt", "yuv420p"])
         let track = try #require(try await AVURLAsset(url: url).loadTracks(withMediaType: .video).first)
         #expect(try await track.load(.requiresFrameReordering))
-        let t = try await track.loadSamplePresentationTime(forTrackTime: CMTime(value: 1050, timescale: 1000))
-        #expect(t == CMTime(value: 26, timescale: 25))
         let segments = try await track.load(.segments)
         #expect(segments.count == 1 && !segments[0].isEmpty)
+        // The sample's time in the media timeline: frame 26, after the edit's composition offset.
+        let t = try await track.loadSamplePresentationTime(forTrackTime: CMTime(value: 1050, timescale: 1000))
+        #expect(t == CMTime(value: 26, timescale: 25) + segments[0].timeMapping.source.start)
         #expect(segments[0].timeMapping.target == (try await track.load(.timeRange)))
         // An intra-only file does not.
         let intra = try AssetFixtures.generate("i.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=1",

@@ -48,6 +48,9 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
             if AVAssetTrack.metadataKeys.contains(key) || key == "mediaCharacteristics" {
                 _ = try engine.loadMetadata(cancellation)
             }
+            if key == "timeRange" || key == "segments" {
+                _ = try engine.loadEditLists(cancellation)
+            }
         }
     }
 
@@ -109,7 +112,9 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// Whether the track's media is in the file itself (always true here).
     open var isSelfContained: Bool { true }
 
-    /// The track's time range in the asset's timeline.
+    /// The track's time range in the asset's timeline: from the start of its first segment
+    /// that presents media to the end of its last one. An edit list that starts with an empty
+    /// edit delays the track, so its range starts later than zero.
     open var timeRange: CMTimeRange { (try? loadedTimeRange()) ?? .zero }
 
     /// The timescale of the track's media: the 'mdhd' timescale for QuickTime/MP4; for audio in
@@ -161,8 +166,13 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// The total size of the track's sample data in bytes.
     open var totalSampleDataLength: Int64 { (try? index(loading: "totalSampleDataLength")?.totalSize) ?? 0 }
 
-    /// The track's segments: one segment mapping the media onto the track's time range.
+    /// The track's segments: its edit list, each edit mapping a range of the media (in the
+    /// media timescale) onto a range of the asset's timeline (in the movie timescale), laid end
+    /// to end from zero; an empty edit is a segment whose source start is invalid. A track
+    /// without an edit list (and every track of a container that has none) has one segment
+    /// mapping its media onto its time range.
     open var segments: [AVAssetTrackSegment] {
+        if let mappings = editListMappings() { return mappings.map { AVAssetTrackSegment(timeMapping: $0) } }
         let range = timeRange
         return [AVAssetTrackSegment(timeMapping: CMTimeMapping(source: range, target: range))]
     }
@@ -180,18 +190,34 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         return t - r.end
     }
 
-    /// The presentation time of the sample shown at `trackTime`: the start of the sample whose
-    /// presentation interval contains it (the nearest sample outside the track's range).
+    /// The presentation time, in the track's media timeline, of the sample shown at `trackTime`:
+    /// `trackTime` is mapped through the segment containing it and the start of the sample whose
+    /// presentation interval holds the result is returned. `.invalid` when `trackTime` is out of
+    /// the track's segments or falls in an empty edit.
     open func samplePresentationTime(forTrackTime trackTime: CMTime) -> CMTime {
-        guard trackTime.isNumeric, let segment = segment(forTrackTime: trackTime), !segment.isEmpty else { return .invalid }
+        guard trackTime.isNumeric,
+              let segment = segments.first(where: { $0.timeMapping.target.containsTime(trackTime) }),
+              !segment.isEmpty else { return .invalid }
         let mapping = segment.timeMapping
-        var media = mapping.source.start + (trackTime - mapping.target.start)
-        media = CMTimeClampToRange(media, range: mapping.source)
+        var offset = trackTime - mapping.target.start
+        if mapping.source.duration != mapping.target.duration, mapping.target.duration > .zero {
+            offset = CMTimeMultiplyByFloat64(offset, multiplier: mapping.source.duration.seconds / mapping.target.duration.seconds)
+        }
+        let media = mapping.source.start + offset
+        // FFmpeg applies the edit list while demuxing: its timestamps are in the track's
+        // timeline, a segment's media starting at its target start.
+        let toTrack = mapping.target.start - mapping.source.start
         guard let index = try? engine.loadIndexes(DemuxerCancellation())[stream.index], index.count > 0 else { return media }
-        if let d = index.decodeIndex(containing: media) { return index.presentationTime(ofDecodeIndex: d) }
-        let first = index.presentationTime(ofDecodeIndex: index.decodeIndex(forPresentationIndex: 0))
-        if media < first { return first }
-        return index.presentationTime(ofDecodeIndex: index.decodeIndex(forPresentationIndex: index.count - 1))
+        let lookup = media + toTrack
+        let sample: CMTime
+        if let d = index.decodeIndex(containing: lookup) {
+            sample = index.presentationTime(ofDecodeIndex: d)
+        } else if lookup < index.presentationTime(ofDecodeIndex: index.decodeIndex(forPresentationIndex: 0)) {
+            sample = index.presentationTime(ofDecodeIndex: index.decodeIndex(forPresentationIndex: 0))
+        } else {
+            sample = index.presentationTime(ofDecodeIndex: index.decodeIndex(forPresentationIndex: index.count - 1))
+        }
+        return sample - toTrack
     }
 
     /// Loads the segment for a track time.
@@ -202,6 +228,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
 
     /// Loads the presentation time of the sample shown at a track time.
     public func loadSamplePresentationTime(forTrackTime trackTime: CMTime) async throws -> CMTime {
+        _ = try await load(.segments)
         _ = try await load(.requiresFrameReordering)
         return samplePresentationTime(forTrackTime: trackTime)
     }
@@ -258,6 +285,12 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     // MARK: Derived values
 
     func loadedTimeRange() throws -> CMTimeRange {
+        if let mappings = editListMappings() {
+            let presenting = mappings.filter { !$0.isEmpty }
+            if let first = presenting.first, let end = presenting.map(\.target.end).max() {
+                return CMTimeRange(start: first.target.start, end: end)
+            }
+        }
         if stream.duration.isNumeric {
             let start = stream.startTime.isNumeric && stream.startTime > .zero ? stream.startTime : .zero
             return CMTimeRange(start: start, duration: stream.duration)
@@ -267,6 +300,14 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         let origin = engine.loadedInfo.flatMap { $0.startTime.isNumeric ? $0.startTime : nil } ?? range.start
         let start = range.start - origin
         return CMTimeRange(start: start > .zero ? start : .zero, duration: range.duration)
+    }
+
+    /// The track's edit list as time mappings, or nil when the file gives none for this track
+    /// (or an unusable one). A final open-ended edit lasts as long as the demuxer says the
+    /// track does.
+    func editListMappings() -> [CMTimeMapping]? {
+        guard let list = (try? engine.loadEditLists(DemuxerCancellation()))?[trackID] else { return nil }
+        return list.timeMappings(openEndedDuration: stream.duration.isNumeric ? stream.duration : nil)
     }
 
     func loadedDataRate() throws -> Float {

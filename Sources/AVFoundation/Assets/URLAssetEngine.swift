@@ -33,6 +33,7 @@ final class URLAssetEngine: @unchecked Sendable {
     private let info = LoadOnce<AssetInfo>()
     private let indexes = LoadOnce<[Int: PacketIndex]>()
     private let metadata = LoadOnce<AssetMetadata>()
+    private let editLists = LoadOnce<[CMPersistentTrackID: TrackEditList]>()
     /// Opening a local file never takes longer than this (hostile files included).
     static let openTimeout: Double = 60
 
@@ -95,6 +96,17 @@ final class URLAssetEngine: @unchecked Sendable {
                 ContainerMetadata.add(container, to: &fallback)
                 return fallback
             }
+        }
+    }
+
+    /// The edit list of every track that has one, by track ID, read from the file's bytes once
+    /// on first use (QuickTime-family files only; other containers have none here).
+    ///
+    /// Fails only when the container cannot be opened; a damaged edit list leaves its track out.
+    func loadEditLists(_ cancellation: DemuxerCancellation) throws -> [CMPersistentTrackID: TrackEditList] {
+        let info = try loadInfo(cancellation)
+        return try editLists.get(cancellation: cancellation) {
+            info.isQuickTimeFamily ? EditListReader.read(url: url) : [:]
         }
     }
 

@@ -90,7 +90,9 @@ struct ISOBMFFMetadataParser {
 
     // MARK: Top level
 
-    private func readMovieBox() -> [UInt8]? {
+    /// The payload of the first top-level 'moov' box (at most `maximumMovieBoxSize` bytes), or
+    /// nil when there is none or the top-level boxes are damaged. Shared with the edit-list reader.
+    func readMovieBox() -> [UInt8]? {
         var offset: UInt64 = 0
         var count = 0
         while offset + 8 <= file.length && count < Self.maximumTopLevelBoxes {
