@@ -152,7 +152,7 @@ package final class FrameSeeker: @unchecked Sendable {
                                                toleranceAfter: request.toleranceAfter) else {
             throw .noFrames("no frame at an invalid or indefinite time")
         }
-        let frame = try decode(frameAt: index, isCancelled: isCancelled)
+        let frame = try decode(frameAt: index, drains: false, isCancelled: isCancelled)
         return Output(frame: frame, frameIndex: index, time: timeline.time(ofFrame: index))
     }
 
@@ -160,8 +160,15 @@ package final class FrameSeeker: @unchecked Sendable {
     /// calling `body` once per request with its position in `requests` and its outcome. `body`
     /// returns false to stop; the remaining requests are then not served (the caller reports
     /// them). Returns the positions of requests that were not served.
+    ///
+    /// Where the next frame in this order needs decoding to start from another keyframe, the
+    /// decoder is drained after the frame's packet instead of being fed the packets that follow
+    /// (which only push the frame out of the reorder delay); the next frame seeks anyway. With
+    /// `drainsAtEnd`, the last frame is served the same way: for callers whose next request is
+    /// known to start from another keyframe. Without it, the decoder stays where it is, so that
+    /// a later call can go on forward.
     @discardableResult
-    package func frames(for requests: [Request], isCancelled: () -> Bool = { false },
+    package func frames(for requests: [Request], drainsAtEnd: Bool = false, isCancelled: () -> Bool = { false },
                         _ body: (Int, Result<Output, FrameSeekerError>) -> Bool) -> [Int] {
         let chosen = requests.map {
             timeline.selectFrame(for: $0.time, toleranceBefore: $0.toleranceBefore, toleranceAfter: $0.toleranceAfter)
@@ -173,8 +180,16 @@ package final class FrameSeeker: @unchecked Sendable {
                 return Array(order[n...])
             }
             if let index = chosen[r] {
+                let drains: Bool
+                if n + 1 < order.count {
+                    // Drain when the next frame has another decode start (it seeks, or would
+                    // only continue through packets the drain saves decoding).
+                    drains = chosen[order[n + 1]].map { timeline.startIndex(for: $0) != timeline.startIndex(for: index) } ?? true
+                } else {
+                    drains = drainsAtEnd
+                }
                 do {
-                    let frame = try decode(frameAt: index, isCancelled: isCancelled)
+                    let frame = try decode(frameAt: index, drains: drains, isCancelled: isCancelled)
                     outcome = .success(Output(frame: frame, frameIndex: index, time: timeline.time(ofFrame: index)))
                 } catch {
                     outcome = .failure(error)
@@ -210,17 +225,33 @@ package final class FrameSeeker: @unchecked Sendable {
         return runs
     }
 
+    /// What serving `requests` (one run) costs from a fresh seek: the packets decoded from its
+    /// keyframe to its last frame in decode order. For scheduling runs across seekers.
+    package func decodeCost(of requests: [Request]) -> Int {
+        requests.compactMap {
+            timeline.selectFrame(for: $0.time, toleranceBefore: $0.toleranceBefore, toleranceAfter: $0.toleranceAfter)
+        }.map { timeline.cost(of: $0) + 1 }.max() ?? 0
+    }
+
     // MARK: Decoding
 
-    /// Decodes forward (seeking first when needed) until frame `index` comes out.
-    private func decode(frameAt index: Int, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
+    /// Decodes forward (seeking first when needed) until frame `index` comes out. With `drains`,
+    /// once the frame's packet is sent the decoder is drained rather than fed further packets
+    /// (no packet after a frame in decode order can change it), and the next request seeks.
+    private func decode(frameAt index: Int, drains: Bool, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
         if let last, last.index == index { return last.frame }
         if !timeline.canContinue(to: index, from: position) {
             try seek(toStartOf: index)
         }
         let target = timeline.frames[index].pts
         do {
-            return try decodeUntil(target, index: index, isCancelled: isCancelled)
+            let frame = try decodeUntil(target, index: index, drains: drains, isCancelled: isCancelled)
+            if decoder.isDraining {
+                // A drained decoder takes no more packets until flushed: the next request seeks.
+                position = nil
+                pending = nil
+            }
+            return frame
         } catch {
             // Leave the decoder in a known state: the next request seeks.
             position = nil
@@ -228,8 +259,9 @@ package final class FrameSeeker: @unchecked Sendable {
         }
     }
 
-    private func decodeUntil(_ target: Int64, index: Int, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
+    private func decodeUntil(_ target: Int64, index: Int, drains: Bool, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
         var damaged = 0
+        var targetSent = false
         while true {
             if isCancelled() { throw .cancelled }
             // Take every frame the decoder has ready.
@@ -261,9 +293,12 @@ package final class FrameSeeker: @unchecked Sendable {
                 }
                 if case .needsInput = output { break }
             }
-            // Feed the next packet.
+            // Feed the next packet (or, once the target's packet is in and draining is asked
+            // for, the end of the stream).
             let packet: DemuxerPacket?
-            if let pending {
+            if drains && targetSent {
+                packet = nil
+            } else if let pending {
                 packet = pending
                 self.pending = nil
             } else {
@@ -296,6 +331,7 @@ package final class FrameSeeker: @unchecked Sendable {
             }
             packetsDecoded += 1
             if skippable { packetsSkippable += 1 }
+            if packet.rawPTS == target { targetSent = true }
             if let decodeIndex, var p = position {
                 p.nextDecodeIndex = max(p.nextDecodeIndex, decodeIndex + 1)
                 position = p

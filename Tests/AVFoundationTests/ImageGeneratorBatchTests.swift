@@ -35,6 +35,70 @@ struct ImageGeneratorBatchTests {
         #expect(batch.unserved(runs: runs).isEmpty)
     }
 
+    @Test func longestRunsAreClaimedFirstWithinTheWindowAndReportedInOrder() {
+        let runs = [[0], [1], [2, 3], [4], [5], [6, 7]]
+        let batch = ParallelBatch(costs: [258, 135, 189, 243, 120, 174], window: 4)
+        var reported: [Int] = []
+        // The longest runs among the first four go first.
+        #expect(batch.claimRun(cancelled: false) == 0)
+        #expect(batch.claimRun(cancelled: false) == 3)
+        #expect(batch.claimRun(cancelled: false) == 2)
+        // Run 3 finishes before 0 to 2: it waits.
+        batch.finish(run: 3, results: results(runs[3]), unserved: []) { reported += $0.map(\.0) }
+        #expect(reported.isEmpty)
+        #expect(batch.claimRun(cancelled: false) == 1)
+        batch.finish(run: 0, results: results(runs[0]), unserved: []) { reported += $0.map(\.0) }
+        #expect(reported == [0])
+        // The window moved on by one (runs 1 to 4): only run 4 is left in it.
+        #expect(batch.claimRun(cancelled: false) == 4)
+        batch.finish(run: 1, results: results(runs[1]), unserved: []) { reported += $0.map(\.0) }
+        #expect(reported == [0, 1])
+        #expect(batch.claimRun(cancelled: false) == 5)
+        #expect(batch.claimRun(cancelled: false) == nil)
+        batch.finish(run: 5, results: results(runs[5]), unserved: []) { reported += $0.map(\.0) }
+        #expect(reported == [0, 1])
+        batch.finish(run: 2, results: results(runs[2]), unserved: []) { reported += $0.map(\.0) }
+        #expect(reported == [0, 1, 2, 3, 4])
+        batch.finish(run: 4, results: results(runs[4]), unserved: []) { reported += $0.map(\.0) }
+        #expect(reported == [0, 1, 2, 3, 4, 5, 6, 7])
+        #expect(batch.unserved(runs: runs).isEmpty)
+    }
+
+    @Test func aSeekerWaitsWhileTheWindowIsFullAndGoesOnWhenReportingMoves() {
+        let runs = [[0], [1], [2]]
+        let batch = ParallelBatch(costs: [1, 1, 1], window: 2)
+        #expect(batch.claimRun(cancelled: false) == 0)
+        #expect(batch.claimRun(cancelled: false) == 1)
+        // A second seeker (a plain thread, as the batch's workers are) finds the window full.
+        let claimed = ClaimBox()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            claimed.value = batch.claimRun(cancelled: false)
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
+        var reported: [Int] = []
+        batch.finish(run: 0, results: results(runs[0]), unserved: []) { reported += $0.map(\.0) }
+        #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(claimed.value == 2)
+        batch.finish(run: 2, results: results(runs[2]), unserved: []) { reported += $0.map(\.0) }
+        batch.finish(run: 1, results: results(runs[1]), unserved: []) { reported += $0.map(\.0) }
+        #expect(reported == [0, 1, 2])
+    }
+
+    @Test func nothingAfterARunCutShortIsReported() {
+        let runs = [[0, 1], [2], [3]]
+        let batch = ParallelBatch(costs: [1, 1, 1], window: 3)
+        for k in 0 ..< 3 { #expect(batch.claimRun(cancelled: false) == k) }
+        var reported: [Int] = []
+        batch.finish(run: 2, results: results(runs[2]), unserved: []) { reported += $0.map(\.0) }
+        batch.finish(run: 1, results: results(runs[1]), unserved: []) { reported += $0.map(\.0) }
+        // Run 0 was cancelled after its first frame.
+        batch.finish(run: 0, results: results([0]), unserved: [1]) { reported += $0.map(\.0) }
+        #expect(reported == [0])
+        #expect(batch.unserved(runs: runs).sorted() == [1, 2, 3])
+    }
+
     @Test func cancellationStopsNewRunsAndReportsTheRestAsUnserved() {
         let runs = [[0], [1], [2]]
         let batch = ParallelBatch(runCount: runs.count)
@@ -46,4 +110,9 @@ struct ImageGeneratorBatchTests {
         #expect(reported == [0])
         #expect(batch.unserved(runs: runs).sorted() == [1, 2])
     }
+}
+
+/// A claimed run handed back from another thread (read after a semaphore).
+private final class ClaimBox: @unchecked Sendable {
+    var value: Int?
 }

@@ -131,6 +131,63 @@ struct FrameSeekerTests {
         }
     }
 
+    @Test("draining after a run's last frame gives the same frames with fewer packets decoded")
+    func drainAtEnd() throws {
+        // P frames, reference and non-reference B frames, GOP starts and ends, on single- and
+        // multi-threaded decoders.
+        let targets = [0, 1, 2, 3, 4, 5, 7, 8, 20, 46, 47, 48, 50, 95, 100, 333, 358, 359]
+        for threads in [1, 0] {
+            let demuxer = try Demuxer(url: NumberedVideo.url)
+            let video = try #require(demuxer.streams.first { $0.kind == .video })
+            let fed = try FrameSeeker(url: NumberedVideo.url, streamIndex: video.index, decoderThreads: threads)
+            let drained = try FrameSeeker(url: NumberedVideo.url, streamIndex: video.index, decoderThreads: threads)
+            for n in targets {
+                let request = FrameSeeker.Request(time: NumberedVideo.time(n))
+                var a: Int?, b: Int?
+                // A fresh seek each time: a request behind the last one, or the first.
+                fed.frames(for: [.init(time: NumberedVideo.time(359))]) { _, _ in true }
+                drained.frames(for: [.init(time: NumberedVideo.time(359))], drainsAtEnd: true) { _, _ in true }
+                let fedStart = fed.packetsDecoded, drainedStart = drained.packetsDecoded
+                fed.frames(for: [request]) { _, outcome in a = try? number(outcome.get()); return true }
+                drained.frames(for: [request], drainsAtEnd: true) { _, outcome in b = try? number(outcome.get()); return true }
+                #expect(a == n, "fed decoder, \(threads) threads, frame \(n)")
+                #expect(b == n, "drained decoder, \(threads) threads, frame \(n)")
+                #expect(drained.packetsDecoded - drainedStart <= fed.packetsDecoded - fedStart)
+            }
+            // The drained decoder is reusable: going on forward and backward still works.
+            for n in [10, 11, 200, 12, 359, 0] {
+                #expect(try number(drained.frame(for: .init(time: NumberedVideo.time(n)))) == n)
+            }
+        }
+    }
+
+    @Test("a batch over several GOPs drains between runs and still gives every frame")
+    func batchDrainsBetweenRuns() throws {
+        let seeker = try seeker()
+        let wanted = [5, 6, 47, 48, 49, 95, 96, 143, 200, 201, 359, 359, 0]
+        var seen: [Int: Int] = [:]
+        let left = seeker.frames(for: wanted.map { .init(time: NumberedVideo.time($0)) }, drainsAtEnd: true) { i, outcome in
+            if case .success(let out) = outcome { seen[i] = try? number(out) }
+            return true
+        }
+        #expect(left.isEmpty)
+        for (i, n) in wanted.enumerated() { #expect(seen[i] == n) }
+        // Afterwards the seeker serves single requests, forward from a drained decoder.
+        for n in [359, 100, 101, 102] {
+            #expect(try number(seeker.frame(for: .init(time: NumberedVideo.time(n)))) == n)
+        }
+    }
+
+    @Test("a run's decode cost counts the packets from its keyframe to its last frame")
+    func runCost() throws {
+        let seeker = try seeker()
+        #expect(seeker.decodeCost(of: [.init(time: NumberedVideo.time(0))]) == 1)
+        #expect(seeker.decodeCost(of: [.init(time: NumberedVideo.time(48))]) == 1)
+        let late = seeker.decodeCost(of: [.init(time: NumberedVideo.time(49)), .init(time: NumberedVideo.time(94))])
+        #expect(late > 40 && late <= 48)
+        #expect(seeker.decodeCost(of: []) == 0)
+    }
+
     @Test("cancellation stops a batch")
     func cancellation() throws {
         let seeker = try seeker()

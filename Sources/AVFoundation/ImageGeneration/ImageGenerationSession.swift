@@ -81,7 +81,8 @@ final class ImageGenerationSession: @unchecked Sendable {
     private func serve(runs: [[Int]], requests: [FrameSeeker.Request], times: [CMTime], seekers: [FrameSeeker],
                        settings: ImageGenerationSettings, isCancelled: () -> Bool,
                        _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
-        let batch = ParallelBatch(runCount: runs.count)
+        let batch = ParallelBatch(costs: runs.map { run in seekers[0].decodeCost(of: run.map { requests[$0] }) },
+                                  window: 2 * seekers.count)
         withoutActuallyEscaping(body) { body in
             withoutActuallyEscaping(isCancelled) { isCancelled in
                 let calls = BatchCallbacks(report: body, isCancelled: isCancelled)
@@ -90,7 +91,8 @@ final class ImageGenerationSession: @unchecked Sendable {
                     while let k = batch.claimRun(cancelled: calls.isCancelled()) {
                         let run = runs[k]
                         var results: [(Int, Result<GeneratedImage, any Error>)] = []
-                        let left = seeker.frames(for: run.map { requests[$0] },
+                        // Each run starts from its own keyframe: drain after its last frame.
+                        let left = seeker.frames(for: run.map { requests[$0] }, drainsAtEnd: true,
                                                  isCancelled: { calls.isCancelled() || batch.isStopped }) { j, outcome in
                             results.append((run[j], self.image(for: outcome, seeker: seeker, settings: settings, time: times[run[j]])))
                             return true
@@ -283,29 +285,66 @@ private struct BatchCallbacks: @unchecked Sendable {
 
 /// The shared state of a batch served by several seekers: which run each takes next, and the
 /// results waiting to be reported in order by one reporter at a time.
+///
+/// Runs are handed out longest first (by decode cost), so that the long ones do not end the
+/// batch with one seeker busy and the others idle; but only among the `window` runs from the
+/// next one to report, so at most `window` runs' results wait to be reported. A seeker that
+/// finds every run in the window taken waits until reporting moves on.
 final class ParallelBatch: @unchecked Sendable {
-    private let lock = NSLock()
-    private let runCount: Int
-    private var nextRun = 0
+    private let condition = NSCondition()
+    private let costs: [Int]
+    private let window: Int
+    private var claimed: [Bool]
+    private var claimedCount = 0
     private var nextToReport = 0
     private var reporting = false
     private var stopped = false
+    /// Set once a run cut short by cancellation was reported: nothing after it is.
+    private var halted = false
     private var finished: [Int: [(Int, Result<GeneratedImage, any Error>)]] = [:]
+    private var incomplete: Set<Int> = []
     private var leftOver: [Int] = []
 
-    init(runCount: Int) { self.runCount = runCount }
+    /// A batch of runs costing `costs` (any unit; larger is served first), at most `window`
+    /// (at least 1) runs ahead of reporting.
+    init(costs: [Int], window: Int) {
+        self.costs = costs
+        self.window = max(1, window)
+        self.claimed = Array(repeating: false, count: costs.count)
+    }
+
+    /// A batch of `runCount` runs of equal cost, served in order.
+    convenience init(runCount: Int) {
+        self.init(costs: Array(repeating: 0, count: runCount), window: max(1, runCount))
+    }
+
+    private var runCount: Int { costs.count }
 
     /// True once the batch was cancelled: no further runs are started.
-    var isStopped: Bool { lock.withLock { stopped } }
+    var isStopped: Bool { condition.withLock { stopped } }
 
-    /// The next run to serve, or nil when all are taken or the batch is cancelled.
+    /// The next run to serve, or nil when all are taken or the batch is cancelled. Blocks while
+    /// every untaken run lies beyond the window (until an earlier run is reported).
     func claimRun(cancelled: Bool) -> Int? {
-        lock.withLock {
-            if cancelled { stopped = true }
-            guard !stopped, nextRun < runCount else { return nil }
-            defer { nextRun += 1 }
-            return nextRun
+        condition.lock()
+        defer { condition.unlock() }
+        if cancelled {
+            stopped = true
+            condition.broadcast()
         }
+        while !stopped && claimedCount < runCount {
+            var best: Int?
+            for k in nextToReport ..< min(runCount, nextToReport + window) where !claimed[k] {
+                if best == nil || costs[k] > costs[best!] { best = k }
+            }
+            if let best {
+                claimed[best] = true
+                claimedCount += 1
+                return best
+            }
+            condition.wait()
+        }
+        return nil
     }
 
     /// Records run `k`'s results; whoever finds no reporter active becomes it and reports every
@@ -313,10 +352,14 @@ final class ParallelBatch: @unchecked Sendable {
     func finish(run k: Int, results: [(Int, Result<GeneratedImage, any Error>)], unserved: [Int],
                 report: ([(Int, Result<GeneratedImage, any Error>)]) -> Void) {
         var ready: [(Int, Result<GeneratedImage, any Error>)] = []
-        lock.withLock {
+        condition.withLock {
             finished[k] = results
             leftOver += unserved
-            if !unserved.isEmpty { stopped = true }
+            if !unserved.isEmpty {
+                stopped = true
+                incomplete.insert(k)
+                condition.broadcast()
+            }
             guard !reporting else { return }
             ready = takeReady()
             // Become the reporter only when there is something to report now; otherwise the
@@ -325,7 +368,7 @@ final class ParallelBatch: @unchecked Sendable {
         }
         while !ready.isEmpty {
             report(ready)
-            ready = lock.withLock {
+            ready = condition.withLock {
                 let more = takeReady()
                 if more.isEmpty { reporting = false }
                 return more
@@ -333,12 +376,15 @@ final class ParallelBatch: @unchecked Sendable {
         }
     }
 
+    /// The results of the finished runs from `nextToReport` on, in order (under the lock).
     private func takeReady() -> [(Int, Result<GeneratedImage, any Error>)] {
         var ready: [(Int, Result<GeneratedImage, any Error>)] = []
-        while let results = finished.removeValue(forKey: nextToReport) {
+        while !halted, let results = finished.removeValue(forKey: nextToReport) {
             ready += results
+            if incomplete.contains(nextToReport) { halted = true }
             nextToReport += 1
         }
+        if !ready.isEmpty { condition.broadcast() }
         return ready
     }
 
@@ -346,10 +392,10 @@ final class ParallelBatch: @unchecked Sendable {
     /// an earlier run was cancelled (their results are dropped, as a single seeker would not
     /// have produced them).
     func unserved(runs: [[Int]]) -> [Int] {
-        lock.withLock {
+        condition.withLock {
             var left = leftOver
             for k in nextToReport..<runCount {
-                if let results = finished[k] { left += results.map(\.0) } else if k >= nextRun { left += runs[k] }
+                if let results = finished[k] { left += results.map(\.0) } else if !claimed[k] { left += runs[k] }
             }
             return left
         }
