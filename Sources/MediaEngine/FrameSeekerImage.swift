@@ -82,7 +82,7 @@ package enum FrameImage {
         // no alpha channel to carry or un-premultiply).
         let info = CGBitmapInfo(rawValue: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.noneSkipFirst.rawValue)
         guard let result = CGImage(width: outWidth, height: outHeight, bitsPerComponent: 8, bitsPerPixel: 32,
-                                   bytesPerRow: outWidth * 4, space: colorSpace(of: buffer), bitmapInfo: info,
+                                   bytesPerRow: outWidth * 4, space: PixelFormatColor.colorSpace(of: buffer), bitmapInfo: info,
                                    provider: CGDataProvider(bytes: data), decode: nil, shouldInterpolate: true,
                                    intent: .defaultIntent)
         else { throw .allocationFailed }
@@ -110,15 +110,5 @@ package enum FrameImage {
         return out
     }
 
-    /// The colour space named by the buffer's colour primaries attachment (sRGB by default).
-    private static func colorSpace(of buffer: CVPixelBuffer) -> CGColorSpace {
-        let name: CFString
-        switch PixelFormatColor.attachment(PixelFormatColor.primariesKey, of: buffer) as? String {
-        case "ITU_R_2020": name = CGColorSpace.itur_2020
-        case "P3_D65": name = CGColorSpace.displayP3
-        case "DCI_P3": name = CGColorSpace.dcip3
-        default: name = CGColorSpace.sRGB
-        }
-        return CGColorSpace(name: name) ?? CGColorSpaceCreateDeviceRGB()
-    }
+
 }

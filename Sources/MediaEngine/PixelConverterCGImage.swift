@@ -34,7 +34,7 @@ extension PixelConverter {
         let alpha: CGImageAlphaInfo = layout.hasAlpha ? .premultipliedFirst : .noneSkipFirst
         let info = CGBitmapInfo(rawValue: CGBitmapInfo.byteOrder32Little.rawValue | alpha.rawValue)
         guard let image = CGImage(width: s.width, height: s.height, bitsPerComponent: 8, bitsPerPixel: 32,
-                                  bytesPerRow: bytesPerRow, space: Self.colorSpace(of: buffer), bitmapInfo: info,
+                                  bytesPerRow: bytesPerRow, space: PixelFormatColor.colorSpace(of: buffer), bitmapInfo: info,
                                   provider: CGDataProvider(bytes: data), decode: nil, shouldInterpolate: true,
                                   intent: .defaultIntent)
         else { throw .allocationFailed }
@@ -136,15 +136,5 @@ extension PixelConverter {
         }
     }
 
-    /// The colour space for an image of `buffer`: from its colour primaries attachment.
-    private static func colorSpace(of buffer: CVPixelBuffer) -> CGColorSpace {
-        let name: CFString
-        switch PixelFormatColor.attachment(PixelFormatColor.primariesKey, of: buffer) as? String {
-        case "ITU_R_2020": name = CGColorSpace.itur_2020
-        case "P3_D65": name = CGColorSpace.displayP3
-        case "DCI_P3": name = CGColorSpace.dcip3
-        default: name = CGColorSpace.sRGB
-        }
-        return CGColorSpace(name: name) ?? CGColorSpaceCreateDeviceRGB()
-    }
+
 }

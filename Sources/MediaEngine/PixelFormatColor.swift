@@ -168,6 +168,19 @@ package enum PixelFormatColor {
     }
 
     /// An attachment of `buffer` in either propagation mode.
+    /// The colour space for an image made from `buffer`: the one its colour primaries attachment
+    /// names (BT.2020, Display P3, DCI-P3), sRGB otherwise.
+    package static func colorSpace(of buffer: CVPixelBuffer) -> CGColorSpace {
+        let name: CFString
+        switch attachment(primariesKey, of: buffer) as? String {
+        case "ITU_R_2020": name = CGColorSpace.itur_2020
+        case "P3_D65": name = CGColorSpace.displayP3
+        case "DCI_P3": name = CGColorSpace.dcip3
+        default: name = CGColorSpace.sRGB
+        }
+        return CGColorSpace(name: name) ?? CGColorSpaceCreateDeviceRGB()
+    }
+
     package static func attachment(_ key: String, of buffer: CVBuffer) -> Any? {
         buffer.mutex.lock()
         defer { buffer.mutex.unlock() }
