@@ -43,6 +43,18 @@ struct AssetTests {
         #expect(try await video.load(.minFrameDuration) == CMTime(value: 1, timescale: 25))
     }
 
+    @Test("estimatedDataRate of an MPEG-1 stream with the variable-rate code is measured from its samples")
+    func mpegVariableRate() async throws {
+        guard let url = AssetFixtures.fixture("blue.mpg") else { return }
+        let track = try #require(try await AVURLAsset(url: url).loadTracks(withMediaType: .video).first)
+        let (rate, size, range) = try await track.load(.estimatedDataRate, .totalSampleDataLength, .timeRange)
+        #expect(size > 0)
+        // The sequence header's 0x3FFFF code (≈104.9 Mb/s) is not a rate: the rate is the data over the time.
+        let measured = Double(size) * 8 / range.duration.seconds
+        #expect(rate < 10_000_000)
+        #expect(abs(Double(rate) - measured) / measured < 0.25)
+    }
+
     @Test("every downloaded fixture: duration and first-track facts match ffprobe")
     func allFixtures() async throws {
         for name in ["bikes.mp4", "carphone_pristine.mp4", "house_lo.wav", "house_lo.ogg", "house_lo.mp3", "blue.mpg"] {

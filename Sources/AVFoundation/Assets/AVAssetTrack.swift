@@ -30,6 +30,9 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// tagged characteristics there).
     static let metadataKeys: Set<String> = ["metadata", "commonMetadata", "availableMetadataFormats"]
     private static let indexKeys: Set<String> = ["totalSampleDataLength", "minFrameDuration", "requiresFrameReordering"]
+    /// What an MPEG-1/2 video sequence header's "variable bit rate" code (0x3FFFF × 400 b/s)
+    /// becomes in FFmpeg's stream bit rate: not a rate, so the data rate is measured instead.
+    static let mpegVariableBitRate = 0x3FFFF * 400
 
     init(asset: AVAsset, stream: StreamInfo, engine: URLAssetEngine) {
         self.asset = asset
@@ -64,7 +67,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     private static func needsIndex(key: String, stream: StreamInfo) -> Bool {
         switch key {
         case "timeRange", "segments": return !stream.duration.isNumeric
-        case "estimatedDataRate": return stream.bitRate == 0
+        case "estimatedDataRate": return stream.bitRate == 0 || stream.bitRate == AVAssetTrack.mpegVariableBitRate
         case "nominalFrameRate": return stream.kind == .video && stream.averageFrameRate == 0
         default: return false
         }
@@ -311,7 +314,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     }
 
     func loadedDataRate() throws -> Float {
-        if stream.bitRate > 0 { return Float(stream.bitRate) }
+        if stream.bitRate > 0, stream.bitRate != AVAssetTrack.mpegVariableBitRate { return Float(stream.bitRate) }
         guard let index = try index(loading: "estimatedDataRate"), index.count > 0 else { return 0 }
         let seconds = index.presentationTimeRange.duration.seconds
         return seconds > 0 ? Float(Double(index.totalSize) * 8 / seconds) : 0
