@@ -133,30 +133,6 @@ package struct PacketIndex: Sendable {
         presentationIndex(containing: time).map { presentationOrder[$0] }
     }
 
-    /// The decode index of the keyframe to start decoding from to obtain the packet at decode
-    /// index `target`: the last keyframe at or before it in decode order whose presentation time
-    /// is not after the target's (so leading pictures of an open GOP start one keyframe earlier).
-    package func decodeStart(forDecodeIndex target: Int) -> Int {
-        guard target >= 0, target < entries.count else { return 0 }
-        var i = target
-        while i >= 0 {
-            if entries[i].isKeyframe && entries[i].pts <= entries[target].pts { return i }
-            i -= 1
-        }
-        return 0
-    }
-
-    /// The decode index of the keyframe at or before presentation time `time` (the last keyframe
-    /// whose presentation time is ≤ `time`); nil when `time` precedes every keyframe.
-    package func keyframe(atOrBefore time: CMTime) -> Int? {
-        guard let t = units(time) else { return nil }
-        var best: Int? = nil
-        for (i, e) in entries.enumerated() where e.isKeyframe && e.pts <= t {
-            if best == nil || e.pts >= entries[best!].pts { best = i }
-        }
-        return best
-    }
-
     /// The decode indices of all keyframes.
     package var keyframeIndices: [Int] { entries.indices.filter { entries[$0].isKeyframe } }
 }

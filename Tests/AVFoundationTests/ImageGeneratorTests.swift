@@ -233,15 +233,25 @@ struct ImageGeneratorTests {
 
     @Test("missing, non-media, truncated and corrupted files give errors, never a crash or hang")
     func badFiles() throws {
-        for url in [GeneratorMedia.dir.appendingPathComponent("missing.mp4"), GeneratorMedia.garbage] {
-            let generator = AVAssetImageGenerator(asset: AVURLAsset(url: url))
-            #expect(throws: AVError.self) { try generator.copyCGImage(at: .zero, actualTime: nil) }
+        // The generator reports what loading the same asset reports (a missing file is Apple's
+        // NSURLErrorDomain -1100; a non-media file AVError.fileFormatNotRecognized).
+        for (url, domain, code) in [(GeneratorMedia.dir.appendingPathComponent("missing.mp4"), NSURLErrorDomain, NSURLErrorFileDoesNotExist),
+                                    (GeneratorMedia.garbage, AVFoundationErrorDomain, AVError.Code.fileFormatNotRecognized.rawValue)] {
+            let asset = AVURLAsset(url: url)
+            var loadError: NSError?
+            _ = asset.tracks
+            #expect(asset.statusOfValue(forKey: "tracks", error: &loadError) == .failed)
+            #expect(loadError?.domain == domain && loadError?.code == code)
+            let generator = AVAssetImageGenerator(asset: asset)
+            #expect { try generator.copyCGImage(at: .zero, actualTime: nil) } throws: { error in
+                (error as NSError).domain == domain && (error as NSError).code == code
+            }
             let calls = Calls(expected: 2)
             generator.generateCGImagesAsynchronously(forTimes: [NSValue(time: .zero), NSValue(time: GeneratorMedia.time(9))]) { r, i, a, res, e in
                 calls.add(.init(requested: r, image: i, actual: a, result: res, error: e))
             }
             #expect(calls.wait())
-            #expect(calls.all.allSatisfy { $0.result == .failed && $0.error is AVError })
+            #expect(calls.all.allSatisfy { $0.result == .failed && ($0.error as NSError?)?.code == code })
         }
         // Truncated: the frames that survive decode; the others fail (or the file fails to open).
         for url in [GeneratorMedia.truncated, GeneratorMedia.corrupted] {

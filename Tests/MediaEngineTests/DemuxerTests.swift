@@ -121,9 +121,11 @@ struct DemuxerTests {
         // A time inside frame 37's interval finds frame 37; its decode start is the keyframe at frame 25.
         let d = try #require(index.decodeIndex(containing: CMTime(value: 375, timescale: 250)))
         #expect(index.presentationTime(ofDecodeIndex: d) == CMTime(value: 37, timescale: 25))
-        let start = index.decodeStart(forDecodeIndex: d)
-        #expect(index.entries[start].isKeyframe && index.presentationTime(ofDecodeIndex: start) == CMTime(value: 1, timescale: 1))
-        #expect(index.keyframe(atOrBefore: CMTime(value: 199, timescale: 100)) == start)
+        // Decoding starts from the keyframe the seeker's timeline names (one rule, FrameTimeline's).
+        let timeline = FrameTimeline(index)
+        let frame = try #require(timeline.frameIndex(decodeIndex: d))
+        let start = try #require(timeline.startIndex(for: frame))
+        #expect(timeline.frames[start].isKeyframe && timeline.time(ofFrame: start) == CMTime(value: 1, timescale: 1))
         #expect(index.decodeIndex(containing: CMTime(value: 4, timescale: 1)) == nil)
         #expect(index.decodeIndex(containing: CMTime(value: -1, timescale: 25)) == nil)
         #expect(index.presentationTimeRange == CMTimeRange(start: .zero, duration: CMTime(value: 4, timescale: 1)))

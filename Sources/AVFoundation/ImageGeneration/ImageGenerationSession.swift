@@ -27,7 +27,7 @@ final class ImageGenerationSession: @unchecked Sendable {
     private let asset: AVAsset
     private let lock = NSLock()
     private var seeker: FrameSeeker?
-    private var openError: AVError?
+    private var openError: (any Error)?
     /// Single-threaded seekers for parallel batches, opened on first need and kept. (The main
     /// seeker decodes with every core and serves single requests; side by side, one thread per
     /// decoder is faster than each decoder spreading over all cores.)
@@ -119,7 +119,7 @@ final class ImageGenerationSession: @unchecked Sendable {
                 return .failure(error)
             }
         case .failure(let failure):
-            return .failure(Self.avError(failure, time: time))
+            return .failure(Self.avError(failure, time: time, url: asset.engine?.url))
         }
     }
 
@@ -133,7 +133,7 @@ final class ImageGenerationSession: @unchecked Sendable {
 
     // MARK: Opening
 
-    private func openedSeeker() throws(AVError) -> FrameSeeker {
+    private func openedSeeker() throws -> FrameSeeker {
         if let seeker { return seeker }
         if let openError { throw openError }
         do {
@@ -156,28 +156,25 @@ final class ImageGenerationSession: @unchecked Sendable {
         return Array(spareSeekers.prefix(count))
     }
 
-    /// The engine for the asset's first enabled video track.
-    private static func openSeeker(for asset: AVAsset, decoderThreads: Int = 0) throws(AVError) -> FrameSeeker {
+    /// The engine for the asset's first enabled video track. The stream facts come from the
+    /// asset's own engine (opened once per asset, its errors those the asset reports); the seeker
+    /// opens its own demuxer and decoder.
+    private static func openSeeker(for asset: AVAsset, decoderThreads: Int = 0) throws -> FrameSeeker {
         // `AVAsset(url:)` and `AVURLAsset(url:)` both carry a URL engine; compositions (later) do not.
-        guard let url = asset.engine?.url else {
+        guard let engine = asset.engine else {
             throw makeError(.operationNotSupportedForAsset, "The asset is not a file asset.",
                             reason: "Image generation reads media files (AVURLAsset).")
         }
-        let demuxer: Demuxer
-        do {
-            demuxer = try Demuxer(url: url)
-        } catch {
-            throw avError(.media(error), time: nil)
-        }
+        let info = try engine.loadInfo(DemuxerCancellation(timeout: URLAssetEngine.openTimeout))
         // The default enabled video track: the first video stream that is not a cover picture.
-        guard let video = demuxer.streams.first(where: { $0.kind == .video && !$0.disposition.contains(.attachedPicture) }) else {
+        guard let video = info.streams.first(where: { $0.kind == .video && !$0.disposition.contains(.attachedPicture) }) else {
             throw makeError(.noImageAtTime, "Cannot Open",
                             reason: "The asset has no video track, so no image can be generated.")
         }
         do {
-            return try FrameSeeker(url: url, streamIndex: video.index, decoderThreads: decoderThreads)
+            return try FrameSeeker(url: engine.url, streamIndex: video.index, decoderThreads: decoderThreads)
         } catch {
-            throw avError(error, time: nil)
+            throw avError(error, time: nil, url: engine.url)
         }
     }
 
@@ -189,7 +186,7 @@ final class ImageGenerationSession: @unchecked Sendable {
         do {
             buffer = try output.frame.makePixelBuffer()
         } catch {
-            throw Self.avError(.conversionFailed(error), time: output.time)
+            throw Self.avError(.conversionFailed(error), time: output.time, url: nil)
         }
         let frameWidth = output.frame.width, frameHeight = output.frame.height
         // Aperture: production and clean apertures show square pixels (the sample aspect ratio
@@ -206,7 +203,7 @@ final class ImageGenerationSession: @unchecked Sendable {
         do {
             return try FrameImage.makeCGImage(from: buffer, width: w, height: h, orientation: orientation)
         } catch {
-            throw Self.avError(.conversionFailed(error), time: output.time)
+            throw Self.avError(.conversionFailed(error), time: output.time, url: nil)
         }
     }
 
@@ -225,31 +222,18 @@ final class ImageGenerationSession: @unchecked Sendable {
                           time: CMTime? = nil) -> AVError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: description, NSLocalizedFailureReasonErrorKey: reason]
         if let underlying { info[NSUnderlyingErrorKey] = underlying as NSError }
-        if let time, time.isNumeric { info["AVErrorTimeKey"] = NSValue(time: time) }
+        if let time, time.isNumeric { info[AVErrorTimeKey] = NSValue(time: time) }
         return AVError(code, userInfo: info)
     }
 
-    static func avError(_ failure: FrameSeekerError, time: CMTime?) -> AVError {
+    /// The error to report for a seeker failure. Failures to open or read the file are those
+    /// the asset itself reports (`AVError.from`, shared with loading); decoding failures are the
+    /// generator's own.
+    static func avError(_ failure: FrameSeekerError, time: CMTime?, url: URL?) -> any Error {
         let underlying = NSError(domain: "MediaEngine", code: Int(failure.code), userInfo: [NSLocalizedDescriptionKey: failure.description])
         switch failure {
         case .media(let media):
-            switch media {
-            case .fileNotFound:
-                return makeError(.fileFormatNotRecognized, "Cannot Open", reason: "The file does not exist: \(media.message)",
-                                 underlying: underlying, time: time)
-            case .formatNotRecognized:
-                return makeError(.fileFormatNotRecognized, "Cannot Open",
-                                 reason: "The file is not a media file this framework can read: \(media.message)",
-                                 underlying: underlying, time: time)
-            case .failedToParse:
-                return makeError(.fileFailedToParse, "Cannot Open", reason: "The file is damaged: \(media.message)",
-                                 underlying: underlying, time: time)
-            case .decoderNotFound:
-                return makeError(.decoderNotFound, "Cannot Decode", reason: media.message, underlying: underlying, time: time)
-            default:
-                return makeError(.unknown, "The operation could not be completed", reason: media.message,
-                                 underlying: underlying, time: time)
-            }
+            return AVError.from(media, url: url)
         case .noFrames(let m):
             return makeError(.noImageAtTime, "Cannot Open", reason: m, underlying: underlying, time: time)
         case .decoderUnavailable(_, let m):
@@ -259,7 +243,7 @@ final class ImageGenerationSession: @unchecked Sendable {
         case .conversionFailed:
             return makeError(.decodeFailed, "Cannot Decode", reason: failure.description, underlying: underlying, time: time)
         case .cancelled:
-            return makeError(.unknown, "The operation was cancelled", reason: "The request was cancelled.", time: time)
+            return makeError(.operationCancelled, "The operation was cancelled", reason: "The request was cancelled.", time: time)
         }
     }
 }
