@@ -90,6 +90,12 @@ package final class FrameSeeker: @unchecked Sendable {
     package private(set) var packetsSkippable = 0
     /// How many seeks were made.
     package private(set) var seekCount = 0
+    /// Whether reference pictures that no requested frame depends on are left undecoded (H.264,
+    /// proven per run from the slice headers). On by default; off decodes every reference picture.
+    package var skipsUnneededReferences = true
+    /// How many packets were not decoded because they are reference pictures no requested frame
+    /// depends on.
+    package private(set) var packetsSkippedAsUnneededReferences = 0
 
     private let demuxer: Demuxer
     private let decoder: Decoder
