@@ -29,9 +29,9 @@ let package = Package(
         // C: FFmpeg 5.1 through pkg-config. Only MediaEngine imports it.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter libavdevice",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
-                              "libswresample-dev", "libavfilter-dev", "libavdevice-dev"])]
+                              "libswresample-dev"])]
         ),
         // Pure Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),

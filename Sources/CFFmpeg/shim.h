@@ -12,10 +12,6 @@
 #include <libavutil/buffer.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersink.h>
-#include <libavfilter/buffersrc.h>
-#include <libavdevice/avdevice.h>
 
 /* Macros Swift cannot import. */
 static inline int cffmpeg_averror(int e) { return AVERROR(e); }

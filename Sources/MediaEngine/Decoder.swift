@@ -12,9 +12,10 @@ import Foundation
 /// without copying (`VideoFrame.makePixelBuffer(from:)`).
 ///
 /// A seek is `flush()` followed by packets from a keyframe. While a caller decodes towards a
-/// frame it wants, it may set `skipsNonReferenceFrames` before sending a packet whose frame
-/// cannot be wanted: the decoder then drops that packet's picture if no other picture refers to
-/// it (`AVDISCARD_NONREF`), which saves its decoding and never breaks later pictures.
+/// frame it wants, it may set `skipMode` before sending a packet whose frame cannot be wanted:
+/// the decoder then drops that packet's picture if no other picture refers to it
+/// (`AVDISCARD_NONREF`), which saves its decoding and never breaks later pictures, or — when the
+/// caller has proven it safe — also a reference picture made of B slices (`AVDISCARD_BIDIR`).
 ///
 /// Not thread-safe: use one decoder from one thread at a time.
 package final class Decoder: @unchecked Sendable {
@@ -74,15 +75,43 @@ package final class Decoder: @unchecked Sendable {
     package static let decoderNotFound: Int32 = -Int32(bitPattern: UInt32(0xF8) | UInt32(UInt8(ascii: "D")) << 8
                                                            | UInt32(UInt8(ascii: "E")) << 16 | UInt32(UInt8(ascii: "C")) << 24)
 
+    /// Which pictures of the packets sent from now on are dropped undecoded.
+    package enum SkipMode: Sendable {
+        /// None: every picture is decoded (`AVDISCARD_DEFAULT`).
+        case none
+        /// Pictures no other picture refers to (`AVDISCARD_NONREF`): never breaks later pictures.
+        case nonReference
+        /// Those, and every picture made only of B slices (`AVDISCARD_BIDIR`): the caller must
+        /// have proven nothing it wants refers to them (see `H264ReferencePlanner`).
+        case bidirectional
+    }
+
+    /// Which pictures of the packets sent from now on are dropped. Set it only while every
+    /// such picture is unwanted.
+    package var skipMode: SkipMode {
+        get {
+            switch context?.pointee.skip_frame {
+            case AVDISCARD_NONREF: return .nonReference
+            case AVDISCARD_BIDIR: return .bidirectional
+            default: return .none
+            }
+        }
+        set {
+            switch newValue {
+            case .none: context?.pointee.skip_frame = AVDISCARD_DEFAULT
+            case .nonReference: context?.pointee.skip_frame = AVDISCARD_NONREF
+            case .bidirectional: context?.pointee.skip_frame = AVDISCARD_BIDIR
+            }
+        }
+    }
+
     /// Whether pictures no other picture refers to are dropped (`skip_frame = AVDISCARD_NONREF`)
     /// for the packets sent from now on. Set it only while every such picture is unwanted.
     package var skipsNonReferenceFrames: Bool {
-        get { context?.pointee.skip_frame == AVDISCARD_NONREF }
-        set { context?.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
+        get { skipMode == .nonReference }
+        set { skipMode = newValue ? .nonReference : .none }
     }
 
-    /// Sends one packet. Returns false, having taken nothing, when the decoder first needs
-    /// `receive()` to be called (`EAGAIN`). Invalid data throws (the decoder stays usable).
     @discardableResult
     package func send(_ packet: UnsafePointer<AVPacket>) throws(FFmpegError) -> Bool {
         guard let context else { throw .invalidArgument }

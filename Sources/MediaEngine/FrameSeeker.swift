@@ -100,8 +100,15 @@ package final class FrameSeeker: @unchecked Sendable {
     private let demuxer: Demuxer
     private let decoder: Decoder
     private var position: FrameTimeline.Position?
-    private var pending: DemuxerPacket?
+    /// Packets read from the demuxer but not yet sent, in file order.
+    private var queue: [DemuxerPacket] = []
     private var last: (index: Int, frame: DecodedFrame)?
+    /// Proves which reference pictures may be skipped (H.264 only).
+    private let planner: H264ReferencePlanner?
+    /// The proven decisions for packets by decode index (empty: the non-reference rule only).
+    private var decisions: [Int: H264ReferencePlanner.Decision] = [:]
+    /// The most packets (and bytes) read ahead to plan one request.
+    private static let lookaheadLimit = (packets: 4096, bytes: 256 << 20)
 
     /// Opens `url`'s stream `streamIndex` for frame extraction. The packet index comes from the
     /// process-wide cache (one scan per file) unless given.
@@ -150,6 +157,7 @@ package final class FrameSeeker: @unchecked Sendable {
         self.stream = stream
         self.timeline = timeline
         self.decoder = decoder
+        planner = stream.codecName == "h264" ? H264ReferencePlanner(extradata: [UInt8](stream.extradata)) : nil
     }
 
     /// The frame to show for `request`.
@@ -158,7 +166,7 @@ package final class FrameSeeker: @unchecked Sendable {
                                                toleranceAfter: request.toleranceAfter) else {
             throw .noFrames("no frame at an invalid or indefinite time")
         }
-        let frame = try decode(frameAt: index, drains: false, isCancelled: isCancelled)
+        let frame = try decode(frameAt: index, wanted: [index], drains: false, isCancelled: isCancelled)
         return Output(frame: frame, frameIndex: index, time: timeline.time(ofFrame: index))
     }
 
@@ -194,8 +202,11 @@ package final class FrameSeeker: @unchecked Sendable {
                 } else {
                     drains = drainsAtEnd
                 }
+                // The frames still to come from this one's decode start: a plan serves them all.
+                let start = timeline.startIndex(for: index)
+                let wanted = order[n...].compactMap { chosen[$0] }.filter { timeline.startIndex(for: $0) == start }
                 do {
-                    let frame = try decode(frameAt: index, drains: drains, isCancelled: isCancelled)
+                    let frame = try decode(frameAt: index, wanted: wanted, drains: drains, isCancelled: isCancelled)
                     outcome = .success(Output(frame: frame, frameIndex: index, time: timeline.time(ofFrame: index)))
                 } catch {
                     outcome = .failure(error)
@@ -241,28 +252,101 @@ package final class FrameSeeker: @unchecked Sendable {
 
     // MARK: Decoding
 
-    /// Decodes forward (seeking first when needed) until frame `index` comes out. With `drains`,
-    /// once the frame's packet is sent the decoder is drained rather than fed further packets
-    /// (no packet after a frame in decode order can change it), and the next request seeks.
-    private func decode(frameAt index: Int, drains: Bool, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
+    /// Decodes forward (seeking first when needed) until frame `index` comes out. `wanted` lists
+    /// the frames this decoder is to serve from the same decode start (`index` among them), so
+    /// that a plan leaves undecoded only what none of them needs. With `drains`, once the
+    /// frame's packet is sent the decoder is drained rather than fed further packets (no packet
+    /// after a frame in decode order can change it), and the next request seeks.
+    private func decode(frameAt index: Int, wanted: [Int], drains: Bool, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
         if let last, last.index == index { return last.frame }
+        var planned = skipsUnneededReferences && planner != nil
+        while true {
+            do {
+                try prepare(frameAt: index, wanted: planned ? wanted : [])
+                let frame = try decodeUntil(timeline.frames[index].pts, index: index, drains: drains, isCancelled: isCancelled)
+                if decoder.isDraining {
+                    // A drained decoder takes no more packets until flushed: the next request seeks.
+                    position = nil
+                    queue.removeAll()
+                }
+                return frame
+            } catch {
+                // Leave the decoder in a known state: the next request seeks.
+                position = nil
+                if case .decodeFailed = error, planned, planner?.hasSkippedReferences == true {
+                    // Not expected (the plan was proven), but a frame is never lost to it: once
+                    // more from the keyframe, decoding every reference picture.
+                    planned = false
+                    continue
+                }
+                throw error
+            }
+        }
+    }
+
+    /// Seeks when the decoder cannot go on forward to frame `index`, then plans the packets up
+    /// to the last of `wanted` (no plan when `wanted` is empty or nothing can be proven).
+    private func prepare(frameAt index: Int, wanted: [Int]) throws(FrameSeekerError) {
         if !timeline.canContinue(to: index, from: position) {
             try seek(toStartOf: index)
         }
-        let target = timeline.frames[index].pts
-        do {
-            let frame = try decodeUntil(target, index: index, drains: drains, isCancelled: isCancelled)
-            if decoder.isDraining {
-                // A drained decoder takes no more packets until flushed: the next request seeks.
-                position = nil
-                pending = nil
-            }
-            return frame
-        } catch {
-            // Leave the decoder in a known state: the next request seeks.
-            position = nil
-            throw error
+        decisions = [:]
+        guard let planner else { return }
+        if wanted.isEmpty {
+            // Decoding every reference picture from here is only right if none was skipped.
+            if planner.hasSkippedReferences { try seek(toStartOf: index) }
+            return
         }
+        if let plan = try plan(wanted) {
+            decisions = plan
+        } else if planner.hasSkippedReferences {
+            // Pictures skipped for earlier requests may be needed now: start again.
+            try seek(toStartOf: index)
+            decisions = try plan(wanted) ?? [:]
+        }
+    }
+
+    /// Reads ahead to the last wanted frame's packet and asks the planner for decisions.
+    private func plan(_ wanted: [Int]) throws(FrameSeekerError) -> [Int: H264ReferencePlanner.Decision]? {
+        guard let planner, planner.isUsable, let position else { return nil }
+        let from = max(position.nextDecodeIndex, position.startDecodeIndex)
+        let wantedDecode = Set(wanted.map { timeline.frames[$0].decodeIndex })
+        var upcoming: [Int] = []
+        guard let horizon = wantedDecode.max(), horizon >= from else {
+            // Everything wanted has been sent already: check that it was decoded right.
+            return planner.plan(upcoming: [], wanted: wantedDecode)
+        }
+        var bytes = 0
+        var k = 0
+        while true {
+            if k == queue.count {
+                guard queue.count < Self.lookaheadLimit.packets, bytes < Self.lookaheadLimit.bytes else { return nil }
+                let packet: DemuxerPacket?
+                do {
+                    packet = try demuxer.readPacket()
+                } catch {
+                    if case .cancelled = error { throw .cancelled }
+                    return nil
+                }
+                guard let packet else { return nil }
+                guard packet.streamIndex == stream.index else { continue }
+                queue.append(packet)
+            }
+            let packet = queue[k]
+            k += 1
+            bytes += packet.size
+            guard let d = decodeIndex(of: packet) else { return nil }
+            if d < from { continue }
+            guard packet.withUnsafeBytes({ planner.read(decodeIndex: d, packet: $0) }) else { return nil }
+            upcoming.append(d)
+            if d >= horizon { break }
+        }
+        return planner.plan(upcoming: upcoming, wanted: wantedDecode)
+    }
+
+    /// The decode index of a packet of this stream, from its timestamp.
+    private func decodeIndex(of packet: DemuxerPacket) -> Int? {
+        packet.rawPTS.flatMap { timeline.frameIndex(timestamp: $0) }.map { timeline.frames[$0].decodeIndex }
     }
 
     private func decodeUntil(_ target: Int64, index: Int, drains: Bool, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
@@ -304,9 +388,8 @@ package final class FrameSeeker: @unchecked Sendable {
             let packet: DemuxerPacket?
             if drains && targetSent {
                 packet = nil
-            } else if let pending {
-                packet = pending
-                self.pending = nil
+            } else if !queue.isEmpty {
+                packet = queue.removeFirst()
             } else {
                 do {
                     packet = try demuxer.readPacket()
@@ -320,14 +403,24 @@ package final class FrameSeeker: @unchecked Sendable {
                 continue
             }
             guard packet.streamIndex == stream.index else { continue }
-            let frameIndex = packet.rawPTS.flatMap { timeline.frameIndex(timestamp: $0) }
-            let decodeIndex = frameIndex.map { timeline.frames[$0].decodeIndex }
+            let decodeIndex = decodeIndex(of: packet)
             if let decodeIndex, let start = position?.startDecodeIndex, decodeIndex < start { continue }
-            let skippable = packet.rawPTS.map { $0 < target } ?? false
-            decoder.skipsNonReferenceFrames = skippable
+            // What to drop: the plan's decision, else pictures nothing refers to that are shown
+            // before the target.
+            let decision: H264ReferencePlanner.Decision
+            if let decodeIndex, let planned = decisions[decodeIndex] {
+                decision = planned
+            } else {
+                decision = packet.rawPTS.map { $0 < target } ?? false ? .skipUnreferenced : .decode
+            }
+            switch decision {
+            case .decode: decoder.skipMode = .none
+            case .skipUnreferenced: decoder.skipMode = .nonReference
+            case .skipReference: decoder.skipMode = .bidirectional
+            }
             do {
                 if try !decoder.send(packet.pointer) {
-                    pending = packet
+                    queue.insert(packet, at: 0)
                     continue
                 }
             } catch {
@@ -336,7 +429,17 @@ package final class FrameSeeker: @unchecked Sendable {
                 if damaged > 64 { throw .decodeFailed("the video cannot be decoded: \(error.message)") }
             }
             packetsDecoded += 1
-            if skippable { packetsSkippable += 1 }
+            if decision == .skipUnreferenced { packetsSkippable += 1 }
+            if decision == .skipReference { packetsSkippedAsUnneededReferences += 1 }
+            if skipsUnneededReferences, let planner, planner.isUsable {
+                if let decodeIndex, packet.withUnsafeBytes({ planner.read(decodeIndex: decodeIndex, packet: $0) }) {
+                    // NONREF drops the picture only if nothing refers to it.
+                    let reference = planner.isReference(decodeIndex) ?? true
+                    planner.record(decodeIndex: decodeIndex, decision: decision == .skipUnreferenced && reference ? .decode : decision)
+                } else {
+                    planner.invalidate()  // what was sent is unknown: no plans until the next seek
+                }
+            }
             if packet.rawPTS == target { targetSent = true }
             if let decodeIndex, var p = position {
                 p.nextDecodeIndex = max(p.nextDecodeIndex, decodeIndex + 1)
@@ -348,7 +451,9 @@ package final class FrameSeeker: @unchecked Sendable {
     /// Flushes the decoder and moves the demuxer to the keyframe frame `index` needs.
     private func seek(toStartOf index: Int) throws(FrameSeekerError) {
         decoder.flush()
-        pending = nil
+        queue.removeAll()
+        planner?.reset()
+        decisions = [:]
         seekCount += 1
         let start = timeline.startIndex(for: index)
         let startDecode = start.map { timeline.frames[$0].decodeIndex } ?? 0
@@ -360,9 +465,9 @@ package final class FrameSeeker: @unchecked Sendable {
                 // packets are passed over); after it, start again from the beginning.
                 while let packet = try demuxer.readPacket() {
                     guard packet.streamIndex == stream.index else { continue }
-                    let landed = packet.rawPTS.flatMap { timeline.frameIndex(timestamp: $0) }.map { timeline.frames[$0].decodeIndex }
+                    let landed = decodeIndex(of: packet)
                     if let landed, landed <= startDecode {
-                        pending = packet
+                        queue = [packet]
                     } else {
                         try demuxer.rewind()
                     }
