@@ -64,6 +64,19 @@ struct H264ReferenceModel {
 
     init() {}
 
+    /// The short-term reference pictures, newest first, as FFmpeg's `-debug mmco` lists them:
+    /// frame_num and POC (nil: a gap filler with no known POC). For tests.
+    var shortTermReferences: [(frameNum: Int, poc: Int32?)] {
+        shortRefs.map { (pictures[$0].frameNum, pictures[$0].poc) }
+    }
+
+    /// The long-term reference pictures by index: frame_num and POC. For tests.
+    var longTermReferences: [Int: (frameNum: Int, poc: Int32?)] {
+        var out: [Int: (frameNum: Int, poc: Int32?)] = [:]
+        for (i, p) in longRefs.enumerated() { if let p { out[i] = (pictures[p].frameNum, pictures[p].poc) } }
+        return out
+    }
+
     /// Decodes (in the model) `picture`, the packet at `decodeIndex`; returns what it referred to.
     mutating func decode(_ picture: H264CodedPicture, decodeIndex: Int) throws(Unsupported) -> H264DecodedPictureState {
         let sps = picture.sps
