@@ -25,7 +25,6 @@ fi
 APT_PACKAGES=(
     pkg-config
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
-    libavfilter-dev libavdevice-dev
     ffmpeg
     mediainfo
     atomicparsley libimage-exiftool-perl python3-mutagen
@@ -66,7 +65,7 @@ fi
 command -v swift >/dev/null 2>&1 || die "no Swift toolchain: install Swift 6 (swift.org) and put it on PATH"
 major="$(swift_major)"
 [[ -n "$major" && "$major" -ge 6 ]] || die "Swift 6 or newer is needed; found: $(swift --version 2>&1 | head -1)"
-for lib in libavformat libavcodec libavutil libswscale libswresample libavfilter libavdevice; do
+for lib in libavformat libavcodec libavutil libswscale libswresample; do
     pkg-config --exists "$lib" || die "pkg-config cannot find $lib"
 done
 
