@@ -2,6 +2,7 @@
 // libswscale, caching one SwsContext per (source, destination) description.
 import CFFmpeg
 import CoreVideo
+import Foundation
 
 /// Converts pixel buffers between formats, sizes, ranges and Y'CbCr matrices with libswscale.
 ///
@@ -15,6 +16,12 @@ import CoreVideo
 /// default for the destination height. Ranges follow the pixel formats ('420v' video, '420f' full).
 /// Conversions use `SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP` (unless
 /// `Options.fast`) with bicubic (default), bilinear, area or point scaling, and no dithering.
+///
+/// Threads: each conversion is split into horizontal bands of the destination scaled in parallel
+/// by libswscale's slice threads (the `threads` option, driven through `sws_scale_frame`), up to
+/// `threads` of them (default: the active cores, at most 8; fewer for small pictures, see
+/// `sliceCount`). The bytes are the same whatever the thread count. Callers that already run one
+/// conversion per core ask for 1 thread (`init(threads:)`, or per call).
 package final class PixelConverter: @unchecked Sendable {
     /// The resampling filter.
     package enum Scaling: Sendable, Hashable {
@@ -71,6 +78,8 @@ package final class PixelConverter: @unchecked Sendable {
         /// Favour speed: drop the accuracy flags so libswscale may use its SIMD fast paths
         /// (about 5× faster for 1080p 420v → BGRA, chroma interpolated less exactly).
         package var fast = false
+        /// The most threads to scale with; nil: the converter's `threads`.
+        package var threads: Int?
 
         package init() {}
     }
@@ -81,6 +90,8 @@ package final class PixelConverter: @unchecked Sendable {
         var destination: AVPixelFormat.RawValue, destinationWidth: Int, destinationHeight: Int, destinationFull: Bool
         var destinationMatrix: PixelFormatColor.Matrix
         var flags: Int32
+        /// libswscale slice threads (1: none).
+        var threads: Int
         /// Avoid libswscale's unscaled special paths (see `checkOut`).
         var forceGeneralScaler: Bool {
             let grey = AV_PIX_FMT_GRAY8.rawValue
@@ -92,8 +103,19 @@ package final class PixelConverter: @unchecked Sendable {
     /// The converter shared by engine clients that need no private cache.
     package static let shared = PixelConverter()
 
+    /// A shared converter that scales on the calling thread only, for callers that already run
+    /// one conversion per core (parallel batches).
+    package static let singleThreaded = PixelConverter(threads: 1)
+
     /// The flags added to every conversion.
     package static let accuracyFlags: Int32 = SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP
+
+    /// The default thread count: the active cores, at most 8.
+    package static let defaultThreads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+
+    /// The fewest pixels (of the larger side) one slice thread is given: below it, waking threads
+    /// costs more than it saves.
+    package static let minimumPixelsPerThread = 128 * 128
 
     private let lock = NSLock()
     private var idle: [Key: [OpaquePointer]] = [:]
@@ -101,11 +123,16 @@ package final class PixelConverter: @unchecked Sendable {
     private var idleCount = 0
     /// The most idle contexts kept.
     package let capacity: Int
+    /// The most threads one conversion uses unless the call says otherwise (1: no threads).
+    package let threads: Int
 
-    /// A converter keeping up to `capacity` idle scaling contexts.
-    package init(capacity: Int = 8) {
+    /// A converter keeping up to `capacity` idle scaling contexts, scaling with up to `threads`
+    /// threads per conversion (default `defaultThreads`; 1 for callers that already run one
+    /// conversion per core).
+    package init(capacity: Int = 8, threads: Int = PixelConverter.defaultThreads) {
         MediaEngine.configure()
         self.capacity = max(1, capacity)
+        self.threads = max(1, threads)
     }
 
     deinit {
@@ -114,6 +141,17 @@ package final class PixelConverter: @unchecked Sendable {
 
     /// The number of idle cached contexts (for tests and diagnostics).
     package var cachedContextCount: Int { lock.withLock { idleCount } }
+
+    /// The slice thread count libswscale gave each idle cached context (for tests and diagnostics).
+    package var cachedThreadCounts: [Int] {
+        lock.withLock {
+            idle.values.flatMap { $0 }.map { context in
+                var threads: Int64 = 1
+                _ = av_opt_get_int(UnsafeMutableRawPointer(context), "threads", 0, &threads)
+                return Int(threads)
+            }
+        }
+    }
 
     /// Frees every cached context.
     package func purge() {
@@ -129,12 +167,14 @@ package final class PixelConverter: @unchecked Sendable {
 
     // MARK: Core scaling
 
-    /// Converts (and scales) `source` into `destination` with libswscale.
-    package func scale(_ source: PixelImage, into destination: PixelImage, scaling: Scaling = .bicubic, fast: Bool = false)
-        throws(PixelConversionError) {
+    /// Converts (and scales) `source` into `destination` with libswscale, with up to `threads`
+    /// threads (nil: the converter's `threads`).
+    package func scale(_ source: PixelImage, into destination: PixelImage, scaling: Scaling = .bicubic, fast: Bool = false,
+                       threads: Int? = nil) throws(PixelConversionError) {
         guard source.width > 0, source.height > 0, destination.width > 0, destination.height > 0 else {
             throw .invalidBuffer
         }
+        guard source.data[0] != nil, destination.data[0] != nil else { throw .invalidBuffer }
         guard sws_isSupportedInput(source.format) > 0 else { throw .unsupportedFFmpegFormat(Int32(source.format.rawValue)) }
         guard sws_isSupportedOutput(destination.format) > 0 else {
             throw .unsupportedFFmpegFormat(Int32(destination.format.rawValue))
@@ -145,13 +185,78 @@ package final class PixelConverter: @unchecked Sendable {
                       destination: destination.format.rawValue, destinationWidth: destination.width,
                       destinationHeight: destination.height, destinationFull: destination.fullRange,
                       destinationMatrix: anyYCbCr ? destination.matrix : .itu601,
-                      flags: scaling.swsFlag | (fast ? 0 : Self.accuracyFlags))
+                      flags: scaling.swsFlag | (fast ? 0 : Self.accuracyFlags),
+                      threads: Self.sliceCount(threads ?? self.threads, source: source, destination: destination, fast: fast))
         let context = try checkOut(key)
         defer { checkIn(context, key) }
-        let sourceData = source.data.map { UnsafePointer($0) }
-        let result = sws_scale(context, sourceData, source.linesize, 0, Int32(source.height),
-                               destination.data, destination.linesize)
+        let result = Self.scaleFrame(context, from: source, to: destination)
         if result < 0 { throw .ffmpeg(FFmpegError(code: result)) }
+    }
+
+    /// The slice threads for one conversion (`fast`: without the accuracy flags): `requested`,
+    /// fewer for small pictures (at least `minimumPixelsPerThread` pixels and 16 destination rows
+    /// each), and fewer where libswscale 5.1's unscaled converters would not give one thread's
+    /// bytes. It cuts the destination into `n` bands of ⌈height ÷ n⌉ rows rounded up to the
+    /// destination's chroma rows, and converts each band as a picture of its own:
+    /// - for equal sizes with less vertical chroma subsampling on the destination (4:2:0 → RGB,
+    ///   4:2:2, grey), its unscaled converters (the RealTime 4:2:0 → RGB path among them) read a
+    ///   band's chroma from row `start >> shift` and pair luma rows from the band's start, so every
+    ///   band must start on a source chroma row;
+    /// - RealTime, unscaled BGR24 → planar 4:2:0 (`rgb24toyv12`) converts the last two rows of
+    ///   each call with C code that rounds unlike its SIMD code: one thread.
+    package static func sliceCount(_ requested: Int, source: PixelImage, destination: PixelImage, fast: Bool = false) -> Int {
+        let pixels = max(source.width * source.height, destination.width * destination.height)
+        var count = max(1, min(requested, pixels / minimumPixelsPerThread, destination.height / 16))
+        let unscaled = source.width == destination.width && source.height == destination.height
+        let planar420: Set<AVPixelFormat.RawValue> = [AV_PIX_FMT_YUV420P.rawValue, AV_PIX_FMT_YUVJ420P.rawValue,
+                                                       AV_PIX_FMT_YUVA420P.rawValue]
+        if fast, unscaled, source.format == AV_PIX_FMT_BGR24, planar420.contains(destination.format.rawValue) {
+            return 1
+        }
+        let sourceShift = source.chromaShift.y, destinationShift = destination.chromaShift.y
+        if unscaled, sourceShift > destinationShift {
+            let destinationAlign = 1 << destinationShift, sourceAlign = 1 << sourceShift
+            while count > 1 {
+                let rows = (destination.height + count - 1) / count
+                let band = (rows + destinationAlign - 1) / destinationAlign * destinationAlign
+                if band % sourceAlign == 0 { break }
+                count -= 1
+            }
+        }
+        return count
+    }
+
+    /// Scales through the frame API (`sws_scale_frame`), the one libswscale 5.1 slice-threads;
+    /// `sws_scale` only ever uses the first slice context. The frames borrow the pictures' planes:
+    /// each gets a `buf[0]` reference over them with a no-op free, so libswscale neither copies
+    /// the source (`av_frame_ref` of a frame without buffers duplicates it) nor allocates a
+    /// destination (`sws_frame_start` does when `dst->buf[0]` is unset).
+    private static func scaleFrame(_ context: OpaquePointer, from source: PixelImage, to destination: PixelImage) -> Int32 {
+        var sourceFrame = av_frame_alloc()
+        var destinationFrame = av_frame_alloc()
+        defer {
+            av_frame_free(&sourceFrame)
+            av_frame_free(&destinationFrame)
+        }
+        guard let sourceFrame, let destinationFrame, borrow(source, into: sourceFrame),
+              borrow(destination, into: destinationFrame) else { return cffmpeg_averror(ENOMEM) }
+        // Returns the rows written (single-threaded) or 0 (threaded), or an error.
+        return sws_scale_frame(context, destinationFrame, sourceFrame)
+    }
+
+    /// Points `frame` at `image`'s planes, with a reference that frees nothing; false when the
+    /// reference cannot be allocated.
+    private static func borrow(_ image: PixelImage, into frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+        guard let first = image.data[0],
+              let reference = av_buffer_create(first, 1, { _, _ in }, nil, 0) else { return false }
+        frame.pointee.buf.0 = reference
+        frame.pointee.format = image.format.rawValue
+        frame.pointee.width = Int32(image.width)
+        frame.pointee.height = Int32(image.height)
+        frame.pointee.color_range = image.fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        frame.pointee.data = (image.data[0], image.data[1], image.data[2], image.data[3], nil, nil, nil, nil)
+        frame.pointee.linesize = (image.linesize[0], image.linesize[1], image.linesize[2], image.linesize[3], 0, 0, 0, 0)
+        return true
     }
 
     private func checkOut(_ key: Key) throws(PixelConversionError) -> OpaquePointer {
@@ -178,6 +283,11 @@ package final class PixelConverter: @unchecked Sendable {
         // No dither when reducing bit depth (b64a, P010 → 8 bits): rounded values, as exact as
         // the destination allows.
         ok = ok && av_opt_set_int(UnsafeMutableRawPointer(context), "sws_dither", 0, 0) >= 0
+        // Slice threads (see `scaleFrame`). Each of the `threads` slice contexts is initialised
+        // from these options and the source filter below, and sws_setColorspaceDetails reaches
+        // them all, so the workarounds here hold for every band. (Error-diffusion dither would
+        // force one band; no dither is used.)
+        ok = ok && av_opt_set_int(UnsafeMutableRawPointer(context), "threads", Int64(key.threads), 0) >= 0
         guard ok else {
             sws_freeContext(context)
             throw .ffmpeg(.invalidArgument)
@@ -255,14 +365,14 @@ package final class PixelConverter: @unchecked Sendable {
             let input = try Self.sourceImage(s, matrix: sourceMatrix, eightBitDestination: !deep.contains(d.pixelFormat))
             let output = try Self.destinationImage(d, matrix: destinationMatrix)
             if destinationRect != fullDestination {
-                try fillBlack(output.image)
+                try fillBlack(output.image, threads: options.threads)
             }
             let from = Self.aligned(sourceRect, for: input.image)
             let to = Self.aligned(destinationRect, for: output.image)
             guard from.width > 0, from.height > 0, to.width > 0, to.height > 0 else { throw .invalidBuffer }
             try scale(input.image.cropped(x: from.x, y: from.y, width: from.width, height: from.height),
                       into: output.image.cropped(x: to.x, y: to.y, width: to.width, height: to.height),
-                      scaling: options.scaling, fast: options.fast)
+                      scaling: options.scaling, fast: options.fast, threads: options.threads)
             output.finish()
             withExtendedLifetime(input.keepAlive) {}
         }
@@ -274,25 +384,25 @@ package final class PixelConverter: @unchecked Sendable {
 
     /// Converts a picture described for libswscale (a decoded frame, image bytes) into a pixel
     /// buffer of any supported format, scaling to the buffer's size. Attachments are untouched.
-    package func convert(_ image: PixelImage, into destination: CVPixelBuffer, scaling: Scaling = .bicubic)
-        throws(PixelConversionError) {
+    package func convert(_ image: PixelImage, into destination: CVPixelBuffer, scaling: Scaling = .bicubic,
+                         threads: Int? = nil) throws(PixelConversionError) {
         guard let d = destination.storage else { throw .invalidBuffer }
         let matrix = PixelFormatColor.attachedMatrix(of: destination)
             ?? (PixelFormat.isYCbCr(image.format) ? image.matrix : .defaultMatrix(height: d.height))
         let output = try Self.destinationImage(d, matrix: matrix)
-        try scale(image, into: output.image, scaling: scaling)
+        try scale(image, into: output.image, scaling: scaling, threads: threads)
         output.finish()
     }
 
     /// Converts a pixel buffer of any supported format into a picture described for libswscale
     /// (scaling to the picture's size). The picture's matrix is used for its side.
-    package func convert(_ source: CVPixelBuffer, into image: PixelImage, scaling: Scaling = .bicubic)
-        throws(PixelConversionError) {
+    package func convert(_ source: CVPixelBuffer, into image: PixelImage, scaling: Scaling = .bicubic,
+                         threads: Int? = nil) throws(PixelConversionError) {
         guard let s = source.storage else { throw .invalidBuffer }
         let depth = av_pix_fmt_desc_get(image.format).map { Int($0.pointee.comp.0.depth) } ?? 8
         let input = try Self.sourceImage(s, matrix: PixelFormatColor.attachedMatrix(of: source) ?? .defaultMatrix(height: s.height),
                                          eightBitDestination: depth <= 8)
-        try scale(input.image, into: image, scaling: scaling)
+        try scale(input.image, into: image, scaling: scaling, threads: threads)
         withExtendedLifetime(input.keepAlive) {}
     }
 
@@ -319,12 +429,12 @@ package final class PixelConverter: @unchecked Sendable {
     }
 
     /// Fills `image` with opaque black by scaling a black picture over it.
-    package func fillBlack(_ image: PixelImage) throws(PixelConversionError) {
+    package func fillBlack(_ image: PixelImage, threads: Int? = nil) throws(PixelConversionError) {
         var black: [UInt8] = [0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]
         try black.withUnsafeMutableBufferPointer { (bytes) throws(PixelConversionError) in
             let source = PixelImage(format: AV_PIX_FMT_BGRA, width: 2, height: 2, fullRange: true, matrix: image.matrix,
                                     data: [bytes.baseAddress], linesize: [8])
-            try scale(source, into: image, scaling: .point)
+            try scale(source, into: image, scaling: .point, threads: threads)
         }
     }
 

@@ -65,7 +65,10 @@ package final class PixelImageStorage: @unchecked Sendable {
     /// The picture; valid while this object lives.
     package let image: PixelImage
 
-    /// Allocates a `width`×`height` picture of `format`; nil when FFmpeg cannot.
+    /// Allocates a `width`×`height` picture of `format`; nil when FFmpeg cannot. The bytes after
+    /// each row's pixels are zeroed: libswscale's RealTime paths read one pixel past odd widths
+    /// (their half-width chroma input), and uninitialised padding would make the last column
+    /// differ from one conversion to the next.
     package init?(format: AVPixelFormat, width: Int, height: Int, fullRange: Bool, matrix: PixelFormatColor.Matrix) {
         var data = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
         var linesize = [Int32](repeating: 0, count: 4)
@@ -73,6 +76,16 @@ package final class PixelImageStorage: @unchecked Sendable {
               av_image_alloc(&data, &linesize, Int32(width), Int32(height), format, 64) >= 0 else { return nil }
         image = PixelImage(format: format, width: width, height: height, fullRange: fullRange, matrix: matrix,
                            data: data, linesize: linesize)
+        let chromaRows = (height + (1 << image.chromaShift.y) - 1) >> image.chromaShift.y
+        for plane in 0..<image.planeCount {
+            guard let base = data[plane] else { continue }
+            let used = Int(av_image_get_linesize(format, Int32(width), Int32(plane)))
+            let stride = Int(linesize[plane])
+            guard used >= 0, stride > used else { continue }
+            for row in 0..<((plane == 1 || plane == 2) ? chromaRows : height) {
+                memset(base + row * stride + used, 0, stride - used)
+            }
+        }
     }
 
     deinit { av_free(image.data[0]) }
