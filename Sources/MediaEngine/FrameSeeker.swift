@@ -90,6 +90,9 @@ package final class FrameSeeker: @unchecked Sendable {
     package private(set) var packetsSkippable = 0
     /// How many seeks were made.
     package private(set) var seekCount = 0
+    /// The decoder's thread count as asked for (0: one per core). Seekers that run side by side
+    /// use 1, and so should their pixel conversions.
+    package let decoderThreads: Int
     /// Whether reference pictures that no requested frame depends on are left undecoded (H.264,
     /// proven per run from the slice headers). On by default; off decodes every reference picture.
     package var skipsUnneededReferences = true
@@ -157,6 +160,7 @@ package final class FrameSeeker: @unchecked Sendable {
         self.stream = stream
         self.timeline = timeline
         self.decoder = decoder
+        self.decoderThreads = decoderThreads
         planner = stream.codecName == "h264" ? H264ReferencePlanner(extradata: [UInt8](stream.extradata)) : nil
     }
 

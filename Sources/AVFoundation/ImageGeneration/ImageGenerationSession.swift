@@ -201,7 +201,9 @@ final class ImageGenerationSession: @unchecked Sendable {
         let (outWidth, outHeight) = Self.fit(width: orientedWidth, height: orientedHeight, into: settings.maximumSize)
         let (w, h) = orientation.swapsAxes ? (outHeight, outWidth) : (outWidth, outHeight)
         do {
-            return try FrameImage.makeCGImage(from: buffer, width: w, height: h, orientation: orientation)
+            // Seekers working side by side already keep every core busy: convert on this thread.
+            return try FrameImage.makeCGImage(from: buffer, width: w, height: h, orientation: orientation,
+                                              converter: seeker.decoderThreads == 1 ? .singleThreaded : .shared)
         } catch {
             throw Self.avError(.conversionFailed(error), time: output.time, url: nil)
         }
