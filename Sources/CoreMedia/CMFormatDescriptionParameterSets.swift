@@ -3,16 +3,19 @@
 // (HEVCDecoderConfigurationRecord) atoms that carry them in format descriptions.
 
 /// Reads bits, most significant first, from an RBSP (emulation-prevention bytes removed).
-struct RBSPBitReader {
+/// Also used by MediaEngine to read slice headers.
+package struct RBSPBitReader {
     private let bytes: [UInt8]
     private var bit = 0
 
-    /// A reader over a NAL unit's payload, dropping `00 00 03` emulation-prevention bytes.
-    init(nalUnit: Data, skippingHeaderBytes header: Int) {
+    /// A reader over a NAL unit's payload, dropping `00 00 03` emulation-prevention bytes; at
+    /// most `limit` payload bytes are kept (enough for the headers a caller reads).
+    package init<Bytes: Collection<UInt8>>(nalUnit: Bytes, skippingHeaderBytes header: Int, limit: Int = .max) {
         var out: [UInt8] = []
-        out.reserveCapacity(nalUnit.count)
+        out.reserveCapacity(min(limit, nalUnit.count))
         var zeros = 0
         for (i, b) in nalUnit.enumerated() where i >= header {
+            if out.count >= limit { break }
             if zeros >= 2 && b == 3 { zeros = 0; continue }
             zeros = b == 0 ? zeros + 1 : 0
             out.append(b)
@@ -21,7 +24,7 @@ struct RBSPBitReader {
     }
 
     /// Reads `n` bits (n ≤ 32); nil past the end.
-    mutating func bits(_ n: Int) -> UInt32? {
+    package mutating func bits(_ n: Int) -> UInt32? {
         var v: UInt32 = 0
         for _ in 0..<n {
             guard bit < bytes.count * 8 else { return nil }
@@ -32,14 +35,14 @@ struct RBSPBitReader {
     }
 
     /// Skips `n` bits; false past the end.
-    mutating func skip(_ n: Int) -> Bool {
+    package mutating func skip(_ n: Int) -> Bool {
         guard bit + n <= bytes.count * 8 else { return false }
         bit += n
         return true
     }
 
     /// An unsigned exp-Golomb value, ue(v); nil past the end or when longer than 32 bits.
-    mutating func ue() -> UInt32? {
+    package mutating func ue() -> UInt32? {
         var zeros = 0
         while true {
             guard let b = bits(1) else { return nil }
@@ -52,7 +55,7 @@ struct RBSPBitReader {
     }
 
     /// A signed exp-Golomb value, se(v).
-    mutating func se() -> Int32? {
+    package mutating func se() -> Int32? {
         guard let k = ue() else { return nil }
         return k & 1 == 1 ? Int32((k + 1) / 2) : -Int32(k / 2)
     }
@@ -68,7 +71,7 @@ struct SequenceParameters {
 }
 
 /// Parsing SPS NAL units and building/parsing avcC and hvcC.
-enum NALParameterSets {
+package enum NALParameterSets {
     // MARK: H.264
 
     /// The NAL unit type of an H.264 NAL unit.
@@ -144,7 +147,7 @@ enum NALParameterSets {
     }
 
     /// The SPS and PPS units of an avcC record, in that order, and its NAL length size.
-    static func parseAVCC(_ atom: Data) -> (sets: [Data], nalUnitHeaderLength: Int)? {
+    package static func parseAVCC(_ atom: Data) -> (sets: [Data], nalUnitHeaderLength: Int)? {
         let b = [UInt8](atom)
         guard b.count >= 7, b[0] == 1 else { return nil }
         let nalLength = Int(b[4] & 3) + 1

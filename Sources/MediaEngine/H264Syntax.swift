@@ -1,64 +1,35 @@
 // H264Syntax: the few H.264 syntax elements reference handling depends on — parameter sets and
 // slice headers up to the reference picture marking — read from packets without decoding.
 // Used by H264ReferencePlan to prove which reference pictures a wanted frame needs.
+import CoreMedia
+import Foundation
 
 /// Why a bitstream could not be read for planning. Never shown to users: planning just stops.
 struct H264SyntaxError: Error {}
 
-/// Reads bits, Exp-Golomb codes and flags from an RBSP (emulation-prevention bytes removed).
+/// CoreMedia's RBSP reader with the reads this file needs, throwing past the end.
 struct H264BitReader {
-    private let bytes: [UInt8]
-    private var bit = 0
+    private var reader: RBSPBitReader
 
-    /// A reader over `rbsp`.
-    init(_ rbsp: [UInt8]) { bytes = rbsp }
-
-    /// Unescapes a NAL unit's payload (after its header byte), at most `limit` output bytes:
-    /// `00 00 03` loses the `03`.
-    static func rbsp(_ nal: UnsafeRawBufferPointer, from start: Int, limit: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(min(limit, max(0, nal.count - start)))
-        var zeros = 0
-        var i = start
-        while i < nal.count && out.count < limit {
-            let b = nal[i]
-            if zeros >= 2 && b == 3 {
-                zeros = 0
-            } else {
-                out.append(b)
-                zeros = b == 0 ? zeros + 1 : 0
-            }
-            i += 1
-        }
-        return out
+    /// A reader over a NAL unit's payload (after its header byte); at most `limit` payload
+    /// bytes are unescaped.
+    init(nal: UnsafeRawBufferPointer, limit: Int = .max) {
+        reader = RBSPBitReader(nalUnit: nal, skippingHeaderBytes: 1, limit: limit)
     }
 
     /// `n` bits (n ≤ 32) as an unsigned number.
     mutating func bits(_ n: Int) throws(H264SyntaxError) -> UInt32 {
-        guard n <= 32, bit + n <= bytes.count * 8 else { throw H264SyntaxError() }
-        var v: UInt32 = 0
-        for _ in 0 ..< n {
-            v = v << 1 | UInt32(bytes[bit >> 3] >> (7 - UInt8(bit & 7)) & 1)
-            bit += 1
-        }
+        guard let v = reader.bits(n) else { throw H264SyntaxError() }
         return v
     }
 
     /// One bit as a flag.
     mutating func flag() throws(H264SyntaxError) -> Bool { try bits(1) == 1 }
 
-    /// An unsigned Exp-Golomb code (ue(v)), up to 32 bits of value.
+    /// An unsigned Exp-Golomb code (ue(v)).
     mutating func ue() throws(H264SyntaxError) -> UInt32 {
-        var zeros = 0
-        while try bits(1) == 0 {
-            zeros += 1
-            if zeros > 31 { throw H264SyntaxError() }
-        }
-        if zeros == 0 { return 0 }
-        let rest = UInt64(try bits(zeros))
-        let value = (UInt64(1) << UInt64(zeros)) - 1 + rest
-        guard value <= UInt64(UInt32.max) else { throw H264SyntaxError() }
-        return UInt32(value)
+        guard let v = reader.ue() else { throw H264SyntaxError() }
+        return v
     }
 
     /// A ue(v) that must not exceed `limit`, as an Int.
@@ -70,8 +41,8 @@ struct H264BitReader {
 
     /// A signed Exp-Golomb code (se(v)).
     mutating func se() throws(H264SyntaxError) -> Int {
-        let k = Int64(try ue())
-        return Int(k & 1 == 1 ? (k + 1) / 2 : -(k / 2))
+        guard let v = reader.se() else { throw H264SyntaxError() }
+        return Int(v)
     }
 }
 
@@ -91,9 +62,9 @@ struct H264SequenceParameters: Equatable {
     var gapsInFrameNumAllowed = false
     var frameMbsOnly = true
 
-    /// Parses an SPS RBSP (after the NAL header byte), as FFmpeg 5.1 reads it.
-    init(rbsp: [UInt8]) throws(H264SyntaxError) {
-        var r = H264BitReader(rbsp)
+    /// Parses an SPS, as FFmpeg 5.1 reads it.
+    init(_ reader: H264BitReader) throws(H264SyntaxError) {
+        var r = reader
         let profile = Int(try r.bits(8))
         _ = try r.bits(16)  // constraint flags, level
         id = try r.ue(max: 31)
@@ -154,9 +125,9 @@ struct H264PictureParameters: Equatable {
     var weightedBipredIdc = 0
     var redundantPicCntPresent = false
 
-    /// Parses a PPS RBSP (after the NAL header byte) against the known SPSs.
-    init(rbsp: [UInt8], sps table: [Int: H264SequenceParameters]) throws(H264SyntaxError) {
-        var r = H264BitReader(rbsp)
+    /// Parses a PPS against the known SPSs.
+    init(_ reader: H264BitReader, sps table: [Int: H264SequenceParameters]) throws(H264SyntaxError) {
+        var r = reader
         id = try r.ue(max: 255)
         let spsID = try r.ue(max: 31)
         guard let sps = table[spsID] else { throw H264SyntaxError() }
@@ -207,9 +178,9 @@ struct H264SliceHeader {
     var explicitMarking = false
     var memoryOperations: [H264MemoryOperation] = []
 
-    /// Parses a slice header RBSP (after the NAL header byte).
-    init(rbsp: [UInt8], nalType: Int, nalRefIdc: Int, pps table: [Int: H264PictureParameters]) throws(H264SyntaxError) {
-        var r = H264BitReader(rbsp)
+    /// Parses a slice header.
+    init(_ reader: H264BitReader, nalType: Int, nalRefIdc: Int, pps table: [Int: H264PictureParameters]) throws(H264SyntaxError) {
+        var r = reader
         firstMb = Int(try r.ue())
         var type = try r.ue(max: 9)
         if type > 4 { type -= 5 }
@@ -325,26 +296,10 @@ struct H264SyntaxReader {
     /// H.264 configuration this reader understands.
     init?(extradata: [UInt8]) {
         if let first = extradata.first, first == 1 {
-            guard extradata.count >= 7 else { return nil }
-            lengthSize = Int(extradata[4] & 3) + 1
-            guard lengthSize != 3 else { return nil }
-            var nals: [[UInt8]] = []
-            var p = 5
-            for set in 0 ..< 2 {
-                guard p < extradata.count else { return nil }
-                let count = Int(extradata[p] & (set == 0 ? 0x1F : 0xFF))
-                p += 1
-                for _ in 0 ..< count {
-                    guard p + 2 <= extradata.count else { return nil }
-                    let n = Int(extradata[p]) << 8 | Int(extradata[p + 1])
-                    p += 2
-                    guard p + n <= extradata.count else { return nil }
-                    nals.append(Array(extradata[p ..< p + n]))
-                    p += n
-                }
-            }
-            for nal in nals {
-                guard storeParameterSet(nal) else { return nil }
+            guard let avcC = NALParameterSets.parseAVCC(Data(extradata)), avcC.nalUnitHeaderLength != 3 else { return nil }
+            lengthSize = avcC.nalUnitHeaderLength
+            for nal in avcC.sets {
+                guard storeParameterSet([UInt8](nal)) else { return nil }
             }
         } else {
             lengthSize = 0
@@ -379,7 +334,7 @@ struct H264SyntaxReader {
             let type = Int(header & 0x1F), refIdc = Int(header >> 5 & 3)
             switch type {
             case 1, 5:
-                let slice = try H264SliceHeader(rbsp: H264BitReader.rbsp(nal, from: 1, limit: 4096), nalType: type,
+                let slice = try H264SliceHeader(H264BitReader(nal: nal, limit: 4096), nalType: type,
                                                 nalRefIdc: refIdc, pps: ppsTable)
                 guard slice.redundantPicCount == 0, let pps = ppsTable[slice.ppsID] else { throw H264SyntaxError() }
                 if var current = picture {
@@ -424,14 +379,14 @@ struct H264SyntaxReader {
     /// Stores an SPS or PPS; a repeated set must be identical (a changed one is not planned).
     private mutating func readParameterSet(_ nal: UnsafeRawBufferPointer) throws(H264SyntaxError) {
         guard let header = nal.first else { return }
-        let rbsp = H264BitReader.rbsp(nal, from: 1, limit: 1 << 16)
+        let reader = H264BitReader(nal: nal)
         switch header & 0x1F {
         case 7:
-            let sps = try H264SequenceParameters(rbsp: rbsp)
+            let sps = try H264SequenceParameters(reader)
             if let known = spsTable[sps.id], known != sps { throw H264SyntaxError() }
             spsTable[sps.id] = sps
         case 8:
-            let pps = try H264PictureParameters(rbsp: rbsp, sps: spsTable)
+            let pps = try H264PictureParameters(reader, sps: spsTable)
             if let known = ppsTable[pps.id], known != pps { throw H264SyntaxError() }
             ppsTable[pps.id] = pps
         default:
