@@ -187,16 +187,15 @@ final class ReaderPassthroughSource: ReaderSampleSource {
 
     /// Sync and dependency attachments of a video (or other non-audio) sample.
     private func setDependencies(on buffer: CMSampleBuffer, packet: DemuxerPacket) {
-        guard let array = CMSampleBufferGetSampleAttachmentsArray(buffer, createIfNecessary: true) as? [NSMutableDictionary],
-              let attachments = array.first else { return }
+        let attachments = buffer.sampleAttachments[0]
         if packet.isKeyframe {
-            attachments[kCMSampleAttachmentKey_DependsOnOthers] = kCFBooleanFalse
+            attachments[.dependsOnOthers] = kCFBooleanFalse
         } else {
-            attachments[kCMSampleAttachmentKey_NotSync] = kCFBooleanTrue
-            attachments[kCMSampleAttachmentKey_DependsOnOthers] = kCFBooleanTrue
+            attachments[.notSync] = kCFBooleanTrue
+            attachments[.dependsOnOthers] = kCFBooleanTrue
         }
         if let droppable = isDroppable(packet) {
-            attachments[kCMSampleAttachmentKey_IsDependedOnByOthers] = droppable ? kCFBooleanFalse : kCFBooleanTrue
+            attachments[.isDependedOnByOthers] = droppable ? kCFBooleanFalse : kCFBooleanTrue
         }
     }
 
