@@ -90,6 +90,43 @@ struct AssetReaderDamagedTests {
         }
     }
 
+    @Test("avtool decode: counts an intact file's frames; a damaged one exits 1 with the AVError, never crashes")
+    func throughTool() throws {
+        let tool = AssetFixtures.root.appendingPathComponent(".build/debug/avtool")
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+            print("skipped: build avtool first (swift build)"); return
+        }
+        guard let corpus = try Self.corpus() else { return }
+        func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+            let p = Process()
+            p.executableURL = tool
+            p.arguments = ["decode"] + arguments
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out
+            p.standardError = err
+            try p.run()
+            let deadline = Date().addingTimeInterval(60)
+            while p.isRunning && Date() < deadline { usleep(20_000) }
+            if p.isRunning { p.terminate(); Issue.record("avtool decode \(arguments) did not finish") }
+            #expect(p.terminationReason == .exit, "\(arguments): crashed")
+            return (p.terminationStatus, String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                    String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+        let intact = try run([ReaderFixtures.numbered.path, "--format", "bgra"])
+        #expect(intact.status == 0)
+        #expect(intact.output.contains("frames:     60"))
+        for (name, url) in corpus {
+            for format in ["bgra", "stored"] {
+                let result = try run([url.path, "--format", format])
+                #expect([0, 1].contains(result.status), "\(name): status \(result.status)")
+                if result.status == 1 { #expect(result.error.contains("AVFoundationErrorDomain"), "\(name): \(result.error)") }
+            }
+        }
+        let missing = try run(["/nonexistent/file.mp4"])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("error: "))
+    }
+
     // MARK: Misuse (Apple raises exceptions; here the process stops with Apple's message)
 
     /// Expects the child process's standard error to hold `reason` (Apple's exception text).
