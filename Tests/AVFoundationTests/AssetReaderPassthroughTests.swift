@@ -147,4 +147,19 @@ struct AssetReaderPassthroughTests {
         #expect(first.outputPresentationTimeStamp == .zero)
         #expect(CMGetAttachment(buffers[1], key: kCMSampleBufferAttachmentKey_TrimDurationAtStart, attachmentModeOut: nil) == nil)
     }
+
+    @Test("linear PCM (WAV): each buffer holds the packet's frames, every frame of the file once")
+    func linearPCM() async throws {
+        guard let url = AssetFixtures.fixture("house_lo.wav") else { return }
+        let (_, buffers, _) = try await Self.read(url, .audio)
+        let copied = try Self.copiedBytes(url, "0:a")
+        #expect(buffers.reduce(Data()) { $0 + Self.bytes(of: $1) } == copied)
+        #expect(buffers.reduce(0) { $0 + $1.numSamples } == 78331)   // 8-bit mono: one byte per frame
+        var next = CMTime.zero
+        for buffer in buffers {
+            #expect(buffer.presentationTimeStamp == next)
+            #expect(buffer.duration == CMTime(value: Int64(buffer.numSamples), timescale: 11025))
+            next = buffer.presentationTimeStamp + buffer.duration
+        }
+    }
 }

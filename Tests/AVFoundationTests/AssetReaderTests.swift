@@ -301,6 +301,40 @@ struct AssetReaderTests {
         }
     }
 
+    @Test("the decoder's own format: the same pictures whether the output copies them or hands out the decoder's buffers")
+    func nativeFormatCopies() async throws {
+        guard AssetFixtures.hasFFmpeg else { return }
+        let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
+        var planes: [[Data]] = []
+        for copies in [true, false] {
+            let reader = try AVAssetReader(asset: asset)
+            reader.timeRange = CMTimeRange(start: ReaderFixtures.time(20), duration: ReaderFixtures.time(6))
+            // No pixel format: the decoder's (4:2:0 planar, video range).
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: [:])
+            output.alwaysCopiesSampleData = copies
+            reader.add(output)
+            #expect(reader.startReading())
+            var pass: [Data] = []
+            for buffer in ReaderFixtures.readAll(output) {
+                let image = try #require(buffer.imageBuffer)
+                #expect(CVPixelBufferGetPixelFormatType(image) == kCVPixelFormatType_420YpCbCr8Planar)
+                CVPixelBufferLockBaseAddress(image, .readOnly)
+                for plane in 0 ..< CVPixelBufferGetPlaneCount(image) {
+                    let base = try #require(CVPixelBufferGetBaseAddressOfPlane(image, plane))
+                    let row = CVPixelBufferGetBytesPerRowOfPlane(image, plane)
+                    let width = CVPixelBufferGetWidthOfPlane(image, plane)
+                    var data = Data()
+                    for y in 0 ..< CVPixelBufferGetHeightOfPlane(image, plane) { data.append(Data(bytes: base + y * row, count: width)) }
+                    pass.append(data)
+                }
+                CVPixelBufferUnlockBaseAddress(image, .readOnly)
+            }
+            #expect(pass.count == 6 * 3)
+            planes.append(pass)
+        }
+        #expect(planes[0] == planes[1])
+    }
+
     @Test("an edit list that starts ten frames into the media: the first picture is frame 10, at time zero")
     func editListStart() async throws {
         guard AssetFixtures.hasFFmpeg else { return }
