@@ -383,6 +383,25 @@ struct AssetReaderTests {
         let buffers = ReaderFixtures.readAll(output)
         #expect(buffers.count == 25)
         #expect(buffers.first?.presentationTimeStamp.seconds == 1)
+
+        // An edit that ends half way: the track presents one second; the samples after it are not read.
+        let long = try AssetFixtures.generate("long.mp4", ["-f", "lavfi", "-i", "testsrc=d=2:s=160x120:r=25", "-c:v", "libx264",
+                                                           "-pix_fmt", "yuv420p", "-bf", "0"])
+        var halved = try MP4Bytes(long)
+        let edit = try #require(halved.editList()?.entries.first)
+        try halved.replace(["moov", "trak", "edts", "elst"], with: MP4Bytes.elst(version: 0, entries: [(edit.0 / 2, edit.1, 1, 0)]))
+        let (halvedAsset, halvedTrack) = try await ReaderFixtures.track(try halved.write("halved.mp4"))
+        #expect(halvedTrack.timeRange.end == CMTime(value: 1, timescale: 1))
+        for settings in [ReaderFixtures.v420, nil] {
+            let reader = try AVAssetReader(asset: halvedAsset)
+            let output = AVAssetReaderTrackOutput(track: halvedTrack, outputSettings: settings)
+            reader.add(output)
+            #expect(reader.startReading())
+            let buffers = ReaderFixtures.readAll(output)
+            #expect(reader.status == .completed)
+            #expect(buffers.count == 25)
+            #expect(buffers.last.map { $0.presentationTimeStamp + $0.duration } == CMTime(value: 1, timescale: 1))
+        }
     }
 
     @Test("random access: reset for later ranges after nil; completes only once marked final")

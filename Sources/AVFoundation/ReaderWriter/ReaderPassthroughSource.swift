@@ -20,7 +20,8 @@ final class ReaderPassthroughSource: ReaderSampleSource {
     private let streamIndex: Int
     private let copiesSampleData: Bool
     private let formatDescription: CMFormatDescription?
-    /// Where the track's presentation ends in the asset's timeline (audio trims stop there).
+    /// Where an edited track's presentation ends in the asset's timeline (+infinity without an
+    /// edit list): samples after it are not read, audio trims stop there.
     private let trackEnd: CMTime
     private var packets: ReaderTrackPackets?
     private var pendingRanges: [CMTimeRange] = []
@@ -35,8 +36,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
         streamIndex = track.stream.index
         formatDescription = track.stream.formatDescription
         self.copiesSampleData = copiesSampleData
-        let timeRange = (try? track.loadedTimeRange()) ?? .zero
-        trackEnd = timeRange.duration > .zero ? timeRange.end : .positiveInfinity
+        trackEnd = ReaderTrackPackets.presentationEnd(of: track)
     }
 
     func start(timeRange: CMTimeRange) throws {
@@ -53,7 +53,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
     }
 
     func reset(timeRanges: [CMTimeRange]) throws {
-        pendingRanges = timeRanges
+        pendingRanges = ReaderTrackPackets.clamp(timeRanges, to: trackEnd)
         range = .invalid
         try advance()
     }

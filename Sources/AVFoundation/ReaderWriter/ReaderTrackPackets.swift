@@ -6,8 +6,8 @@ import MediaEngine
 
 /// The packets of one stream of a file that a time range needs, in decode (file) order.
 ///
-/// Reading the whole track (a range from the track's start, or earlier, with no end) takes every
-/// packet from the first one, with no index. Any other range is resolved with the track's packet
+/// A range from the track's start (or earlier) is read from the first packet with no index, up
+/// to the first packet decoded at or after its end. Any other range is resolved with the track's packet
 /// index (built once per file and shared, see `PacketIndexCache`): reading starts at the keyframe
 /// decoding must start from to show the first frame whose presentation interval overlaps the
 /// range (a leading picture of an open GOP reaches back to the keyframe before), and ends with the
@@ -32,6 +32,9 @@ final class ReaderTrackPackets {
     private var firstDecodeIndex = 0
     /// The last decode index to read; nil: to the end of the track.
     private var lastDecodeIndex: Int?
+    /// Reading also stops at the first packet decoded at or after this time (no packet after it
+    /// in decode order can present earlier).
+    private var stopDecodeTime: CMTime?
     /// A packet read while checking where a seek landed, not yet handed out.
     private var pending: DemuxerPacket?
     private var finished = false
@@ -87,12 +90,16 @@ final class ReaderTrackPackets {
     func position(for range: CMTimeRange) throws -> Bool {
         pending = nil
         finished = false
+        stopDecodeTime = nil
         let fromStart = range.start <= .zero || (stream.startTime.isNumeric && range.start <= stream.startTime)
         let endless = !range.end.isNumeric
-        if fromStart && endless {
+        if fromStart {
+            // From the first packet, no index needed: an end stops at the first packet decoded at
+            // or after it.
             try rewind()
             firstDecodeIndex = 0
             lastDecodeIndex = nil
+            stopDecodeTime = endless ? nil : range.end
             return true
         }
         let timeline = try loadTimeline()
@@ -156,12 +163,32 @@ final class ReaderTrackPackets {
             nextDecodeIndex = index.map { $0 + 1 }
             if let index, index < firstDecodeIndex { continue }
             if let index, let lastDecodeIndex, index > lastDecodeIndex { finished = true; return nil }
+            if let stopDecodeTime, packet.decodeTime.isNumeric, packet.decodeTime >= stopDecodeTime { finished = true; return nil }
             return packet
         }
     }
 
-    /// Frees the demuxer's buffers early (the object stays usable after a new `position`).
+    /// Makes any read in progress (on another thread) or to come fail as cancelled.
     func cancel() { cancellation.cancel() }
+
+    /// Where an edited track's presentation ends in the asset's timeline: the end of its edit
+    /// list's last segment that presents media (the mov demuxer still returns the samples after
+    /// it); +infinity for tracks without an edit list.
+    static func presentationEnd(of track: AVAssetTrack) -> CMTime {
+        guard track.editListMappings() != nil, let range = try? track.loadedTimeRange(), range.duration > .zero else {
+            return .positiveInfinity
+        }
+        return range.end
+    }
+
+    /// `ranges` limited to what the track presents (before `end`), empty ones dropped.
+    static func clamp(_ ranges: [CMTimeRange], to end: CMTime) -> [CMTimeRange] {
+        ranges.compactMap { range in
+            guard end.isNumeric, range.end > end else { return range }
+            guard range.start < end else { return nil }
+            return CMTimeRange(start: range.start, end: end)
+        }
+    }
 
     // MARK: Positioning
 

@@ -26,6 +26,8 @@ final class ReaderVideoSource: ReaderSampleSource {
     private let settings: ReaderVideoSettings
     private let copiesSampleData: Bool
     private let nominalFrameDuration: CMTime
+    /// Where an edited track's presentation ends (+infinity without an edit list).
+    private let trackEnd: CMTime
     private var packets: ReaderTrackPackets?
     private var decoder: Decoder?
     private var pendingRanges: [CMTimeRange] = []
@@ -47,6 +49,7 @@ final class ReaderVideoSource: ReaderSampleSource {
         self.copiesSampleData = copiesSampleData
         let rate = track.stream.averageFrameRate
         nominalFrameDuration = rate > 0 ? CMTime(seconds: 1 / rate, preferredTimescale: 90_000) : .invalid
+        trackEnd = ReaderTrackPackets.presentationEnd(of: track)
     }
 
     /// Frame threads as the ffmpeg CLI chooses them: one more than the cores (a thread waits on
@@ -69,7 +72,7 @@ final class ReaderVideoSource: ReaderSampleSource {
     }
 
     func reset(timeRanges: [CMTimeRange]) throws {
-        pendingRanges = timeRanges
+        pendingRanges = ReaderTrackPackets.clamp(timeRanges, to: trackEnd)
         range = .invalid
         try advance()
     }
