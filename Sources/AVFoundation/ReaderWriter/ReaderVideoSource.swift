@@ -174,18 +174,25 @@ final class ReaderVideoSource: ReaderSampleSource {
 
     private func sampleBuffer(for frame: DecodedFrame, pts: CMTime, duration: CMTime) throws -> CMSampleBuffer {
         let image = try pixelBuffer(for: frame)
-        if formatDescription == nil || !CMVideoFormatDescriptionMatchesImageBuffer(formatDescription!, imageBuffer: image) {
+        var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid)
+        var buffer: CMSampleBuffer?
+        // The description made for an earlier picture serves while it matches (checked by the
+        // creation itself); a picture of another format, size or colour gets a new one.
+        var status = kCMSampleBufferError_InvalidMediaFormat
+        if let formatDescription {
+            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: formatDescription,
+                                                              sampleTiming: &timing, sampleBufferOut: &buffer)
+        }
+        if status == kCMSampleBufferError_InvalidMediaFormat {
             var made: CMVideoFormatDescription?
             guard CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: image,
                                                                formatDescriptionOut: &made) == noErr, let made else {
                 throw Self.decodeFailure("cannot describe the decoded picture", code: 0, url: url)
             }
             formatDescription = made
-        }
-        var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid)
-        var buffer: CMSampleBuffer?
-        let status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: formatDescription!,
+            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: made,
                                                               sampleTiming: &timing, sampleBufferOut: &buffer)
+        }
         guard status == noErr, let buffer else {
             throw Self.decodeFailure("cannot make a sample buffer (\(status))", code: 0, url: url)
         }
@@ -193,7 +200,7 @@ final class ReaderVideoSource: ReaderSampleSource {
     }
 
     /// The decoded picture as the settings ask for it: the decoder's own buffer when it already is,
-    /// else one conversion into a pooled buffer.
+    /// else one conversion into a pooled buffer (libswscale's fast paths when the size is kept).
     private func pixelBuffer(for frame: DecodedFrame) throws -> CVPixelBuffer {
         let decoded: CVPixelBuffer
         do {
@@ -210,6 +217,9 @@ final class ReaderVideoSource: ReaderSampleSource {
         let output = try pooledBuffer(format: target, width: targetWidth, height: targetHeight)
         var options = PixelConverter.Options()
         options.fast = sameSize
+        // An unscaled fast conversion is cheap next to decoding, whose frame threads keep every
+        // core busy: on this thread it costs no wake-ups. Scaling is split over the cores.
+        if sameSize { options.threads = 1 }
         options.destinationMatrix = settings.matrix.flatMap { PixelFormatColor.Matrix(rawValue: $0) }
         options.destinationColorPrimaries = settings.primaries
         options.destinationTransferFunction = settings.transferFunction
