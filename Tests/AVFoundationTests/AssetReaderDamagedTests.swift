@@ -146,6 +146,23 @@ struct AssetReaderDamagedTests {
         }, says: "*** -[AVAssetReader addOutput:] cannot add an output after reading has started")
     }
 
+    @Test("adding an output twice, or one another reader has, stops the process with Apple's message")
+    func addTwice() async {
+        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
+            let reader = try AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+            reader.add(output)
+            reader.add(output)
+        }, says: "*** -[AVAssetReader addOutput:] cannot add the same output twice")
+        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+            try AVAssetReader(asset: asset).add(output)
+            try AVAssetReader(asset: asset).add(output)
+        }, says: "*** -[AVAssetReader addOutput:] cannot add an output that has already been added to another AVAssetReader")
+    }
+
     @Test("startReading twice, copying before startReading, bad settings, resets out of turn stop the process")
     func otherMisuse() async {
         Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -80,14 +80,14 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
 
     /// Adds an output. Raises an exception when `canAdd(_:)` would say no.
     open func add(_ output: AVAssetReaderOutput) {
-        lock.lock()
-        defer { lock.unlock() }
         if let reason = refusal(for: output) {
             raiseReaderException(.invalidArgument, "*** -[AVAssetReader addOutput:] \(reason)")
         }
-        output.attach(to: session)
+        guard output.attach(to: session) else {
+            raiseReaderException(.invalidArgument, "*** -[AVAssetReader addOutput:] cannot add an output that has already been added to another AVAssetReader")
+        }
         session.add(output)
-        outputList.append(output)
+        lock.withLock { outputList.append(output) }
     }
 
     /// Why `output` cannot be added, nil when it can.

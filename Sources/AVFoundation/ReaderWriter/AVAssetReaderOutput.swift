@@ -175,9 +175,13 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     /// The reader this output was added to (nil before).
     var isAttached: Bool { lock.withLock { session != nil } }
 
-    /// Joins a reader's session (the reader checked it may).
-    func attach(to session: ReaderSession) {
-        lock.withLock { self.session = session }
+    /// Joins a reader's session; false when the output already belongs to a reader.
+    func attach(to session: ReaderSession) -> Bool {
+        lock.withLock {
+            guard self.session == nil else { return false }
+            self.session = session
+            return true
+        }
     }
 
     /// Makes and starts the source for `timeRange`.
