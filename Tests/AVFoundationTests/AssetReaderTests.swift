@@ -404,6 +404,33 @@ struct AssetReaderTests {
         }
     }
 
+    @Test("streams whose container gives no times (H.264 elementary stream, MPEG program stream): samples follow each other from zero")
+    func untimedStreams() async throws {
+        guard AssetFixtures.hasFFmpeg, let mpeg = AssetFixtures.fixture("blue.mpg") else { return }
+        let raw = try AssetFixtures.generate("raw.h264", ["-f", "lavfi", "-i", "testsrc=d=1:s=160x120:r=25", "-c:v", "libx264",
+                                                          "-pix_fmt", "yuv420p", "-bf", "2", "-f", "h264"])
+        for (url, count, frame) in [(raw, 25, CMTime(value: 1, timescale: 25)), (mpeg, 24, CMTime(value: 1, timescale: 30))] {
+            for settings in [ReaderFixtures.bgra, nil] {
+                let (asset, track) = try await ReaderFixtures.track(url)
+                let reader = try AVAssetReader(asset: asset)
+                let output = AVAssetReaderTrackOutput(track: track, outputSettings: settings)
+                reader.add(output)
+                #expect(reader.startReading())
+                let buffers = ReaderFixtures.readAll(output)
+                #expect(reader.status == .completed)
+                #expect(buffers.count == count, "\(url.lastPathComponent)")
+                #expect(buffers.map(\.duration).allSatisfy { $0 == frame }, "\(url.lastPathComponent)")
+                if settings != nil {
+                    // Pictures in presentation order, one frame apart from zero.
+                    #expect(buffers.enumerated().allSatisfy { $0.element.presentationTimeStamp == CMTimeMultiply(frame, multiplier: Int32($0.offset)) })
+                } else {
+                    #expect(buffers.first?.presentationTimeStamp == .zero)
+                    #expect(buffers.allSatisfy { $0.presentationTimeStamp.isNumeric })
+                }
+            }
+        }
+    }
+
     @Test("random access: reset for later ranges after nil; completes only once marked final")
     func randomAccess() async throws {
         guard AssetFixtures.hasFFmpeg else { return }

@@ -30,6 +30,9 @@ final class ReaderPassthroughSource: ReaderSampleSource {
     private var asbd: AudioStreamBasicDescription?
     /// NAL length field size of length-prefixed H.264 (avcC), to read `nal_ref_idc`.
     private var h264LengthSize: Int?
+    /// The time after the last sample, for samples the container gives no time (nil: the
+    /// window's clock start).
+    private var clock: CMTime?
 
     init(track: AVAssetTrack, copiesSampleData: Bool) {
         url = track.engine.url
@@ -65,6 +68,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
             let next = pendingRanges.removeFirst()
             if try packets.position(for: next) {
                 range = next
+                clock = nil
                 return
             }
         }
@@ -94,12 +98,18 @@ final class ReaderPassthroughSource: ReaderSampleSource {
 
     private func sampleBuffer(for packet: DemuxerPacket) throws -> CMSampleBuffer {
         let data = try blockBuffer(for: packet)
-        let pts = packet.presentationTime
-        let dts = packet.decodeTime
+        var pts = packet.presentationTime
+        var dts = packet.decodeTime
         let duration = packet.duration
+        if !pts.isValid, let packets {
+            // No time in the container: the samples follow each other from the window's start.
+            pts = dts.isValid ? dts : clock ?? packets.clockStart
+            if !dts.isValid { dts = pts }
+        }
+        if duration.isNumeric, pts.isNumeric { clock = max(clock ?? pts, pts + duration) }
         var buffer: CMSampleBuffer?
         if isAudio, let asbd, let formatDescription {
-            buffer = audioSampleBuffer(data, packet: packet, asbd: asbd, formatDescription: formatDescription)
+            buffer = audioSampleBuffer(data, packet: packet, pts: pts, asbd: asbd, formatDescription: formatDescription)
         }
         if buffer == nil {
             var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: dts)
@@ -158,7 +168,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
 
     /// An audio sample buffer with a packet description (compressed formats) or the packet's
     /// frames (linear PCM); nil when the format cannot describe the packet.
-    private func audioSampleBuffer(_ data: CMBlockBuffer, packet: DemuxerPacket, asbd: AudioStreamBasicDescription,
+    private func audioSampleBuffer(_ data: CMBlockBuffer, packet: DemuxerPacket, pts: CMTime, asbd: AudioStreamBasicDescription,
                                    formatDescription: CMFormatDescription) -> CMSampleBuffer? {
         var buffer: CMSampleBuffer?
         let size = packet.size
@@ -167,7 +177,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
             guard count > 0, count * Int(asbd.mBytesPerPacket) == size else { return nil }
             let status = CMAudioSampleBufferCreateReadyWithPacketDescriptions(
                 allocator: nil, dataBuffer: data, formatDescription: formatDescription, sampleCount: count,
-                presentationTimeStamp: packet.presentationTime, packetDescriptions: nil, sampleBufferOut: &buffer)
+                presentationTimeStamp: pts, packetDescriptions: nil, sampleBufferOut: &buffer)
             return status == noErr ? buffer : nil
         }
         var frames: UInt32 = 0
@@ -181,7 +191,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
         var description = AudioStreamPacketDescription(mStartOffset: 0, mVariableFramesInPacket: frames, mDataByteSize: UInt32(size))
         let status = CMAudioSampleBufferCreateReadyWithPacketDescriptions(
             allocator: nil, dataBuffer: data, formatDescription: formatDescription, sampleCount: 1,
-            presentationTimeStamp: packet.presentationTime, packetDescriptions: &description, sampleBufferOut: &buffer)
+            presentationTimeStamp: pts, packetDescriptions: &description, sampleBufferOut: &buffer)
         return status == noErr ? buffer : nil
     }
 

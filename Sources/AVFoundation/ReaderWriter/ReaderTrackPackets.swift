@@ -35,6 +35,10 @@ final class ReaderTrackPackets {
     /// Reading also stops at the first packet decoded at or after this time (no packet after it
     /// in decode order can present earlier).
     private var stopDecodeTime: CMTime?
+    /// The time of the window's first packet, where a clock starts for samples whose container
+    /// gives no times (elementary streams, some MPEG program streams): the stream's start (or
+    /// zero), or the index's time of the keyframe reading starts from.
+    private(set) var clockStart = CMTime.zero
     /// A packet read while checking where a seek landed, not yet handed out.
     private var pending: DemuxerPacket?
     private var finished = false
@@ -91,6 +95,7 @@ final class ReaderTrackPackets {
         pending = nil
         finished = false
         stopDecodeTime = nil
+        clockStart = stream.startTime.isNumeric ? stream.startTime : .zero
         let fromStart = range.start <= .zero || (stream.startTime.isNumeric && range.start <= stream.startTime)
         let endless = !range.end.isNumeric
         if fromStart {
@@ -122,6 +127,7 @@ final class ReaderTrackPackets {
         }
         firstDecodeIndex = first
         lastDecodeIndex = last
+        if let frame = timeline.frameIndex(decodeIndex: first) { clockStart = timeline.time(ofFrame: frame) }
         if first == 0 {
             try rewind()
         } else {

@@ -37,6 +37,11 @@ final class ReaderVideoSource: ReaderSampleSource {
     /// Each sent packet's duration by presentation timestamp, taken when its picture comes out.
     private var durations: [Int64: CMTime] = [:]
     private var lastDuration = CMTime.invalid
+    /// The duration of the last packet sent, for pictures without a time.
+    private var lastPacketDuration = CMTime.invalid
+    /// The time after the last picture, for pictures the container gives no time (nil: the
+    /// window's clock start).
+    private var clock: CMTime?
     private var pool: CVPixelBufferPool?
     private var poolKey: (format: OSType, width: Int, height: Int)?
     private var formatDescription: CMVideoFormatDescription?
@@ -84,6 +89,7 @@ final class ReaderVideoSource: ReaderSampleSource {
         decoder.flush()
         heldPacket = nil
         durations.removeAll()
+        clock = nil
         while !pendingRanges.isEmpty {
             let next = pendingRanges.removeFirst()
             if try packets.position(for: next) {
@@ -116,9 +122,17 @@ final class ReaderVideoSource: ReaderSampleSource {
             }
             switch output {
             case .frame(let frame):
-                guard let timestamp = frame.timestamp else { continue }
-                let pts = frame.presentationTime
-                let duration = takeDuration(timestamp)
+                let pts: CMTime, duration: CMTime
+                if let timestamp = frame.timestamp {
+                    pts = frame.presentationTime
+                    duration = takeDuration(timestamp)
+                } else {
+                    // No time in the container (elementary streams): pictures follow each other.
+                    pts = clock ?? packets.clockStart
+                    duration = lastPacketDuration.isNumeric ? lastPacketDuration
+                        : lastDuration.isNumeric ? lastDuration : nominalFrameDuration
+                }
+                if pts.isNumeric, duration.isNumeric { clock = max(clock ?? pts, pts + duration) }
                 if overlaps(pts, duration) { return try sampleBuffer(for: frame, pts: pts, duration: duration) }
             case .needsInput:
                 try feed(packets, decoder)
@@ -146,6 +160,7 @@ final class ReaderVideoSource: ReaderSampleSource {
         } catch {
             throw Self.decodeFailure("the video cannot be decoded (\(error.message))", code: error.code, url: url)
         }
+        if packet.duration.isNumeric { lastPacketDuration = packet.duration }
         if let pts = packet.rawPTS {
             durations[pts] = packet.duration
             if durations.count > 256, let oldest = durations.keys.min() { durations[oldest] = nil }
