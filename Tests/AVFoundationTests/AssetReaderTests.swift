@@ -371,6 +371,28 @@ struct AssetReaderTests {
             }
         }
 
+        // An edit starting at frame 30, past the keyframe of frame 24: FFmpeg leaves out the samples
+        // before that keyframe; the reader reads the rest and does not take the file for a cut one.
+        var later = try MP4Bytes(ReaderFixtures.numbered)
+        try later.replace(["moov", "trak", "edts", "elst"],
+                          with: MP4Bytes.elst(version: 0, entries: [(duration - UInt64(movieScale), mediaTime + 30 * 512, 1, 0)]))
+        let (laterAsset, laterTrack) = try await ReaderFixtures.track(try later.write("later.mp4"))
+        for settings in [ReaderFixtures.bgra, nil] {
+            let reader = try AVAssetReader(asset: laterAsset)
+            let output = AVAssetReaderTrackOutput(track: laterTrack, outputSettings: settings)
+            reader.add(output)
+            #expect(reader.startReading())
+            let buffers = ReaderFixtures.readAll(output)
+            #expect(reader.status == .completed, "\(String(describing: reader.error))")
+            if settings != nil {
+                #expect(buffers.map { ReaderFixtures.number(in: $0.imageBuffer!) } == Array(30 ..< 60))
+                #expect(buffers.first?.presentationTimeStamp == .zero)
+            } else {
+                #expect(buffers.count == 36)
+                #expect(buffers.first.map { CMSampleBufferGetSampleAttachmentsArray($0, createIfNecessary: false) } != nil)
+            }
+        }
+
         // An empty edit (ffmpeg's output offset) delays the track: its first picture is at 1 s.
         let delayed = try AssetFixtures.generate("delayed.mp4", ["-f", "lavfi", "-i", "testsrc=d=1:s=160x120:r=25", "-c:v", "libx264",
                                                                  "-pix_fmt", "yuv420p", "-output_ts_offset", "1"])

@@ -42,10 +42,14 @@ final class ReaderTrackPackets {
     /// A packet read while checking where a seek landed, not yet handed out.
     private var pending: DemuxerPacket?
     private var finished = false
-    /// The number of samples the container declares (QuickTime family: the sample table), 0 when
-    /// it declares none we can hold it to. Reaching the end of the file before the last of them
-    /// means the file was cut short.
-    private let declaredSampleCount: Int
+    /// Where the container says the track's samples end (QuickTime family, whose sample tables
+    /// are exact; nil for other containers). Reaching the end of the file with the samples read so
+    /// far ending earlier — by more than a sample — means the file was cut short. (Comparing sample
+    /// counts would not do: FFmpeg leaves out the samples before an edit list's keyframe.)
+    private let declaredEnd: CMTime?
+    /// The latest presentation end and the longest duration of the packets read in this window.
+    private var readEnd: CMTime?
+    private var longestDuration = CMTime.zero
 
     /// Opens `url` for the stream with FFmpeg index `streamIndex`. Failures are `AVError`s.
     init(url: URL, streamIndex: Int, cancellation: DemuxerCancellation) throws {
@@ -62,13 +66,12 @@ final class ReaderTrackPackets {
         }
         stream = demuxer.streams[streamIndex]
         demuxer.selectStreams([streamIndex])
-        // The mov demuxer hands constant-size audio (PCM) out in chunks, not samples.
-        var constantSize = false
-        if let description = stream.formatDescription, let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description) {
-            constantSize = asbd.pointee.mBytesPerPacket > 0
-        }
         let quickTime = demuxer.formatName.contains("mov") || demuxer.formatName.contains("mp4")
-        declaredSampleCount = quickTime && !constantSize ? Int(clamping: stream.frameCount) : 0
+        if quickTime, stream.duration.isNumeric, stream.duration > .zero {
+            declaredEnd = (stream.startTime.isNumeric ? stream.startTime : .zero) + stream.duration
+        } else {
+            declaredEnd = nil
+        }
     }
 
     /// A decoder for the stream (`threads` 0: one per core). Failures are `AVError`s: no decoder
@@ -94,6 +97,7 @@ final class ReaderTrackPackets {
     func position(for range: CMTimeRange) throws -> Bool {
         pending = nil
         finished = false
+        readEnd = nil
         stopDecodeTime = nil
         clockStart = stream.startTime.isNumeric ? stream.startTime : .zero
         let fromStart = range.start <= .zero || (stream.startTime.isNumeric && range.start <= stream.startTime)
@@ -155,10 +159,10 @@ final class ReaderTrackPackets {
                 atStart = false
                 guard let read else {
                     finished = true
-                    if let next = nextDecodeIndex, next < declaredSampleCount {
+                    if let declaredEnd, let reached = readEnd, reached + longestDuration < declaredEnd {
                         throw AVError.from(.failedToParse(code: MediaError.invalidDataCode,
-                                                          message: "\(url.path): the file ends after \(next) of the track's "
-                                                              + "\(declaredSampleCount) samples (it was cut short)"), url: url)
+                                                          message: "\(url.path): the file ends at \(reached.seconds) s of a track "
+                                                              + "that lasts until \(declaredEnd.seconds) s (it was cut short)"), url: url)
                     }
                     return nil
                 }
@@ -170,6 +174,12 @@ final class ReaderTrackPackets {
             if let index, index < firstDecodeIndex { continue }
             if let index, let lastDecodeIndex, index > lastDecodeIndex { finished = true; return nil }
             if let stopDecodeTime, packet.decodeTime.isNumeric, packet.decodeTime >= stopDecodeTime { finished = true; return nil }
+            let duration = packet.duration
+            if packet.presentationTime.isNumeric, duration.isNumeric {
+                let end = packet.presentationTime + duration
+                if readEnd.map({ end > $0 }) ?? true { readEnd = end }
+                if duration > longestDuration { longestDuration = duration }
+            }
             return packet
         }
     }
