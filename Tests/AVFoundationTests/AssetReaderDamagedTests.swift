@@ -190,6 +190,18 @@ struct AssetReaderDamagedTests {
             _ = AVAssetReaderTrackOutput(track: track, outputSettings: ["CleanAperture": [String: Any]()])
         }, says: "does not support the output settings keys CleanAperture")
         Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (_, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
+            AVAssetReaderTrackOutput(track: track, outputSettings: nil).audioTimePitchAlgorithm = AVAudioTimePitchAlgorithm(rawValue: "Fast")
+        }, says: "setAudioTimePitchAlgorithm:] invalid time pitch algorithm Fast")
+        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
+            let reader = try AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+            reader.add(output)
+            _ = reader.startReading()
+            output.alwaysCopiesSampleData = false
+        }, says: "setAlwaysCopiesSampleData:] cannot be called after reading has started")
+        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, _) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let reader = try AVAssetReader(asset: asset)
             _ = reader.startReading()

@@ -78,6 +78,8 @@ struct AssetReaderTests {
         #expect(!output.supportsRandomAccess)
         #expect(output.track === track)
         #expect(output.audioTimePitchAlgorithm == .spectral)
+        output.audioTimePitchAlgorithm = .varispeed
+        #expect(output.audioTimePitchAlgorithm.rawValue == "Varispeed")
         reader.add(output)
         #expect(reader.outputs == [output])
         #expect(reader.startReading())

@@ -43,7 +43,7 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         get { lock.withLock { copiesSampleData } }
         set {
             lock.withLock {
-                if session?.hasStarted == true {
+                if startedLocked {
                     raiseReaderException(.invalidArgument,
                                          "*** -[\(exceptionClassName) setAlwaysCopiesSampleData:] cannot be called after reading has started")
                 }
@@ -59,7 +59,7 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         get { lock.withLock { randomAccess } }
         set {
             lock.withLock {
-                if session?.hasStarted == true {
+                if startedLocked {
                     raiseReaderException(.invalidArgument,
                                          "*** -[\(exceptionClassName) setSupportsRandomAccess:] cannot be called after reading has started")
                 }
@@ -169,6 +169,13 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
 
     /// The tracks the output reads (all must belong to the reader's asset).
     var sourceTracks: [AVAssetTrack] { [] }
+
+    /// Whether the reader this output belongs to has started reading (settings that configure
+    /// reading may no longer change: subclasses raise with `raiseReaderException`).
+    var hasStartedReading: Bool { lock.withLock { startedLocked } }
+
+    /// `hasStartedReading`, with the output's lock held.
+    private var startedLocked: Bool { session?.hasStarted == true }
 
     // MARK: Reader side
 

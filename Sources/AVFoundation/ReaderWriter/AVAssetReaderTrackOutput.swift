@@ -53,10 +53,14 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
 
     /// The algorithm for scaled audio edits (default `.spectral`, Apple's default for offline
     /// processing). Stored; the engine plays edits at rate 1. Only Apple's four constants are
-    /// accepted.
+    /// accepted, before reading starts.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
         get { pitchLock.withLock { pitchAlgorithm } }
         set {
+            if hasStartedReading {
+                raiseReaderException(.invalidArgument,
+                                     "*** -[AVAssetReaderTrackOutput setAudioTimePitchAlgorithm:] cannot be called after reading has started")
+            }
             guard AVAudioTimePitchAlgorithm.all.contains(newValue) else {
                 raiseReaderException(.invalidArgument,
                                      "*** -[AVAssetReaderTrackOutput setAudioTimePitchAlgorithm:] "
