@@ -1,0 +1,282 @@
+// ReaderVideoSource: a video track decoded into pixel buffers, for track outputs with video
+// output settings — the demuxer → decoder → (converter) → sample buffer pipe.
+import CoreMedia
+import CoreVideo
+import Foundation
+import MediaEngine
+
+/// Decodes one video track and produces one sample buffer per picture, in presentation order,
+/// each holding a `CVPixelBuffer` in the format and size the settings ask for, with a
+/// `CMVideoFormatDescription` made for the image buffer and the picture's exact presentation time
+/// and duration (the sample's duration in the container).
+///
+/// Pictures come out of FFmpeg's decoder (frame threads on every core, as the ffmpeg CLI sets
+/// them) and become pixel buffers without a copy; when that buffer is not what was asked for (another
+/// format or size, a memory layout of its own, colour properties, or a copy because the output
+/// always copies sample data) it is converted once by the shared `PixelConverter` into a buffer
+/// from a pool — with libswscale's fast (RealTime) paths when the size is unchanged — so the memory
+/// in use is bounded by what the caller keeps.
+///
+/// Only pictures whose presentation interval overlaps the time range are produced; decoding
+/// starts at the keyframe they need (`ReaderTrackPackets`). A decoding error fails the output
+/// with `AVError.decodeFailed`.
+final class ReaderVideoSource: ReaderSampleSource {
+    private let url: URL
+    private let streamIndex: Int
+    private let settings: ReaderVideoSettings
+    private let copiesSampleData: Bool
+    private let nominalFrameDuration: CMTime
+    /// Where an edited track's presentation ends (+infinity without an edit list).
+    private let trackEnd: CMTime
+    private var packets: ReaderTrackPackets?
+    private var decoder: Decoder?
+    private var pendingRanges: [CMTimeRange] = []
+    private var range = CMTimeRange.invalid
+    /// A packet the decoder refused (it had frames to give first).
+    private var heldPacket: DemuxerPacket?
+    /// Each sent packet's duration by presentation timestamp, taken when its picture comes out.
+    private var durations: [Int64: CMTime] = [:]
+    private var lastDuration = CMTime.invalid
+    /// The duration of the last packet sent, for pictures without a time.
+    private var lastPacketDuration = CMTime.invalid
+    /// The time after the last picture, for pictures the container gives no time (nil: the
+    /// window's clock start).
+    private var clock: CMTime?
+    private var pool: CVPixelBufferPool?
+    private var poolKey: (format: OSType, width: Int, height: Int)?
+    private var formatDescription: CMVideoFormatDescription?
+    private let converter = PixelConverter.shared
+
+    init(track: AVAssetTrack, settings: ReaderVideoSettings, copiesSampleData: Bool) {
+        url = track.engine.url
+        streamIndex = track.stream.index
+        self.settings = settings
+        self.copiesSampleData = copiesSampleData
+        let rate = track.stream.averageFrameRate
+        nominalFrameDuration = rate > 0 ? CMTime(seconds: 1 / rate, preferredTimescale: 90_000) : .invalid
+        trackEnd = ReaderTrackPackets.presentationEnd(of: track)
+    }
+
+    /// Frame threads as the ffmpeg CLI chooses them: one more than the cores (a thread waits on
+    /// the caller while the others decode), at most 16, at least 1 per 16 rows.
+    static func decoderThreads(height: Int) -> Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let usable = height > 0 ? min(cores, (height + 15) / 16) : cores
+        return usable > 1 ? min(usable + 1, 16) : 1
+    }
+
+    func start(timeRange: CMTimeRange) throws {
+        let packets = try ReaderTrackPackets(url: url, streamIndex: streamIndex, cancellation: DemuxerCancellation())
+        self.packets = packets
+        guard packets.stream.kind == .video else {
+            throw AVError(.decoderNotFound, userInfo: [NSLocalizedDescriptionKey: "Cannot Decode",
+                                                       NSLocalizedFailureReasonErrorKey: "The track is not a video track."])
+        }
+        decoder = try packets.makeDecoder(threads: Self.decoderThreads(height: packets.stream.height))
+        try reset(timeRanges: [timeRange])
+    }
+
+    func reset(timeRanges: [CMTimeRange]) throws {
+        pendingRanges = ReaderTrackPackets.clamp(timeRanges, to: trackEnd)
+        range = .invalid
+        try advance()
+    }
+
+    /// Moves to the next range that has pictures, with a flushed decoder; leaves `range` invalid
+    /// when none is left.
+    private func advance() throws {
+        guard let packets, let decoder else { return }
+        decoder.flush()
+        heldPacket = nil
+        durations.removeAll()
+        clock = nil
+        while !pendingRanges.isEmpty {
+            let next = pendingRanges.removeFirst()
+            if try packets.position(for: next) {
+                range = next
+                return
+            }
+        }
+        range = .invalid
+    }
+
+    func cancel() {
+        packets?.cancel()
+        packets = nil
+        decoder = nil
+        heldPacket = nil
+        pool = nil
+        pendingRanges = []
+        range = .invalid
+    }
+
+    func next() throws -> CMSampleBuffer? {
+        while range.isValid {
+            guard let packets, let decoder else { return nil }
+            if packets.cancellation.isCancelled { return nil }
+            let output: Decoder.Output
+            do {
+                output = try decoder.receive()
+            } catch {
+                throw Self.decodeFailure("the video cannot be decoded (\(error.message))", code: error.code, url: url)
+            }
+            switch output {
+            case .frame(let frame):
+                let pts: CMTime, duration: CMTime
+                if let timestamp = frame.timestamp {
+                    pts = frame.presentationTime
+                    duration = takeDuration(timestamp)
+                } else {
+                    // No time in the container (elementary streams): pictures follow each other.
+                    pts = clock ?? packets.clockStart
+                    duration = lastPacketDuration.isNumeric ? lastPacketDuration
+                        : lastDuration.isNumeric ? lastDuration : nominalFrameDuration
+                }
+                if pts.isNumeric, duration.isNumeric { clock = max(clock ?? pts, pts + duration) }
+                if overlaps(pts, duration) { return try sampleBuffer(for: frame, pts: pts, duration: duration) }
+            case .needsInput:
+                try feed(packets, decoder)
+            case .endOfStream:
+                try advance()
+            }
+        }
+        return nil
+    }
+
+    /// Sends the next packet of the range to the decoder, or the end of the stream after the last.
+    private func feed(_ packets: ReaderTrackPackets, _ decoder: Decoder) throws {
+        guard let packet = try heldPacket ?? packets.next() else {
+            do { try decoder.sendEndOfStream() } catch {
+                throw Self.decodeFailure("the video cannot be decoded (\(error.message))", code: error.code, url: url)
+            }
+            return
+        }
+        heldPacket = nil
+        do {
+            if try !decoder.send(packet.pointer) {
+                heldPacket = packet
+                return
+            }
+        } catch {
+            throw Self.decodeFailure("the video cannot be decoded (\(error.message))", code: error.code, url: url)
+        }
+        if packet.duration.isNumeric { lastPacketDuration = packet.duration }
+        if let pts = packet.rawPTS {
+            durations[pts] = packet.duration
+            if durations.count > 256, let oldest = durations.keys.min() { durations[oldest] = nil }
+        }
+    }
+
+    /// The duration of the picture shown at `timestamp`: its packet's, else the last one seen,
+    /// else the nominal frame duration.
+    private func takeDuration(_ timestamp: Int64) -> CMTime {
+        if let d = durations.removeValue(forKey: timestamp), d.isNumeric {
+            lastDuration = d
+            return d
+        }
+        return lastDuration.isNumeric ? lastDuration : nominalFrameDuration
+    }
+
+    /// Whether the presentation interval [pts, pts + duration) overlaps the range.
+    private func overlaps(_ pts: CMTime, _ duration: CMTime) -> Bool {
+        guard pts.isNumeric else { return false }
+        if range.end.isNumeric, pts >= range.end { return false }
+        let end = duration.isNumeric && duration > .zero ? pts + duration : pts
+        return duration.isNumeric && duration > .zero ? end > range.start : pts >= range.start
+    }
+
+    // MARK: Pictures
+
+    private func sampleBuffer(for frame: DecodedFrame, pts: CMTime, duration: CMTime) throws -> CMSampleBuffer {
+        let image = try pixelBuffer(for: frame)
+        var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid)
+        var buffer: CMSampleBuffer?
+        // The description made for an earlier picture serves while it matches (checked by the
+        // creation itself); a picture of another format, size or colour gets a new one.
+        var status = kCMSampleBufferError_InvalidMediaFormat
+        if let formatDescription {
+            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: formatDescription,
+                                                              sampleTiming: &timing, sampleBufferOut: &buffer)
+        }
+        if status == kCMSampleBufferError_InvalidMediaFormat {
+            var made: CMVideoFormatDescription?
+            guard CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: image,
+                                                               formatDescriptionOut: &made) == noErr, let made else {
+                throw Self.decodeFailure("cannot describe the decoded picture", code: 0, url: url)
+            }
+            formatDescription = made
+            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: made,
+                                                              sampleTiming: &timing, sampleBufferOut: &buffer)
+        }
+        guard status == noErr, let buffer else {
+            throw Self.decodeFailure("cannot make a sample buffer (\(status))", code: 0, url: url)
+        }
+        return buffer
+    }
+
+    /// The decoded picture as the settings ask for it: the decoder's own buffer when it already is,
+    /// else one conversion into a pooled buffer (libswscale's fast paths when the size is kept).
+    private func pixelBuffer(for frame: DecodedFrame) throws -> CVPixelBuffer {
+        let decoded: CVPixelBuffer
+        do {
+            decoded = try frame.makePixelBuffer()
+        } catch {
+            throw Self.decodeFailure("cannot convert the decoded picture (\(error))", code: 0, url: url)
+        }
+        let format = CVPixelBufferGetPixelFormatType(decoded)
+        let width = CVPixelBufferGetWidth(decoded), height = CVPixelBufferGetHeight(decoded)
+        let target = settings.pixelFormats.isEmpty || settings.pixelFormats.contains(format) ? format : settings.pixelFormats[0]
+        let targetWidth = settings.width ?? width, targetHeight = settings.height ?? height
+        let sameSize = targetWidth == width && targetHeight == height
+        if target == format && sameSize && !settings.forcesConversion && !copiesSampleData { return decoded }
+        let output = try pooledBuffer(format: target, width: targetWidth, height: targetHeight)
+        var options = PixelConverter.Options()
+        options.fast = sameSize
+        // An unscaled fast conversion is cheap next to decoding, whose frame threads keep every
+        // core busy: on this thread it costs no wake-ups. Scaling is split over the cores.
+        if sameSize { options.threads = 1 }
+        options.destinationMatrix = settings.matrix.flatMap { PixelFormatColor.Matrix(rawValue: $0) }
+        options.destinationColorPrimaries = settings.primaries
+        options.destinationTransferFunction = settings.transferFunction
+        do {
+            try converter.transfer(from: decoded, to: output, options: options)
+        } catch {
+            throw Self.decodeFailure("cannot convert the decoded picture (\(error))", code: 0, url: url)
+        }
+        return output
+    }
+
+    /// A buffer from the pool for `format` at the given size (a new pool when those change).
+    private func pooledBuffer(format: OSType, width: Int, height: Int) throws -> CVPixelBuffer {
+        if pool == nil || poolKey.map({ $0.format != format || $0.width != width || $0.height != height }) ?? true {
+            var attributes = settings.bufferAttributes
+            attributes[kCVPixelBufferPixelFormatTypeKey] = NSNumber(value: format)
+            attributes[kCVPixelBufferWidthKey] = NSNumber(value: width)
+            attributes[kCVPixelBufferHeightKey] = NSNumber(value: height)
+            var made: CVPixelBufferPool?
+            let status = CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made)
+            guard status == kCVReturnSuccess, let made else {
+                throw Self.decodeFailure("cannot allocate \(width)×\(height) pixel buffers (\(status))", code: 0, url: url)
+            }
+            pool = made
+            poolKey = (format, width, height)
+        }
+        var buffer: CVPixelBuffer?
+        let status = CVPixelBufferPoolCreatePixelBuffer(nil, pool!, &buffer)
+        guard status == kCVReturnSuccess, let buffer else {
+            throw Self.decodeFailure("cannot allocate a pixel buffer (\(status))", code: 0, url: url)
+        }
+        return buffer
+    }
+
+    /// `AVError.decodeFailed`, with the FFmpeg error (when there is one) underneath.
+    static func decodeFailure(_ reason: String, code: Int32, url: URL?) -> AVError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: "Cannot Decode", NSLocalizedFailureReasonErrorKey: reason]
+        if code != 0 {
+            info[NSUnderlyingErrorKey] = NSError(domain: FFmpegErrorDomain, code: Int(code),
+                                                 userInfo: [NSLocalizedDescriptionKey: FFmpegError(code: code).message])
+        }
+        if let url { info[NSURLErrorKey] = url }
+        return AVError(.decodeFailed, userInfo: info)
+    }
+}
