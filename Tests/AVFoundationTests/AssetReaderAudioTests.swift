@@ -238,6 +238,82 @@ struct AssetReaderAudioTests {
         #expect(CMAudioFormatDescriptionGetChannelLayout(description, sizeOut: nil)?.pointee.mChannelLayoutTag == kAudioChannelLayoutTag_Stereo)
     }
 
+    @Test("AVChannelLayoutKey: a layout tag, or channel descriptions in any order, shape the output")
+    func channelLayoutKey() async throws {
+        let url = AudioReaderMedia.stereo
+        let plain = AudioReaderMedia.int16s(try await AudioReaderMedia.read(url, settings: AudioReaderMedia.pcm()).data)
+        // Right, then left, as two channel descriptions.
+        var layout = Data(count: 12 + 2 * 20)
+        layout.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: kAudioChannelLayoutTag_UseChannelDescriptions, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: UInt32(2), toByteOffset: 8, as: UInt32.self)
+            raw.storeBytes(of: kAudioChannelLabel_Right, toByteOffset: 12, as: UInt32.self)
+            raw.storeBytes(of: kAudioChannelLabel_Left, toByteOffset: 32, as: UInt32.self)
+        }
+        var settings = AudioReaderMedia.pcm(channels: 2)
+        settings[AVChannelLayoutKey] = layout
+        let swapped = try await AudioReaderMedia.read(url, settings: settings)
+        let expected: [Int16] = stride(from: 0, to: plain.count, by: 2).flatMap { [plain[$0 + 1], plain[$0]] }
+        #expect(AudioReaderMedia.int16s(swapped.data) == expected)
+        // The description carries the layout as given.
+        let description = try #require(swapped.buffers.first.flatMap(CMSampleBufferGetFormatDescription))
+        var size = 0
+        let carried = try #require(CMAudioFormatDescriptionGetChannelLayout(description, sizeOut: &size))
+        #expect(size == layout.count)
+        #expect(carried.pointee.mChannelLayoutTag == kAudioChannelLayoutTag_UseChannelDescriptions)
+        #expect(carried.pointee.mNumberChannelDescriptions == 2)
+        #expect(carried.pointee.mChannelDescriptions.mChannelLabel == kAudioChannelLabel_Right)
+        // A mono layout tag alone makes stereo mono: the average of the sides.
+        var monoLayout = AudioChannelLayout()
+        monoLayout.mChannelLayoutTag = kAudioChannelLayoutTag_Mono
+        let monoData = withUnsafeBytes(of: &monoLayout) { Data($0) }
+        settings = AudioReaderMedia.pcm()
+        settings[AVChannelLayoutKey] = monoData
+        let downmix = try await AudioReaderMedia.read(url, settings: settings)
+        #expect(downmix.asbd?.mChannelsPerFrame == 1)
+        let averaged = AudioReaderMedia.int16s(downmix.data)
+        #expect(averaged.count == plain.count / 2)
+        var worst = 0
+        for i in averaged.indices {
+            let mean = (Int(plain[2 * i]) + Int(plain[2 * i + 1])) / 2
+            worst = max(worst, abs(Int(averaged[i]) - mean))
+        }
+        #expect(worst <= 1)
+    }
+
+    @Test("random access: after the samples run out, reset(forReadingTimeRanges:) reads further ranges exactly")
+    func randomAccess() async throws {
+        guard let url = AssetFixtures.fixture("house_lo.wav") else { return }
+        let full = try await AudioReaderMedia.read(url, settings: AudioReaderMedia.pcm()).data
+        let asset = AVURLAsset(url: url)
+        let tracks = try await asset.loadTracks(withMediaType: .audio)
+        let reader = try AVAssetReader(asset: asset)
+        reader.timeRange = CMTimeRange(start: .zero, duration: CMTime(value: 1000, timescale: 11025))
+        let output = AVAssetReaderAudioMixOutput(audioTracks: tracks, audioSettings: AudioReaderMedia.pcm())
+        output.supportsRandomAccess = true
+        reader.add(output)
+        #expect(reader.startReading())
+        func drain() -> (Data, [CMTime]) {
+            var data = Data(), starts: [CMTime] = []
+            while let buffer = output.copyNextSampleBuffer() {
+                starts.append(CMSampleBufferGetPresentationTimeStamp(buffer))
+                data.append(try! CMSampleBufferGetDataBuffer(buffer)!.dataBytes())
+            }
+            return (data, starts)
+        }
+        #expect(drain().0 == full.prefix(2000))
+        #expect(reader.status == .reading)
+        let ranges = [CMTimeRange(start: CMTime(value: 2000, timescale: 11025), duration: CMTime(value: 1000, timescale: 11025)),
+                      CMTimeRange(start: CMTime(value: 50_000, timescale: 11025), duration: CMTime(value: 9000, timescale: 11025))]
+        output.reset(forReadingTimeRanges: ranges.map { NSValue(timeRange: $0) })
+        let (data, starts) = drain()
+        #expect(data == full.subdata(in: 4000..<6000) + full.subdata(in: 100_000..<118_000))
+        #expect(starts.first == CMTime(value: 2000, timescale: 11025))
+        #expect(starts.contains(CMTime(value: 50_000, timescale: 11025)))
+        output.markConfigurationAsFinal()
+        #expect(reader.status == .completed)
+    }
+
     @Test("AAC in M4A: encoder priming removed — starts at 0 with exactly the source's 44223 frames, aligned with it")
     func aacPrimingRemoved() async throws {
         let result = try await AudioReaderMedia.read(AudioReaderMedia.aacExact, settings: AudioReaderMedia.pcm())
