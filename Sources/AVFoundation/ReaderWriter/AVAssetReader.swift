@@ -62,19 +62,44 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
         if status == .reading || status == .unknown { status = .cancelled }
     }
 
+    private var exhausted = Set<ObjectIdentifier>()
+
     func nextSampleBuffer(for output: AVAssetReaderOutput) -> CMSampleBuffer? {
         lock.lock()
         defer { lock.unlock() }
-        guard status == .reading, let source = output.source else { return nil }
+        guard status == .reading, let source = output.source, !exhausted.contains(ObjectIdentifier(output)) else { return nil }
         do {
             if let buffer = try source.next() { return buffer }
-            if outputs.allSatisfy({ $0 === output || $0.source == nil }) { status = .completed }
-            output.source = nil
+            exhausted.insert(ObjectIdentifier(output))
+            completeIfDone()
             return nil
         } catch {
             fail(error)
             return nil
         }
+    }
+
+    func reset(_ output: AVAssetReaderOutput, timeRanges: [CMTimeRange]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard status == .reading, let source = output.source else { return }
+        do {
+            try source.reset(timeRanges: timeRanges)
+            exhausted.remove(ObjectIdentifier(output))
+        } catch {
+            fail(error)
+        }
+    }
+
+    func configurationBecameFinal() {
+        lock.lock()
+        defer { lock.unlock() }
+        completeIfDone()
+    }
+
+    private func completeIfDone() {
+        let done = outputs.allSatisfy { exhausted.contains(ObjectIdentifier($0)) && (!$0.supportsRandomAccess || $0.configurationIsFinal) }
+        if done, status == .reading { status = .completed }
     }
 
     private func fail(_ error: any Error) {

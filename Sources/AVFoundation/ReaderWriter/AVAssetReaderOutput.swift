@@ -26,9 +26,25 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         preconditionFailure("\(type(of: self)) must override makeSource(timeRange:)")
     }
 
+    var configurationIsFinal = false
+
     /// The next sample buffer; nil at the end or when reading failed.
     open func copyNextSampleBuffer() -> CMSampleBuffer? {
         guard let reader, reader.status == .reading else { return nil }
         return reader.nextSampleBuffer(for: self)
+    }
+
+    /// Starts reading `timeRanges` (ascending, not overlapping) after the samples ran out;
+    /// requires `supportsRandomAccess`.
+    open func reset(forReadingTimeRanges timeRanges: [NSValue]) {
+        precondition(supportsRandomAccess && !configurationIsFinal, "*** -[AVAssetReaderOutput resetForReadingTimeRanges:] cannot be called")
+        guard let reader else { return }
+        reader.reset(self, timeRanges: timeRanges.map(\.timeRangeValue))
+    }
+
+    /// Declares that no more resets follow, so reading can complete.
+    open func markConfigurationAsFinal() {
+        configurationIsFinal = true
+        reader?.configurationBecameFinal()
     }
 }
