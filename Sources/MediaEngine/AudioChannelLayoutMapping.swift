@@ -47,9 +47,10 @@ extension AudioChannelSet {
     ]
 
     /// The channel-mask position of Apple channel labels, in order; nil when a label has no
-    /// speaker position FFmpeg knows. Labels 1…18 are the bits of Apple's channel bitmap (which
-    /// are FFmpeg's mask bits); in layouts that also have rear surrounds (Rls/Rrs), the
-    /// surrounds Ls/Rs are the side pair.
+    /// speaker position FFmpeg knows. Labels 1…18 are the bits of Apple's channel bitmap, which
+    /// are FFmpeg's mask bits (so Apple's surrounds Ls/Rs are FFmpeg's back pair, as in its
+    /// "5.1"); in layouts that also have rear surrounds (Rls/Rrs, the back pair), Ls/Rs are the
+    /// side pair, as in FFmpeg's "7.1".
     static func positions(ofLabels labels: [UInt32]) -> [Int]? {
         let hasRear = labels.contains(Rls) || labels.contains(Rrs)
         var out: [Int] = []
@@ -148,5 +149,55 @@ extension AudioChannelSet {
             }
         }
         return layout(tag: kAudioChannelLayoutTag_UseChannelDescriptions, bitmap: 0, labels: labels)
+    }
+}
+
+extension AudioPCMFormat {
+    /// The linear PCM an `AudioStreamBasicDescription` describes (with its channel layout's
+    /// bytes, when there is one); nil for compressed formats and for PCM the engine cannot carry
+    /// (unpacked or high-aligned samples, unsigned integers wider than 8 bits, non-integral rates).
+    package init?(streamBasicDescription asbd: AudioStreamBasicDescription, channelLayout: Data? = nil) {
+        guard asbd.mFormatID == kAudioFormatLinearPCM, asbd.mSampleRate > 0, asbd.mSampleRate == asbd.mSampleRate.rounded(),
+              asbd.mSampleRate <= 1_536_000, asbd.mChannelsPerFrame > 0, asbd.mBitsPerChannel > 0,
+              asbd.mFramesPerPacket == 1 else { return nil }
+        let flags = asbd.mFormatFlags
+        let bits = Int(asbd.mBitsPerChannel)
+        let interleaved = flags & kAudioFormatFlagIsNonInterleaved == 0
+        let channelCount = Int(asbd.mChannelsPerFrame)
+        // Samples must fill their bytes exactly.
+        let frameBytes = Int(asbd.mBytesPerFrame)
+        guard bits % 8 == 0, frameBytes == bits / 8 * (interleaved ? channelCount : 1) else { return nil }
+        let type: SampleType
+        if flags & kAudioFormatFlagIsFloat != 0 {
+            type = .float
+        } else if flags & kAudioFormatFlagIsSignedInteger != 0 {
+            type = .signedInteger
+        } else {
+            guard bits == 8 else { return nil }
+            type = .unsignedInteger
+        }
+        var channels = AudioChannelSet(count: channelCount)
+        if let channelLayout, let described = AudioChannelSet(audioChannelLayout: channelLayout), described.count == channelCount {
+            channels = described
+        }
+        self.init(sampleRate: Int(asbd.mSampleRate), channels: channels, sampleType: type, bitsPerSample: bits,
+                  isBigEndian: flags & kAudioFormatFlagIsBigEndian != 0 && bits > 8, isInterleaved: interleaved)
+        if problem != nil { return nil }
+    }
+
+    /// Apple's description of this linear PCM: packed samples, the float or signed-integer flag
+    /// by sample type (unsigned 8-bit has neither), big-endian and non-interleaved flags as set.
+    package var streamBasicDescription: AudioStreamBasicDescription {
+        var flags: AudioFormatFlags = kAudioFormatFlagIsPacked
+        switch sampleType {
+        case .float: flags |= kAudioFormatFlagIsFloat
+        case .signedInteger: flags |= kAudioFormatFlagIsSignedInteger
+        case .unsignedInteger: break
+        }
+        if isBigEndian && bitsPerSample > 8 { flags |= kAudioFormatFlagIsBigEndian }
+        if !isInterleaved { flags |= kAudioFormatFlagIsNonInterleaved }
+        return AudioStreamBasicDescription(mSampleRate: Float64(sampleRate), mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
+                                           mBytesPerPacket: UInt32(bytesPerFrame), mFramesPerPacket: 1, mBytesPerFrame: UInt32(bytesPerFrame),
+                                           mChannelsPerFrame: UInt32(channelCount), mBitsPerChannel: UInt32(bitsPerSample), mReserved: 0)
     }
 }

@@ -28,6 +28,18 @@ package final class AudioResampler: @unchecked Sendable {
     /// The sample-rate converter's quality (filter length); Apple's `AVAudioQuality` maps onto it.
     package enum Quality: Int, Sendable, CaseIterable {
         case minimum = 8, low = 16, medium = 32, high = 64, maximum = 128
+
+        /// The quality for an `AVAudioQuality` raw value (0 min, 0x20 low, 0x40 medium, 0x60
+        /// high, 0x7F max; values between round down).
+        package init(audioQuality: Int) {
+            switch audioQuality {
+            case ..<0x20: self = .minimum
+            case 0x20..<0x40: self = .low
+            case 0x40..<0x60: self = .medium
+            case 0x60..<0x7F: self = .high
+            default: self = .maximum
+            }
+        }
     }
 
     /// What the output is converted to.

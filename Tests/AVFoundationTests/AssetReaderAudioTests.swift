@@ -281,6 +281,23 @@ struct AssetReaderAudioTests {
         #expect(worst <= 1)
     }
 
+    @Test("5.1 audio: described as Apple's MPEG 5.1 A layout, and folded down to stereo on request")
+    func surround() async throws {
+        let url = AudioReaderMedia.make("six.flac", ["-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000:duration=0.3", "-ac", "6"])
+        let native = try await AudioReaderMedia.read(url, settings: nil)
+        #expect(native.asbd?.mChannelsPerFrame == 6)
+        let description = try #require(native.buffers.first.flatMap(CMSampleBufferGetFormatDescription))
+        #expect(CMAudioFormatDescriptionGetChannelLayout(description, sizeOut: nil)?.pointee.mChannelLayoutTag == kAudioChannelLayoutTag_MPEG_5_1_A)
+        #expect(native.frames == 14400)
+        let stereo = try await AudioReaderMedia.read(url, settings: AudioReaderMedia.pcm(channels: 2))
+        #expect(stereo.asbd?.mChannelsPerFrame == 2)
+        #expect(stereo.frames == 14400)
+        // The same signal on every input channel gives the same signal on both sides.
+        let samples = AudioReaderMedia.int16s(stereo.data)
+        #expect(stride(from: 0, to: samples.count, by: 2).allSatisfy { samples[$0] == samples[$0 + 1] })
+        #expect(samples.contains { abs(Int($0)) > 1000 })
+    }
+
     @Test("random access: after the samples run out, reset(forReadingTimeRanges:) reads further ranges exactly")
     func randomAccess() async throws {
         guard let url = AssetFixtures.fixture("house_lo.wav") else { return }

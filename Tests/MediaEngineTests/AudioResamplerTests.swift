@@ -1,6 +1,7 @@
 // AudioResampler: byte-exact repacking into every Apple LPCM layout, rate conversion that loses and
 // invents no samples, remixing, clipping, and encoder-sized frames.
 import CFFmpeg
+import CoreAudioTypes
 import Foundation
 import Testing
 @testable import MediaEngine
@@ -177,12 +178,79 @@ struct AudioResamplerTests {
         #expect(Self.values(out, as: Int16.self) == swappedRamp)
         #expect(try Self.convert(out, frames: 10, from: Self.s16(44100, swapped), to: Self.s16()) == source)
         // 5.1 in AAC order (C L R Ls Rs LFE) to FFmpeg's order (L R C LFE Ls Rs): a pure permutation.
-        let aacOrder = try #require(AudioChannelSet(positions: [2, 0, 1, 9, 10, 3]))
-        let native = try #require(AudioChannelSet(positions: [0, 1, 2, 3, 9, 10]))
+        let aacOrder = try #require(AudioChannelSet(positions: [2, 0, 1, 4, 5, 3]))
+        let native = try #require(AudioChannelSet(positions: [0, 1, 2, 3, 4, 5]))
         let frame = Self.bytes([Int16(3), 1, 2, 5, 6, 4])
         let reordered = try Self.convert(frame, frames: 1, from: Self.s16(48000, aacOrder), to: Self.s16(48000, native))
         let inOrder: [Int16] = [1, 2, 3, 4, 5, 6]
         #expect(Self.values(reordered, as: Int16.self) == inOrder)
+    }
+
+    @Test("AudioStreamBasicDescription ↔ format, with the channel layout's bytes")
+    func streamDescriptions() throws {
+        let fivePointOne = try #require(AudioChannelSet(positions: [2, 0, 1, 4, 5, 3]))  // AAC order: C L R Ls Rs LFE
+        let formats: [AudioPCMFormat] = [
+            Self.s16(), Self.s16(interleaved: false, bigEndian: true), .float32Planar(sampleRate: 96000, channels: fivePointOne),
+            AudioPCMFormat(sampleRate: 8000, channels: .mono, sampleType: .unsignedInteger, bitsPerSample: 8),
+            AudioPCMFormat(sampleRate: 22050, channels: .stereo, sampleType: .signedInteger, bitsPerSample: 24, isBigEndian: true),
+        ]
+        for format in formats {
+            let asbd = format.streamBasicDescription
+            #expect(asbd.mBytesPerFrame == UInt32(format.bytesPerFrame))
+            let back = try #require(AudioPCMFormat(streamBasicDescription: asbd, channelLayout: format.channels.audioChannelLayout))
+            #expect(back == format, "\(format)")
+        }
+        // The 5.1 layout in AAC order is Apple's AAC_5_1 tag.
+        let layout = fivePointOne.audioChannelLayout
+        #expect(layout.withUnsafeBytes { $0.load(as: UInt32.self) } == kAudioChannelLayoutTag_AAC_5_1)
+        // Formats the engine cannot carry.
+        var padded = Self.s16().streamBasicDescription
+        padded.mBytesPerFrame = 8
+        #expect(AudioPCMFormat(streamBasicDescription: padded) == nil)
+        var aac = AudioStreamBasicDescription()
+        aac.mFormatID = kAudioFormatMPEG4AAC
+        #expect(AudioPCMFormat(streamBasicDescription: aac) == nil)
+        #expect(AudioResampler.Quality(audioQuality: 0x60) == .high)
+        #expect(AudioResampler.Quality(audioQuality: 0x7F) == .maximum)
+        #expect(AudioResampler.Quality(audioQuality: 0) == .minimum)
+    }
+
+    @Test("Apple channel layouts ↔ channel sets: tags, bitmaps and descriptions round-trip")
+    func channelLayouts() throws {
+        func tagged(_ tag: AudioChannelLayoutTag) -> Data {
+            var data = Data(count: 32)
+            data.withUnsafeMutableBytes { $0.storeBytes(of: tag, as: UInt32.self) }
+            return data
+        }
+        let tags = [kAudioChannelLayoutTag_Mono, kAudioChannelLayoutTag_Stereo, kAudioChannelLayoutTag_MPEG_3_0_B,
+                    kAudioChannelLayoutTag_Quadraphonic, kAudioChannelLayoutTag_MPEG_5_0_D, kAudioChannelLayoutTag_MPEG_5_1_A,
+                    kAudioChannelLayoutTag_MPEG_5_1_C, kAudioChannelLayoutTag_AAC_6_1, kAudioChannelLayoutTag_MPEG_7_1_B,
+                    kAudioChannelLayoutTag_MPEG_7_1_C, kAudioChannelLayoutTag_AudioUnit_7_0_Front]
+        for tag in tags {
+            let set = try #require(AudioChannelSet(audioChannelLayout: tagged(tag)), "tag \(tag >> 16)")
+            #expect(set.count == Int(tag & 0xFFFF))
+            #expect(set.positions != nil)
+            let data = set.audioChannelLayout
+            #expect(data.withUnsafeBytes { $0.load(as: UInt32.self) } == tag, "tag \(tag >> 16)")
+            #expect(AudioChannelSet(audioChannelLayout: data) == set)
+        }
+        // FFmpeg's 5.1 is Apple's MPEG 5.1 A; Apple's 7.1 C is FFmpeg's 7.1 with the side pair before the back pair.
+        #expect(AudioChannelSet(mask: 0x3F)?.audioChannelLayout.withUnsafeBytes { $0.load(as: UInt32.self) } == kAudioChannelLayoutTag_MPEG_5_1_A)
+        let sevenOne = AudioChannelSet(positions: [0, 1, 2, 3, 9, 10, 4, 5])
+        #expect(sevenOne?.audioChannelLayout.withUnsafeBytes { $0.load(as: UInt32.self) } == kAudioChannelLayoutTag_MPEG_7_1_C)
+        // Layouts no tag names: a bitmap in native order, else descriptions.
+        let wide = try #require(AudioChannelSet(positions: [0, 1, 12]))  // L R Vhl: no tag
+        let bitmap = wide.audioChannelLayout
+        #expect(bitmap.withUnsafeBytes { $0.load(as: UInt32.self) } == kAudioChannelLayoutTag_UseChannelBitmap)
+        #expect(AudioChannelSet(audioChannelLayout: bitmap) == wide)
+        let reordered = try #require(AudioChannelSet(positions: [12, 1, 0]))
+        let described = reordered.audioChannelLayout
+        #expect(described.withUnsafeBytes { $0.load(as: UInt32.self) } == kAudioChannelLayoutTag_UseChannelDescriptions)
+        #expect(AudioChannelSet(audioChannelLayout: described) == reordered)
+        // Counted layouts and nonsense.
+        #expect(AudioChannelSet(audioChannelLayout: tagged(kAudioChannelLayoutTag_DiscreteInOrder | 5)) == AudioChannelSet(count: 5))
+        #expect(AudioChannelSet(audioChannelLayout: Data([1, 2, 3])) == nil)
+        #expect(AudioChannelSet(audioChannelLayout: tagged(kAudioChannelLayoutTag_UseChannelDescriptions)) == nil)
     }
 
     @Test("formats that cannot exist are refused")

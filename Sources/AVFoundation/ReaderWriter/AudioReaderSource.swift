@@ -304,24 +304,6 @@ final class AudioReaderSource: ReaderSampleSource {
     }
 }
 
-extension AudioPCMFormat {
-    /// Apple's description of this linear PCM: packed samples; float, or signed integer above 8
-    /// bits (8-bit is unsigned); big-endian and non-interleaved flags as set.
-    var streamBasicDescription: AudioStreamBasicDescription {
-        var flags: AudioFormatFlags = kAudioFormatFlagIsPacked
-        switch sampleType {
-        case .float: flags |= kAudioFormatFlagIsFloat
-        case .signedInteger: flags |= kAudioFormatFlagIsSignedInteger
-        case .unsignedInteger: break
-        }
-        if isBigEndian && bitsPerSample > 8 { flags |= kAudioFormatFlagIsBigEndian }
-        if !isInterleaved { flags |= kAudioFormatFlagIsNonInterleaved }
-        return AudioStreamBasicDescription(mSampleRate: Float64(sampleRate), mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
-                                           mBytesPerPacket: UInt32(bytesPerFrame), mFramesPerPacket: 1, mBytesPerFrame: UInt32(bytesPerFrame),
-                                           mChannelsPerFrame: UInt32(channelCount), mBitsPerChannel: UInt32(bitsPerSample), mReserved: 0)
-    }
-}
-
 // MARK: - Audio settings
 
 /// The linear PCM audio settings a reader output was given, checked.
