@@ -403,6 +403,20 @@ struct AssetReaderAudioTests {
         }
     }
 
+    @Test("cancelReading stops the output: no more buffers, status cancelled")
+    func cancelling() async throws {
+        let asset = AVURLAsset(url: AudioReaderMedia.aacChirp)
+        let tracks = try await asset.loadTracks(withMediaType: .audio)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderAudioMixOutput(audioTracks: tracks, audioSettings: AudioReaderMedia.pcm())
+        reader.add(output)
+        #expect(reader.startReading())
+        #expect(output.copyNextSampleBuffer() != nil)
+        reader.cancelReading()
+        #expect(reader.status == .cancelled)
+        #expect(output.copyNextSampleBuffer() == nil)
+    }
+
     @Test("damaged audio fails with an AVError (or reads what survives), never crashes or hangs")
     func damagedAudio() async throws {
         let source = try Data(contentsOf: AudioReaderMedia.aacChirp)

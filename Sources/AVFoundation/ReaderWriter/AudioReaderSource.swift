@@ -35,7 +35,11 @@ final class AudioReaderSource: ReaderSampleSource {
     private var lanes: [Lane] = []
     private var mixer: AudioResampler?
     private var mixPosition: Int64?
+    /// Guards `cancelled` and `openReaders`, which `cancel()` may touch from another thread to
+    /// stop a read that blocks; everything else belongs to the reading thread.
+    private let cancellation = NSLock()
     private var cancelled = false
+    private var openReaders: [AudioStreamReader] = []
 
     /// Whether the tracks are mixed (several tracks, or volume changes) rather than converted.
     var isMixing: Bool { tracks.count > 1 || curves.contains { $0 != nil } }
@@ -70,31 +74,41 @@ final class AudioReaderSource: ReaderSampleSource {
 
     func reset(timeRanges: [CMTimeRange]) throws {
         closeLanes()
-        cancelled = false
+        cancellation.withLock { cancelled = false }
         pendingRanges = timeRanges
         try openNextRange()
     }
 
     func next() throws -> CMSampleBuffer? {
-        while !cancelled {
+        while !isCancelled {
             if lanes.isEmpty {
                 guard !pendingRanges.isEmpty else { return nil }
                 try openNextRange()
                 continue
             }
-            let block = try isMixing ? mixNext() : lanes[0].read(maxFrames: AudioReaderSource.framesPerBuffer)
-            if let block { return try makeSampleBuffer(block) }
+            do {
+                let block = try isMixing ? mixNext() : lanes[0].read(maxFrames: AudioReaderSource.framesPerBuffer)
+                if let block { return try makeSampleBuffer(block) }
+            } catch where isCancelled {
+                break
+            }
             closeLanes()
         }
+        closeLanes()
+        pendingRanges = []
         return nil
     }
 
+    /// Stops reading; safe to call from another thread while `next()` blocks (it then returns nil).
     func cancel() {
-        cancelled = true
-        for lane in lanes { lane.reader.cancel() }
-        closeLanes()
-        pendingRanges = []
+        cancellation.withLock {
+            cancelled = true
+            for reader in openReaders { reader.cancel() }
+            openReaders = []
+        }
     }
+
+    private var isCancelled: Bool { cancellation.withLock { cancelled } }
 
     // MARK: Lanes
 
@@ -177,6 +191,10 @@ final class AudioReaderSource: ReaderSampleSource {
             }
         }
         lanes = opened
+        cancellation.withLock {
+            openReaders = opened.map(\.reader)
+            if cancelled { for reader in openReaders { reader.cancel() } }
+        }
         mixPosition = nil
         if isMixing {
             let mixFormat = AudioPCMFormat.float32Planar(sampleRate: format.sampleRate, channels: mixChannels)
@@ -186,6 +204,7 @@ final class AudioReaderSource: ReaderSampleSource {
 
     private func closeLanes() {
         lanes = []
+        cancellation.withLock { openReaders = [] }
         mixer = nil
         mixPosition = nil
     }
