@@ -30,7 +30,8 @@ package struct AudioPCMBlock: Sendable {
 /// start through skip-samples side data); later samples follow contiguously. Only samples whose
 /// times lie in `[start, end)` are returned. Reading starts by seeking half a second before
 /// `start` (so codecs with overlapping transforms or bit reservoirs decode the first wanted
-/// sample correctly), or at the top of the file when `start` is that close to it.
+/// sample correctly) in containers whose timestamps stay exact after a seek, and at the top of
+/// the file otherwise or when `start` is that close to it.
 ///
 /// Damaged input: a packet the decoder rejects is skipped, as FFmpeg's tools do; more than 32
 /// in a row, or a stream that yields no audio at all while the container says it has packets,
@@ -102,7 +103,7 @@ package final class AudioStreamReader: @unchecked Sendable {
         if end.isNumeric {
             endIndex = CMTimeConvertScale(end, timescale: rate, method: .roundTowardPositiveInfinity).value
         }
-        if start.isNumeric, start > AudioStreamReader.preroll {
+        if start.isNumeric, start > AudioStreamReader.preroll, seeksExactly {
             let target = start - AudioStreamReader.preroll
             do {
                 try demuxer.seek(stream: stream.index, to: target)
@@ -111,6 +112,15 @@ package final class AudioStreamReader: @unchecked Sendable {
                 try? demuxer.rewind()
             }
         }
+    }
+
+    /// Containers whose packets carry exact timestamps after a seek. Elsewhere (MP3, ADTS AAC,
+    /// AC-3 and other raw streams) FFmpeg estimates the position it seeks to — from a VBR table of
+    /// contents or the bit rate — and the timestamps after it, so reading decodes from the top.
+    static let exactSeekingFormats: Set<String> = ["mov", "mp4", "matroska", "webm", "ogg", "wav", "w64", "aiff", "caf", "flac"]
+
+    private var seeksExactly: Bool {
+        demuxer.formatName.split(separator: ",").contains { AudioStreamReader.exactSeekingFormats.contains(String($0)) }
     }
 
     /// Stops any blocking read (from another thread); later reads fail with `.cancelled`.

@@ -41,6 +41,12 @@ enum AudioReaderMedia {
     /// Three seconds of a chirp as AAC in M4A with ffmpeg's default movie timescale.
     static let aacChirp = make("chirp.m4a", ["-f", "lavfi", "-i", "aevalsrc=sin(2*PI*(200+300*t)*t):s=44100:d=3", "-c:a", "aac",
                                              "-b:a", "160k"])
+    /// Twenty seconds of a chirp as variable-bit-rate MP3 (seeking in it is by estimate).
+    static let mp3VBR = make("chirp-vbr.mp3", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200+100*t)*t):s=44100:d=20",
+                                                "-c:a", "libmp3lame", "-q:a", "5"])
+    /// Twenty seconds as Opus in Ogg (48 kHz, 312-sample pre-skip).
+    static let opus = make("chirp.opus", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200+100*t)*t):s=48000:d=20",
+                                          "-c:a", "libopus", "-b:a", "64k"])
     /// 8 kHz mono 16-bit, one second.
     static let tone8k = make("tone8k.wav", ["-f", "lavfi", "-i", "sine=frequency=500:sample_rate=8000:duration=1", "-c:a", "pcm_s16le"])
     /// 48 kHz stereo 16-bit, a different tone on each side, half a second.
@@ -360,26 +366,36 @@ struct AssetReaderAudioTests {
         #expect(result.frames == 44100)
     }
 
-    @Test("a time range is trimmed to the sample at both ends", arguments: [false, true])
-    func timeRangeTrimming(aac: Bool) async throws {
+    @Test("a time range is trimmed to the sample at both ends", arguments: ["chirp.m4a", "house_lo.wav", "house_lo.mp3", "house_lo.ogg", "chirp-vbr.mp3", "chirp.opus"])
+    func timeRangeTrimming(name: String) async throws {
         let url: URL
-        if aac {
+        if name == "chirp.m4a" {
             url = AudioReaderMedia.aacChirp
+        } else if name == "chirp-vbr.mp3" {
+            url = AudioReaderMedia.mp3VBR
+        } else if name == "chirp.opus" {
+            url = AudioReaderMedia.opus
         } else {
-            guard let fixture = AssetFixtures.fixture("house_lo.wav") else { return }
+            guard let fixture = AssetFixtures.fixture(name) else { return }
             url = fixture
         }
         let full = try await AudioReaderMedia.read(url, settings: AudioReaderMedia.pcm())
         let rate = Int64(try #require(full.asbd).mSampleRate)
-        // Start between samples (rounds up to the next sample), end on one (exclusive).
-        let first = rate + 7, count = rate / 2 + 3
+        // Start between samples (rounds up to the next sample), end on one (exclusive); deep
+        // into the longer files, so that reading starts with a seek.
+        let first = (full.frames > 14 * Int(rate) ? 12 * rate : rate) + 7, count = rate / 2 + 3
         let range = CMTimeRange(start: CMTime(value: first * 1000 - 400, timescale: Int32(rate * 1000)),
                                 end: CMTime(value: first + count, timescale: Int32(rate)))
         let part = try await AudioReaderMedia.read(url, settings: AudioReaderMedia.pcm(), timeRange: range)
         #expect(part.status == .completed)
         #expect(part.frames == Int(count))
         #expect(part.firstTime == CMTime(value: first, timescale: Int32(rate)))
-        #expect(part.data == full.data.subdata(in: Int(first) * 2 ..< Int(first + count) * 2))
+        // The whole read starts where the track does (an MP3's LAME encoder delay is FFmpeg's start time).
+        let track = try #require(try await AVURLAsset(url: url).loadTracks(withMediaType: .audio).first)
+        let trackStart = try await track.load(.timeRange).start
+        #expect(full.firstTime == CMTimeConvertScale(trackStart, timescale: Int32(rate), method: .roundHalfAwayFromZero))
+        let base = Int(full.firstTime.value)
+        #expect(part.data == full.data.subdata(in: (Int(first) - base) * 2 ..< (Int(first + count) - base) * 2))
     }
 
     @Test("no audio settings: 32-bit float, non-interleaved, at the track's rate and channels")
