@@ -22,7 +22,7 @@ import MediaEngine
 /// output format — clipping when that is integer. The mix runs from the earliest sample of any
 /// track to the last, with silence where a track has none.
 final class AudioReaderSource: ReaderSampleSource {
-    /// Frames per sample buffer (Apple's audio outputs deliver buffers of this order too).
+    /// Frames per sample buffer at most (Apple documents no size; this bounds memory).
     static let framesPerBuffer = 8192
 
     let tracks: [AVAssetTrack]
