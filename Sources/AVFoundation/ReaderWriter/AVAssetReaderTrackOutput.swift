@@ -38,7 +38,8 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
                 case .failure(let problem): raiseReaderException(.invalidArgument, "\(method) \(problem.reason)")
                 }
             case .audio:
-                if let problem = Self.audioSettingsProblem(outputSettings) {
+                if let problem = Self.audioSettingsProblem(outputSettings)
+                    ?? AudioReaderSource.settingsProblem(outputSettings, tracks: [track], outputClass: "AVAssetReaderTrackOutput") {
                     raiseReaderException(.invalidArgument, "\(method) \(problem)")
                 }
             default:
@@ -61,7 +62,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
                 raiseReaderException(.invalidArgument,
                                      "*** -[AVAssetReaderTrackOutput setAudioTimePitchAlgorithm:] cannot be called after reading has started")
             }
-            guard AVAudioTimePitchAlgorithm.all.contains(newValue) else {
+            guard AVAudioTimePitchAlgorithm.known.contains(newValue) else {
                 raiseReaderException(.invalidArgument,
                                      "*** -[AVAssetReaderTrackOutput setAudioTimePitchAlgorithm:] "
                                          + "invalid time pitch algorithm \(newValue.rawValue)")
