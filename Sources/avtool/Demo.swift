@@ -156,6 +156,33 @@ struct Demo: ParsableCommand {
                 + images.map { String(format: "%.2f", $0.actual.seconds) }.joined(separator: " ") + " s")
         }
 
+        // 7. Reading (AVAssetReader): every frame and every sample, decoded.
+        section("Reading (AVAssetReader): every sample, decoded")
+        for url in media {
+            for format in [DecodeFormat.v420, .bgra, .lpcm] {
+                guard let stats = try? readTrack(url: url, format: format, trackID: nil,
+                                                 timeRange: CMTimeRange(start: .zero, duration: .positiveInfinity)) else { continue }
+                let unit = stats.mediaType == "soun" ? "PCM frames" : "frames"
+                row("\(url.lastPathComponent) → \(format.rawValue)",
+                    String(format: "%d %@ in %d buffers, %.3f s of media, %.0f ms (%.0f %@/s)", stats.frames, unit,
+                           stats.sampleBuffers, stats.duration.seconds, stats.elapsed * 1000,
+                           Double(stats.frames) / max(stats.elapsed, 1e-9), unit))
+            }
+        }
+
+        // 8. A waveform drawn from linear PCM read through the reader (Learning AV Foundation ch. 8).
+        if let audio = media.first(where: { (try? Waveform.readLevels(url: $0, columns: 1)) != nil }) {
+            section("Waveform: \(audio.lastPathComponent) through AVAssetReader")
+            let t0 = Date()
+            let levels = try Waveform.readLevels(url: audio, columns: 800)
+            let image = try Waveform.draw(levels.bins, width: 800, height: 200)
+            let url = out.appendingPathComponent("waveform.png")
+            try save(image, to: url, type: .png, properties: nil)
+            written.append(url)
+            row("waveform.png", String(format: "800×200 from %d frames at %.0f Hz, %.0f ms", levels.frames,
+                                       Double(levels.sampleRate), Date().timeIntervalSince(t0) * 1000))
+        }
+
         section("Summary")
         for url in written { print("  wrote \(url.path)") }
         print(String(format: "  finished in %.2f s", Date().timeIntervalSince(started)))
