@@ -82,6 +82,7 @@ struct Bench: ParsableCommand {
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             try benchThumbnails(in: cache, repeats: repeats)
+            try benchWriter(in: cache, repeats: repeats)
         }
         print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
     }
