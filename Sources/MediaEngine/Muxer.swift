@@ -24,9 +24,9 @@ package final class Muxer: @unchecked Sendable {
         package var formatName: String
         /// QuickTime family: put the movie header before the media data (a second pass at the end).
         package var fastStart = false
-        /// QuickTime family: write movie fragments of at most this duration (an empty movie header
-        /// first, then `moof`/`mdat` pairs), so a file cut anywhere stays readable to its last
-        /// complete fragment. Nil or not positive: no fragments.
+        /// QuickTime family: write movie fragments of at most this duration (the movie header with
+        /// the first fragment, then `moof`/`mdat` pairs), so a file cut anywhere stays readable to
+        /// its last complete fragment. Nil or not positive: no fragments.
         package var fragmentInterval: CMTime?
         /// QuickTime family: the movie header's timescale (nil: libavformat's default, 1000).
         package var movieTimescale: Int32?
@@ -194,7 +194,9 @@ package final class Muxer: @unchecked Sendable {
             if let interval = options.fragmentInterval, interval.isNumeric, interval > .zero {
                 let micros = CMTimeConvertScale(interval, timescale: 1_000_000, method: .roundHalfAwayFromZero).value
                 av_dict_set(&dict, "frag_duration", String(max(1, min(Int64(Int32.max), micros))), 0)
-                flags += ["empty_moov", "default_base_moof"]
+                // The movie header goes out with the first fragment, so it can carry the edit
+                // list that starts presentation at 0 despite B-frame decode delay.
+                flags += ["delay_moov", "default_base_moof"]
             } else if options.fastStart {
                 flags.append("faststart")
             }

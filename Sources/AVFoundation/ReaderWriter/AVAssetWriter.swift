@@ -46,7 +46,6 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     private var storedMetadata: [AVMetadataItem] = []
     private var storedShouldOptimize = false
     private var storedFragmentInterval: CMTime = .invalid
-    private var storedInitialFragmentInterval: CMTime = .invalid
     private var storedDurationHint: CMTime = .invalid
     private var storedMovieTimeScale: CMTimeScale = 0
     private var storedTemporaryDirectory: URL?
@@ -124,20 +123,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The interval of the first movie fragment (`.invalid`: `movieFragmentInterval`).
-    open var initialMovieFragmentInterval: CMTime {
-        get { lock.withLock { storedInitialFragmentInterval } }
-        set {
-            if newValue.isValid, newValue < .zero {
-                WriterError.raise("AVAssetWriter", "setInitialMovieFragmentInterval:",
-                                  "invalid parameter not satisfying: CMTIME_COMPARE_INLINE(interval, >=, kCMTimeZero)")
-            }
-            checkConfigurable("setInitialMovieFragmentInterval:")
-            lock.withLock { storedInitialFragmentInterval = newValue }
-        }
-    }
-
-    /// The expected duration of the file. Accepted and checked; the container needs no hint.
+    /// The expected duration of the file: a hint, checked as Apple checks it. The containers
+    /// written here need none (their headers are sized when writing finishes).
     open var overallDurationHint: CMTime {
         get { lock.withLock { storedDurationHint } }
         set {
