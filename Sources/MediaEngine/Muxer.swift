@@ -154,7 +154,10 @@ package final class Muxer: @unchecked Sendable {
             st.pointee.codecpar.pointee.codec_tag = 0
         }
         if let language = o.language, language.count == 3 {
-            av_dict_set(&st.pointee.metadata, "language", language, 0)
+            // QuickTime movies store Macintosh language codes; libavformat finds them by the
+            // spelling of its table, which for these languages is not the ISO 639-2/T code.
+            let spelled = formatName == "mov" ? (Muxer.quickTimeSpelling[language] ?? language) : language
+            av_dict_set(&st.pointee.metadata, "language", spelled, 0)
         }
         for (key, value) in o.metadata { av_dict_set(&st.pointee.metadata, key, value, 0) }
         if let aspect = o.displayAspect, aspect.num > 0, aspect.den > 0 {
@@ -174,6 +177,13 @@ package final class Muxer: @unchecked Sendable {
         requestedTimeBases.append(tb)
         return requestedTimeBases.count - 1
     }
+
+    /// ISO 639-2/T codes → the spelling libavformat's QuickTime language table uses for them.
+    static let quickTimeSpelling: [String: String] = [
+        "deu": "ger", "nld": "dut", "swe": "sve", "nob": "nor", "nno": "nor", "ell": "gre", "isl": "ice", "zho": "chi",
+        "sqi": "alb", "mkd": "mac", "hye": "arm", "kat": "geo", "bod": "tib", "mya": "bur", "msa": "may", "cym": "wel",
+        "eus": "baq", "fas": "per",
+    ]
 
     /// The time base packets of `stream` are written in (valid after `start()`).
     package func timeBase(ofStream index: Int) -> AVRational {
