@@ -139,12 +139,14 @@ package final class Encoder: @unchecked Sendable {
             encoderName = "libx264"
             if settings.profile == "high10" {
                 format = AV_PIX_FMT_YUV420P10LE
-            } else if source?.avFormat == AV_PIX_FMT_NV12 {
-                format = AV_PIX_FMT_NV12
-                conversion = sourceFull ? OSType(fourCC: "420f") : OSType(fourCC: "420v")
-            } else {
+            } else if source?.avFormat == AV_PIX_FMT_YUV420P {
                 format = AV_PIX_FMT_YUV420P
-                conversion = sourceFull && PixelFormat.isYCbCr(settings.sourcePixelFormat) ? OSType(fourCC: "f420") : OSType(fourCC: "y420")
+                conversion = sourceFull ? OSType(fourCC: "f420") : OSType(fourCC: "y420")
+            } else {
+                // NV12 is x264's own layout: other sources are converted to it, so x264 copies
+                // pictures in without interleaving chroma again.
+                format = AV_PIX_FMT_NV12
+                conversion = sourceFull && PixelFormat.isYCbCr(settings.sourcePixelFormat) ? OSType(fourCC: "420f") : OSType(fourCC: "420v")
             }
         case .hevc:
             encoderName = "libx265"

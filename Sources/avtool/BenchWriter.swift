@@ -28,30 +28,42 @@ func benchWriter(in dir: URL, repeats: Int) throws -> [(label: String, ours: Dou
         }
         let data = try Data(contentsOf: raw, options: .alwaysMapped)
         guard data.count >= bytesPerFrame * n else { throw DemoError("\(raw.path) is too short") }
-        let out = dir.appendingPathComponent("writer-out")
+        let out = dir.appendingPathComponent("writer-out-\(name)")
         try? FileManager.default.removeItem(at: out)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { if ProcessInfo.processInfo.environment["AVTOOL_KEEP_BENCH_OUTPUT"] == nil { try? FileManager.default.removeItem(at: out) } }
         var ours = Double.infinity, theirs = Double.infinity
+        var ourCPU = Double.infinity, theirCPU = Double.infinity
         for run in 0..<max(1, repeats) {
             let ourFile = out.appendingPathComponent("ours-\(name)-\(run).mp4")
+            var c0 = cpuSeconds(RUSAGE_SELF)
             var t0 = DispatchTime.now().uptimeNanoseconds
             try writeBenchFrames(data, format: format, to: ourFile)
             ours = min(ours, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+            ourCPU = min(ourCPU, cpuSeconds(RUSAGE_SELF) - c0)
             let theirFile = out.appendingPathComponent("ffmpeg-\(name)-\(run).mp4")
             var args = ["-v", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", ffmpegFormat, "-s", "\(w)x\(h)",
                         "-r", "\(WriterBench.fps)", "-i", raw.path, "-c:v", "libx264", "-b:v", "\(WriterBench.bitRate)"]
             if ffmpegFormat == "bgra" { args += ["-pix_fmt", "yuv420p"] }
+            c0 = cpuSeconds(RUSAGE_CHILDREN)
             t0 = DispatchTime.now().uptimeNanoseconds
             try runTool("ffmpeg", args + [theirFile.path])
             theirs = min(theirs, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+            theirCPU = min(theirCPU, cpuSeconds(RUSAGE_CHILDREN) - c0)
         }
         let label = "H.264 writer \(n)×1080p \(name) pixel buffers"
         print(label.padding(toLength: 44, withPad: " ", startingAt: 0)
-              + String(format: "%7.3f s   %7.3f s   %5.2f×", ours, theirs, ours / theirs))
+              + String(format: "%7.3f s   %7.3f s   %5.2f×   (CPU %.1f s vs %.1f s)", ours, theirs, ours / theirs, ourCPU, theirCPU))
         results.append((label, ours, theirs))
     }
     return results
+}
+
+/// User + system CPU seconds used so far by this process (`RUSAGE_SELF`) or its waited-for children.
+private func cpuSeconds(_ who: __rusage_who) -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(who.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 /// Writes the frames of `raw` (tightly packed `format` pictures) to an H.264 MP4 at `url` with
