@@ -216,7 +216,8 @@ package final class Encoder: @unchecked Sendable {
         ctx.pointee.pkt_timebase = ctx.pointee.time_base
         if let aspect = s.pixelAspect, aspect.horizontal > 0, aspect.vertical > 0 {
             ctx.pointee.sample_aspect_ratio = AVRational(num: aspect.horizontal, den: aspect.vertical)
-        } else {
+        } else if case .jpeg = s.codec {
+            // Square pixels, so that the encoder writes a JFIF header.
             ctx.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         }
         if let fps = s.expectedFrameRate, fps > 0, fps.isFinite {

@@ -48,7 +48,7 @@ package final class Muxer: @unchecked Sendable {
         package var transform: CGAffineTransform = .identity
         /// Forces the sample entry's four-character code ('hvc1', 'apcn'…); nil lets the muxer choose.
         package var codecTag: FourCharCode?
-        /// Display aspect: the ratio the track header's width is stretched by (nil: square pixels).
+        /// Display aspect: the pixel aspect ratio the track is shown with (nil: the codec's).
         package var displayAspect: (num: Int32, den: Int32)?
         /// Stream tags ("title", "handler_name"…).
         package var metadata: [(key: String, value: String)] = []
@@ -161,7 +161,10 @@ package final class Muxer: @unchecked Sendable {
         }
         for (key, value) in o.metadata { av_dict_set(&st.pointee.metadata, key, value, 0) }
         if let aspect = o.displayAspect, aspect.num > 0, aspect.den > 0 {
+            // Both levels: QuickTime movies show it through the 'pasp' atom, MPEG-4 files also
+            // through the track header's width.
             st.pointee.sample_aspect_ratio = AVRational(num: aspect.num, den: aspect.den)
+            st.pointee.codecpar.pointee.sample_aspect_ratio = st.pointee.sample_aspect_ratio
         }
         if !o.transform.isIdentity {
             guard let raw = av_stream_new_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, 36) else {

@@ -226,3 +226,121 @@ extension AssetWriterVideoTests {
         #expect(abs(duration.seconds - 0.5) < 1e-3)
     }
 }
+
+extension AssetWriterVideoTests {
+    @Test func trackTitleAndNaturalSizeAreWritten() async throws {
+        let url = try WriterFixtures.outputURL("natural.mov")
+        try await WriterFixtures.writeFrames(to: url, fileType: .mov, settings: settings(.h264), count: 2, width: 160, height: 120) { _, input in
+            let title = AVMutableMetadataItem()
+            title.identifier = .commonIdentifierTitle
+            title.value = "Camera 1" as NSString
+            input.metadata = [title]
+            input.naturalSize = CGSize(width: 320, height: 120)
+        }
+        let track = try #require(try await AVURLAsset(url: url).loadTracks(withMediaType: .video).first)
+        let size = try await track.load(.naturalSize)
+        #expect(size == CGSize(width: 320, height: 120))
+        let items = try await track.load(.commonMetadata)
+        #expect(items.contains { $0.commonKey == .commonKeyTitle && $0.stringValue == "Camera 1" })
+    }
+
+    @Test func theAdaptorsPoolExistsOnceWritingStarts() throws {
+        let writer = try AVAssetWriter(outputURL: try WriterFixtures.outputURL("pool.mp4"), fileType: .mp4)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: settings(.h264, 320, 240))
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: [
+            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        #expect(adaptor.assetWriterInput === input)
+        #expect(adaptor.sourcePixelBufferAttributes?[kCVPixelBufferPixelFormatTypeKey as String] != nil)
+        writer.add(input)
+        #expect(adaptor.pixelBufferPool == nil)
+        #expect(writer.startWriting())
+        let pool = try #require(adaptor.pixelBufferPool)
+        var buffer: CVPixelBuffer?
+        CVPixelBufferPoolCreatePixelBuffer(nil, pool, &buffer)
+        #expect(CVPixelBufferGetPixelFormatType(buffer!) == kCVPixelFormatType_32BGRA)
+        #expect(CVPixelBufferGetWidth(buffer!) == 320)
+        #expect(CVPixelBufferGetHeight(buffer!) == 240)
+        // Without attributes: the encoded size in '420v', which libx264 reads without a copy.
+        let other = try AVAssetWriter(outputURL: try WriterFixtures.outputURL("pool2.mp4"), fileType: .mp4)
+        let input2 = AVAssetWriterInput(mediaType: .video, outputSettings: settings(.h264, 64, 48))
+        let adaptor2 = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input2)
+        other.add(input2)
+        #expect(other.startWriting())
+        var buffer2: CVPixelBuffer?
+        CVPixelBufferPoolCreatePixelBuffer(nil, try #require(adaptor2.pixelBufferPool), &buffer2)
+        #expect(CVPixelBufferGetPixelFormatType(buffer2!) == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+        #expect(CVPixelBufferGetWidth(buffer2!) == 64)
+        writer.cancelWriting()
+        other.cancelWriting()
+    }
+
+    @Test func framesBeforeTheSessionStartAreEditedOut() async throws {
+        let url = try WriterFixtures.outputURL("presession.mov")
+        let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: settings(.h264))
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input)
+        writer.add(input)
+        #expect(writer.startWriting())
+        writer.startSession(atSourceTime: CMTime(value: 10, timescale: 30))
+        for i in 0..<30 {
+            while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
+            #expect(adaptor.append(WriterFixtures.pixelBuffer(width: 160, height: 120, index: i), withPresentationTime: CMTime(value: Int64(i), timescale: 30)))
+        }
+        await writer.finishWriting()
+        #expect(writer.status == .completed)
+        let times = try WriterFixtures.framePresentationTimes(url)
+        #expect(times.count == 20)
+        for (i, t) in times.enumerated() { #expect(abs(t - Double(i) / 30) < 1e-6) }
+        let duration = try await AVURLAsset(url: url).load(.duration)
+        #expect(abs(duration.seconds - 20.0 / 30) < 1e-3)
+    }
+
+    @Test func anInputRunningAheadWaitsForTheOthersUnlessItIsRealTime() async throws {
+        for realTime in [false, true] {
+            let writer = try AVAssetWriter(outputURL: try WriterFixtures.outputURL("gate-\(realTime).mov"), fileType: .mov)
+            let video = AVAssetWriterInput(mediaType: .video, outputSettings: settings(.h264, 64, 48))
+            video.expectsMediaDataInRealTime = realTime
+            let audio = AVAssetWriterInput(mediaType: .audio, outputSettings: nil)
+            let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: video)
+            writer.add(video)
+            writer.add(audio)
+            #expect(writer.startWriting())
+            writer.startSession(atSourceTime: .zero)
+            var appended = 0
+            // 3 s of video while the audio input has nothing: offline, the video stops being ready
+            // about a second ahead of it.
+            for i in 0..<90 {
+                var waited = 0
+                while !video.isReadyForMoreMediaData && waited < 200 {
+                    try await Task.sleep(nanoseconds: 1_000_000)
+                    waited += 1
+                }
+                guard video.isReadyForMoreMediaData else { break }
+                #expect(adaptor.append(WriterFixtures.pixelBuffer(width: 64, height: 48, index: i),
+                                       withPresentationTime: CMTime(value: Int64(i), timescale: 30)))
+                appended += 1
+            }
+            if realTime {
+                #expect(appended == 90)
+            } else {
+                #expect(appended >= 30 && appended <= 33, "\(appended) frames before waiting")
+                // Finishing the other input lets it go on.
+                audio.markAsFinished()
+                try await Task.sleep(nanoseconds: 20_000_000)
+                #expect(video.isReadyForMoreMediaData)
+            }
+            writer.cancelWriting()
+        }
+    }
+}
+
+extension AssetWriterVideoTests {
+    @Test func pixelAspectRatioAndEntropyModeAreHonoured() async throws {
+        var s = settings(.h264, 160, 120, [AVVideoH264EntropyModeKey: AVVideoH264EntropyModeCAVLC])
+        s[AVVideoPixelAspectRatioKey] = [AVVideoPixelAspectRatioHorizontalSpacingKey: 4, AVVideoPixelAspectRatioVerticalSpacingKey: 3]
+        let (url, stream) = try await write(s, fileType: .mp4, name: "pasp.mp4")
+        #expect(stream["sample_aspect_ratio"] == "4:3")
+        let options = try AssetFixtures.run("/usr/bin/strings", [url.path]).output
+        #expect(options.contains("cabac=0"))
+    }
+}

@@ -224,7 +224,7 @@ final class WriterTrack: @unchecked Sendable {
         }
         streamOptions = makeStreamOptions()
         streamOptions.codecTag = codec.sampleEntry
-        if naturalSize.width > 0, naturalSize.height > 0 {
+        if naturalSize.width > 0, naturalSize.height > 0, video.pixelAspect == nil, codec != .jpeg {
             // The track header's display size: stretch the width by naturalSize's aspect.
             let num = Int64((Double(naturalSize.width) * Double(height) * 1000).rounded())
             let den = Int64((Double(naturalSize.height) * Double(width) * 1000).rounded())
