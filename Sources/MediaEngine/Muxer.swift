@@ -265,13 +265,15 @@ package final class Muxer: @unchecked Sendable {
     }
 
     /// Stops writing: closes the file and deletes it (never leaves a partial file behind).
-    package func abort() {
+    /// `removingFinishedFile`: delete the file even when writing had completed.
+    package func abort(removingFinishedFile: Bool = false) {
+        let completed = context == nil && isFinished && isStarted
         if let ctx = context {
             if ctx.pointee.pb != nil { avio_closep(&ctx.pointee.pb) }
             avformat_free_context(ctx)
             context = nil
         }
-        if fileCreated && !(isFinished && isStarted) { unlink(url.path) }
+        if fileCreated && (!completed || removingFinishedFile) { unlink(url.path) }
         fileCreated = false
         isFinished = true
     }

@@ -100,7 +100,8 @@ final class WriterEngine: @unchecked Sendable {
         for track in tracks { track.queue.sync {} }
         muxLock.withLock {
             preHeader.removeAll()
-            muxer.abort()
+            // Even a file whose writing has just completed: the writer reports cancelled.
+            muxer.abort(removingFinishedFile: true)
         }
         for track in tracks { track.releaseCodecs() }
     }

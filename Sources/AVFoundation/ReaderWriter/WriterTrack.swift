@@ -34,8 +34,14 @@ final class WriterTrack: @unchecked Sendable {
     var markedFinished = false
     var appendedEnd: CMTime?
 
+    // Set once on the worker, read by other tracks' workers writing the header (engine lock).
+    private var configured = false
+    /// Every queued sample has been handled after markAsFinished (engine lock).
+    private var drained = false
+    /// Whether the track's stream is described (its first sample arrived).
+    var isConfigured: Bool { engine.lock.withLock { configured } }
+
     // Worker state (queue).
-    private(set) var isConfigured = false
     private var sampleCount = 0
     private var encoder: Encoder?
     private var pcm: EncoderPCM?
@@ -71,8 +77,8 @@ final class WriterTrack: @unchecked Sendable {
         }
     }
 
-    /// Finished before any sample arrived: the track is left out of the file.
-    var finishedWithoutSamples: Bool { engine.lock.withLock { markedFinished } && !isConfigured }
+    /// Finished, and drained, without any sample: the track is left out of the file.
+    var finishedWithoutSamples: Bool { engine.lock.withLock { drained && !configured } }
 
     var url: URL { engine.url }
 
@@ -119,6 +125,7 @@ final class WriterTrack: @unchecked Sendable {
             if last.duration <= 0 { last.duration = max(1, finalDuration()) }
             try engine.write(last, track: self)
         }
+        engine.lock.withLock { drained = true }
     }
 
     /// The duration of the last packet, in track units.
@@ -251,7 +258,7 @@ final class WriterTrack: @unchecked Sendable {
     }
 
     private func markConfigured() throws {
-        isConfigured = true
+        engine.lock.withLock { configured = true }
         try engine.writeHeaderIfReady()
     }
 
