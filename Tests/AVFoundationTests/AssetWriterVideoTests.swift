@@ -344,3 +344,94 @@ extension AssetWriterVideoTests {
         #expect(options.contains("cabac=0"))
     }
 }
+
+/// The classic "images to a movie" program as Apple developers write it (32ARGB buffers from the
+/// adaptor's pool, sizes given as Float, a media queue, the completion handler), unchanged.
+private final class ApplesMovieMaker: @unchecked Sendable {
+    var frameCount: Int64 = 0
+    let done = DispatchSemaphore(value: 0)
+
+    func makeMovie(at url: URL, frames: Int64) throws -> AVAssetWriter {
+        let videoWriter = try AVAssetWriter(outputURL: url, fileType: AVFileType.mov)
+        let videoSettings: [String: Any] = [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: NSNumber(value: 320),
+                                            AVVideoHeightKey: NSNumber(value: 240)]
+        let videoWriterInput = AVAssetWriterInput(mediaType: AVMediaType.video, outputSettings: videoSettings)
+        let sourceBufferAttributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32ARGB),
+                                                     kCVPixelBufferWidthKey as String: Float(320),
+                                                     kCVPixelBufferHeightKey as String: Float(240)]
+        let pixelBufferAdaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: videoWriterInput,
+                                                                      sourcePixelBufferAttributes: sourceBufferAttributes)
+        assert(videoWriter.canAdd(videoWriterInput))
+        videoWriter.add(videoWriterInput)
+        if videoWriter.startWriting() {
+            videoWriter.startSession(atSourceTime: CMTime.zero)
+            assert(pixelBufferAdaptor.pixelBufferPool != nil)
+            let mediaQueue = DispatchQueue(label: "mediaInputQueue")
+            videoWriterInput.requestMediaDataWhenReady(on: mediaQueue) {
+                let fps: Int32 = 30
+                while videoWriterInput.isReadyForMoreMediaData {
+                    if self.frameCount == frames {
+                        videoWriterInput.markAsFinished()
+                        videoWriter.finishWriting { self.done.signal() }
+                        break
+                    }
+                    let presentationTime = CMTimeMake(value: self.frameCount, timescale: fps)
+                    var pixelBuffer: CVPixelBuffer? = nil
+                    let status: CVReturn = CVPixelBufferPoolCreatePixelBuffer(kCFAllocatorDefault, pixelBufferAdaptor.pixelBufferPool!,
+                                                                              &pixelBuffer)
+                    if let pixelBuffer = pixelBuffer, status == kCVReturnSuccess {
+                        CVPixelBufferLockBaseAddress(pixelBuffer, [])
+                        if let data = CVPixelBufferGetBaseAddress(pixelBuffer) {
+                            memset(data, Int32(self.frameCount * 8 % 255), CVPixelBufferGetDataSize(pixelBuffer))
+                        }
+                        CVPixelBufferUnlockBaseAddress(pixelBuffer, [])
+                        if !pixelBufferAdaptor.append(pixelBuffer, withPresentationTime: presentationTime) {
+                            print("AVAssetWriterInputPixelBufferAdaptor failed to append pixel buffer")
+                        }
+                    }
+                    self.frameCount += 1
+                }
+            }
+        }
+        return videoWriter
+    }
+}
+
+extension AssetWriterVideoTests {
+    @Test func applesImagesToMovieProgramRunsUnchanged() throws {
+        let url = try WriterFixtures.outputURL("apple.mov")
+        let maker = ApplesMovieMaker()
+        let writer = try maker.makeMovie(at: url, frames: 24)
+        maker.done.wait()
+        #expect(writer.status == .completed, "\(String(describing: writer.error))")
+        let stream = try WriterFixtures.stream(url)
+        #expect(stream["codec_name"] == "h264")
+        #expect(stream["width"] == "320")
+        #expect(stream["nb_frames"] == "24")
+    }
+}
+
+extension AssetWriterVideoTests {
+    @Test func aTrackStartingAfterTheSessionBeginsWithAnEmptyEdit() async throws {
+        let url = try WriterFixtures.outputURL("late.mov")
+        let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: settings(.h264, 160, 120, [AVVideoAllowFrameReorderingKey: false]))
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input)
+        writer.add(input)
+        #expect(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        for i in 15..<30 {
+            while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
+            #expect(adaptor.append(WriterFixtures.pixelBuffer(width: 160, height: 120, index: i), withPresentationTime: CMTime(value: Int64(i), timescale: 30)))
+        }
+        await writer.finishWriting()
+        #expect(writer.status == .completed)
+        let times = try WriterFixtures.framePresentationTimes(url)
+        #expect(times.count == 15)
+        #expect(abs((times.first ?? 0) - 0.5) < 1e-6)
+        let track = try #require(try await AVURLAsset(url: url).loadTracks(withMediaType: .video).first)
+        let range = try await track.load(.timeRange)
+        #expect(abs(range.start.seconds - 0.5) < 1e-3)
+        #expect(abs(range.end.seconds - 1.0) < 1e-3)
+    }
+}
