@@ -69,7 +69,7 @@ package final class Encoder: @unchecked Sendable {
         package var maxKeyFrameIntervalDuration: Double?
         /// False: no B-frames (frames come out in presentation order).
         package var allowFrameReordering: Bool?
-        /// H.264/HEVC profile ("baseline", "main", "high", "main10").
+        /// H.264/HEVC profile ("baseline", "main", "high"; "main" or "main10" for HEVC, 10-bit 4:2:0).
         package var profile: String?
         /// H.264 level × 10 (31 for 3.1); nil: automatic.
         package var level: Int32?
@@ -137,9 +137,7 @@ package final class Encoder: @unchecked Sendable {
         switch settings.codec {
         case .h264:
             encoderName = "libx264"
-            if settings.profile == "high10" {
-                format = AV_PIX_FMT_YUV420P10LE
-            } else if source?.avFormat == AV_PIX_FMT_YUV420P {
+            if source?.avFormat == AV_PIX_FMT_YUV420P {
                 format = AV_PIX_FMT_YUV420P
                 conversion = sourceFull ? OSType(fourCC: "f420") : OSType(fourCC: "y420")
             } else {

@@ -16,18 +16,20 @@ private enum WriterBench {
 /// gets `-pix_fmt yuv420p`, converted by the same libswscale). Raw inputs (made once with
 /// testsrc2) are kept in `dir`. Prints one line per format; returns the best-of-`repeats` times.
 @discardableResult
-func benchWriter(in dir: URL, repeats: Int) throws -> [(label: String, ours: Double, ffmpeg: Double)] {
+func benchWriter(in dir: URL, repeats: Int, formats: Set<String> = ["420v", "BGRA"], sides: Set<String> = ["ours", "ffmpeg"])
+    throws -> [(label: String, ours: Double, ffmpeg: Double)] {
     let (w, h, n) = (WriterBench.width, WriterBench.height, WriterBench.frames)
     var results: [(String, Double, Double)] = []
     for (name, format, ffmpegFormat, bytesPerFrame) in [("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "nv12", w * h * 3 / 2),
-                                                        ("BGRA", kCVPixelFormatType_32BGRA, "bgra", w * h * 4)] {
+                                                        ("BGRA", kCVPixelFormatType_32BGRA, "bgra", w * h * 4)]
+        where formats.contains(name) {
         let raw = dir.appendingPathComponent("writer-\(w)x\(h)-\(n).\(ffmpegFormat)")
         if !FileManager.default.fileExists(atPath: raw.path) {
             try runTool("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(w)x\(h):r=30",
                                    "-frames:v", "\(n)", "-pix_fmt", ffmpegFormat, "-f", "rawvideo", raw.path])
         }
-        let data = try Data(contentsOf: raw, options: .alwaysMapped)
-        guard data.count >= bytesPerFrame * n else { throw DemoError("\(raw.path) is too short") }
+        let size = (try FileManager.default.attributesOfItem(atPath: raw.path)[.size] as? Int) ?? 0
+        guard size >= bytesPerFrame * n else { throw DemoError("\(raw.path) is too short") }
         let out = dir.appendingPathComponent("writer-out-\(name)")
         try? FileManager.default.removeItem(at: out)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -38,18 +40,22 @@ func benchWriter(in dir: URL, repeats: Int) throws -> [(label: String, ours: Dou
             let ourFile = out.appendingPathComponent("ours-\(name)-\(run).mp4")
             var c0 = cpuSeconds(RUSAGE_SELF)
             var t0 = DispatchTime.now().uptimeNanoseconds
-            try writeBenchFrames(data, format: format, to: ourFile)
-            ours = min(ours, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-            ourCPU = min(ourCPU, cpuSeconds(RUSAGE_SELF) - c0)
+            if sides.contains("ours") {
+                try writeBenchFrames(raw, format: format, to: ourFile)
+                ours = min(ours, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+                ourCPU = min(ourCPU, cpuSeconds(RUSAGE_SELF) - c0)
+            }
             let theirFile = out.appendingPathComponent("ffmpeg-\(name)-\(run).mp4")
             var args = ["-v", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", ffmpegFormat, "-s", "\(w)x\(h)",
                         "-r", "\(WriterBench.fps)", "-i", raw.path, "-c:v", "libx264", "-b:v", "\(WriterBench.bitRate)"]
             if ffmpegFormat == "bgra" { args += ["-pix_fmt", "yuv420p"] }
             c0 = cpuSeconds(RUSAGE_CHILDREN)
             t0 = DispatchTime.now().uptimeNanoseconds
-            try runTool("ffmpeg", args + [theirFile.path])
-            theirs = min(theirs, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-            theirCPU = min(theirCPU, cpuSeconds(RUSAGE_CHILDREN) - c0)
+            if sides.contains("ffmpeg") {
+                try runTool("ffmpeg", args + [theirFile.path])
+                theirs = min(theirs, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+                theirCPU = min(theirCPU, cpuSeconds(RUSAGE_CHILDREN) - c0)
+            }
         }
         let label = "H.264 writer \(n)×1080p \(name) pixel buffers"
         print(label.padding(toLength: 44, withPad: " ", startingAt: 0)
@@ -66,9 +72,10 @@ private func cpuSeconds(_ who: __rusage_who) -> Double {
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
-/// Writes the frames of `raw` (tightly packed `format` pictures) to an H.264 MP4 at `url` with
-/// AVAssetWriter, as an Apple program would.
-private func writeBenchFrames(_ raw: Data, format: OSType, to url: URL) throws {
+/// Writes the frames of the file `raw` (tightly packed `format` pictures) to an H.264 MP4 at `url`
+/// with AVAssetWriter, as an Apple program would; each picture is read from the file straight into
+/// a pixel buffer of the adaptor's pool (as ffmpeg reads its input).
+private func writeBenchFrames(_ raw: URL, format: OSType, to url: URL) throws {
     let (w, h, n) = (WriterBench.width, WriterBench.height, WriterBench.frames)
     let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
     let input = AVAssetWriterInput(mediaType: .video, outputSettings: [
@@ -86,30 +93,56 @@ private func writeBenchFrames(_ raw: Data, format: OSType, to url: URL) throws {
     let planes: [(offset: Int, rowBytes: Int, rows: Int)] = format == kCVPixelFormatType_32BGRA
         ? [(0, w * 4, h)] : [(0, w, h), (w * h, w, h / 2)]
     let frameBytes = planes.reduce(0) { $0 + $1.rowBytes * $1.rows }
-    try raw.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
-        for i in 0..<n {
-            while !input.isReadyForMoreMediaData { usleep(200) }
+    // Apple's pattern: the input asks for frames on a queue whenever it can take more.
+    final class Producer: @unchecked Sendable {
+        let fd: Int32
+        var next = 0
+        var failure: String?
+        init(fd: Int32) { self.fd = fd }
+    }
+    let fd = open(raw.path, O_RDONLY)
+    guard fd >= 0 else { throw DemoError("cannot open \(raw.path)") }
+    defer { close(fd) }
+    let producer = Producer(fd: fd)
+    let done = DispatchSemaphore(value: 0)
+    input.requestMediaDataWhenReady(on: DispatchQueue(label: "bench.frames")) {
+        while input.isReadyForMoreMediaData {
+            let i = producer.next
+            guard i < n else {
+                input.markAsFinished()
+                writer.finishWriting { done.signal() }
+                return
+            }
             var made: CVPixelBuffer?
             CVPixelBufferPoolCreatePixelBuffer(nil, pool, &made)
-            guard let buffer = made else { throw DemoError("no pixel buffer") }
+            guard let buffer = made else { producer.failure = "no pixel buffer"; producer.next = n; continue }
             CVPixelBufferLockBaseAddress(buffer, [])
-            let frame = bytes.baseAddress! + i * frameBytes
+            var complete = true
+            let frame = off_t(i * frameBytes)
             for (p, plane) in planes.enumerated() {
                 let base = planes.count > 1 ? CVPixelBufferGetBaseAddressOfPlane(buffer, p)! : CVPixelBufferGetBaseAddress(buffer)!
                 let stride = planes.count > 1 ? CVPixelBufferGetBytesPerRowOfPlane(buffer, p) : CVPixelBufferGetBytesPerRow(buffer)
-                for y in 0..<plane.rows {
-                    memcpy(base + y * stride, frame + plane.offset + y * plane.rowBytes, plane.rowBytes)
+                if stride == plane.rowBytes {
+                    let bytes = plane.rowBytes * plane.rows
+                    complete = complete && pread(producer.fd, base, bytes, frame + off_t(plane.offset)) == bytes
+                } else {
+                    for y in 0..<plane.rows {
+                        complete = complete && pread(producer.fd, base + y * stride, plane.rowBytes,
+                                                     frame + off_t(plane.offset + y * plane.rowBytes)) == plane.rowBytes
+                    }
                 }
             }
             CVPixelBufferUnlockBaseAddress(buffer, [])
-            guard adaptor.append(buffer, withPresentationTime: CMTime(value: Int64(i), timescale: WriterBench.fps)) else {
-                throw DemoError("append failed: \(String(describing: writer.error))")
+            guard complete else { producer.failure = "short read"; producer.next = n; continue }
+            if !adaptor.append(buffer, withPresentationTime: CMTime(value: Int64(i), timescale: WriterBench.fps)) {
+                producer.failure = "append failed: \(String(describing: writer.error))"
+                producer.next = n
+                continue
             }
+            producer.next = i + 1
         }
     }
-    input.markAsFinished()
-    let done = DispatchSemaphore(value: 0)
-    writer.finishWriting { done.signal() }
     done.wait()
+    if let failure = producer.failure { throw DemoError(failure) }
     guard writer.status == .completed else { throw DemoError("writing failed: \(String(describing: writer.error))") }
 }

@@ -94,11 +94,17 @@ struct WriterTool: ParsableCommand {
         @Option(help: "Times to repeat each measurement (the best run counts).")
         var repeats: Int = 3
 
+        @Option(help: "Pixel formats to time (420v, BGRA).")
+        var formats: [String] = ["420v", "BGRA"]
+
+        @Option(help: "Sides to time (ours, ffmpeg), e.g. to profile one alone.")
+        var sides: [String] = ["ours", "ffmpeg"]
+
         func run() throws {
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             print("benchmark                                   ours        ffmpeg      ratio")
-            try benchWriter(in: cache, repeats: repeats)
+            try benchWriter(in: cache, repeats: repeats, formats: Set(formats), sides: Set(sides))
         }
     }
 }

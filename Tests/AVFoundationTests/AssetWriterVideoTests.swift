@@ -435,3 +435,11 @@ extension AssetWriterVideoTests {
         #expect(abs(range.end.seconds - 1.0) < 1e-3)
     }
 }
+
+extension AssetWriterVideoTests {
+    @Test func hevcMain10IsTenBit() async throws {
+        let (_, stream) = try await write(settings(.hevc, 160, 120, [AVVideoProfileLevelKey: "HEVC_Main10_AutoLevel"]), name: "main10.mov", count: 3)
+        #expect(stream["profile"] == "Main 10")
+        #expect(stream["pix_fmt"] == "yuv420p10le")
+    }
+}
