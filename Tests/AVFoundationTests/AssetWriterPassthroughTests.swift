@@ -115,3 +115,40 @@ import Testing
         #expect(mov.canAdd(AVAssetWriterInput(mediaType: .video, outputSettings: nil, sourceFormatHint: prores)))
     }
 }
+
+extension AssetWriterPassthroughTests {
+    @Test func samplesMayDifferFromTheHintOnlyInDescriptiveExtensions() async throws {
+        guard let source = AssetFixtures.fixture("bigbuckbunny.mp4") else { return }
+        let (format, buffers) = try await Self.sampleBuffers(source, mediaType: .video)
+        // A hint with one more extension (a name): same stream.
+        var extensions = CMFormatDescriptionGetExtensions(format) as? [String: Any] ?? [:]
+        extensions[kCMFormatDescriptionExtension_FormatName] = "Renamed"
+        var hint: CMFormatDescription?
+        let d = CMVideoFormatDescriptionGetDimensions(format)
+        CMVideoFormatDescriptionCreate(allocator: nil, codecType: CMFormatDescriptionGetMediaSubType(format), width: d.width,
+                                       height: d.height, extensions: extensions as NSDictionary, formatDescriptionOut: &hint)
+        let url = try WriterFixtures.outputURL("renamed.mp4")
+        let writer = try await Self.write(Array(buffers.prefix(30)), mediaType: .video, to: url, fileType: .mp4, hint: hint)
+        #expect(writer.status == .completed, "\(String(describing: writer.error))")
+        #expect(try WriterFixtures.stream(url)["nb_frames"] == "30")
+    }
+
+    @Test func aFormatChangeMidStreamFailsTheWriter() async throws {
+        guard let source = AssetFixtures.fixture("bigbuckbunny.mp4") else { return }
+        let (format, buffers) = try await Self.sampleBuffers(source, mediaType: .video)
+        var other: CMFormatDescription?
+        CMVideoFormatDescriptionCreate(allocator: nil, codecType: kCMVideoCodecType_H264, width: 64, height: 64,
+                                       extensions: CMFormatDescriptionGetExtensions(format), formatDescriptionOut: &other)
+        var timing = try buffers[5].sampleTimingInfo(at: 0)
+        var size = buffers[5].totalSampleSize
+        var rebuilt: CMSampleBuffer?
+        CMSampleBufferCreateReady(allocator: nil, dataBuffer: buffers[5].dataBuffer, formatDescription: other, sampleCount: 1,
+                                  sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 1,
+                                  sampleSizeArray: &size, sampleBufferOut: &rebuilt)
+        let url = try WriterFixtures.outputURL("changed.mov")
+        let writer = try await Self.write(Array(buffers.prefix(5)) + [rebuilt!], mediaType: .video, to: url, fileType: .mov, hint: nil)
+        #expect(writer.status == .failed)
+        #expect((writer.error as? AVError)?.code == .unsupportedOutputSettings)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+}

@@ -376,12 +376,8 @@ final class WriterTrack: @unchecked Sendable {
                 streamOptions.codecTag = engine.container.pcmCodecTag(layout)
             }
             try markConfigured()
-        } else if let passthroughFormat, !CMFormatDescriptionEqual(passthroughFormat, otherFormatDescription: format),
-                  !(hint != nil && sampleCount == 0) {
-            if !CMFormatDescriptionEqualIgnoringExtensionKeys(passthroughFormat, otherFormatDescription: format,
-                                                              extensionKeysToIgnore: nil, sampleDescriptionExtensionAtomKeysToIgnore: nil) {
-                throw WriterError.unsupported("The format of the samples changed while writing; one format per track is supported.", url: url)
-            }
+        } else if let passthroughFormat, !WriterTrack.describeSameStream(passthroughFormat, format) {
+            throw WriterError.unsupported("The format of the samples changed while writing; one format per track is supported.", url: url)
         }
         let count = CMSampleBufferGetNumSamples(sample)
         guard count > 0, let block = CMSampleBufferGetDataBuffer(sample) else { return }
@@ -444,6 +440,35 @@ final class WriterTrack: @unchecked Sendable {
             sampleCount += 1
             try submit(packet)
         }
+    }
+}
+
+extension WriterTrack {
+    /// Whether samples of `b` can go on in a stream set up for `a`: the same codec, size or
+    /// audio format, and codec configuration (avcC/hvcC/av1C atom, magic cookie). Other
+    /// extensions (colour tags, names) may differ.
+    static func describeSameStream(_ a: CMFormatDescription, _ b: CMFormatDescription) -> Bool {
+        if CMFormatDescriptionEqual(a, otherFormatDescription: b) { return true }
+        guard CMFormatDescriptionGetMediaType(a) == CMFormatDescriptionGetMediaType(b),
+              CMFormatDescriptionGetMediaSubType(a) == CMFormatDescriptionGetMediaSubType(b) else { return false }
+        if CMFormatDescriptionGetMediaType(a) == kCMMediaType_Video {
+            let da = CMVideoFormatDescriptionGetDimensions(a), db = CMVideoFormatDescriptionGetDimensions(b)
+            guard da.width == db.width, da.height == db.height else { return false }
+            let atoms = { (d: CMFormatDescription) in
+                (CMFormatDescriptionGetExtensions(d) as? [String: Any])?[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms]
+                    .flatMap(WriterValue.dictionary)?.compactMapValues(WriterValue.data)
+            }
+            return atoms(a) == atoms(b)
+        }
+        guard let sa = CMAudioFormatDescriptionGetStreamBasicDescription(a)?.pointee,
+              let sb = CMAudioFormatDescriptionGetStreamBasicDescription(b)?.pointee,
+              sa.mSampleRate == sb.mSampleRate, sa.mChannelsPerFrame == sb.mChannelsPerFrame, sa.mFormatFlags == sb.mFormatFlags,
+              sa.mBitsPerChannel == sb.mBitsPerChannel, sa.mFramesPerPacket == sb.mFramesPerPacket else { return false }
+        let cookie = { (d: CMFormatDescription) -> Data in
+            var size = 0
+            return CMAudioFormatDescriptionGetMagicCookie(d, sizeOut: &size).map { Data(bytes: $0, count: size) } ?? Data()
+        }
+        return cookie(a) == cookie(b)
     }
 }
 
