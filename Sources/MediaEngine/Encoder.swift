@@ -137,14 +137,14 @@ package final class Encoder: @unchecked Sendable {
         switch settings.codec {
         case .h264:
             encoderName = "libx264"
-            if source?.avFormat == AV_PIX_FMT_YUV420P {
-                format = AV_PIX_FMT_YUV420P
-                conversion = sourceFull ? OSType(fourCC: "f420") : OSType(fourCC: "y420")
-            } else {
-                // NV12 is x264's own layout: other sources are converted to it, so x264 copies
-                // pictures in without interleaving chroma again.
+            if source?.avFormat == AV_PIX_FMT_NV12 {
                 format = AV_PIX_FMT_NV12
-                conversion = sourceFull && PixelFormat.isYCbCr(settings.sourcePixelFormat) ? OSType(fourCC: "420f") : OSType(fourCC: "420v")
+                conversion = sourceFull ? OSType(fourCC: "420f") : OSType(fourCC: "420v")
+            } else {
+                // Other sources become planar 4:2:0, as ffmpeg's CLI converts them: libswscale
+                // writes it faster than NV12, and x264 interleaves chroma cheaply.
+                format = AV_PIX_FMT_YUV420P
+                conversion = sourceFull && PixelFormat.isYCbCr(settings.sourcePixelFormat) ? OSType(fourCC: "f420") : OSType(fourCC: "y420")
             }
         case .hevc:
             encoderName = "libx265"
