@@ -21,7 +21,7 @@ open class AVAssetWriterInputPixelBufferAdaptor: NSObject, @unchecked Sendable {
     /// Creates an adaptor for `input`, which must not have started writing or have an adaptor.
     public init(assetWriterInput input: AVAssetWriterInput, sourcePixelBufferAttributes: [String: Any]? = nil) {
         let selector = "initWithAssetWriterInput:sourcePixelBufferAttributes:"
-        if input.isAttached, input.isReadyForMoreMediaData || input.hasStartedWriting {
+        if input.hasStartedWriting {
             WriterError.raise("AVAssetWriterInputPixelBufferAdaptor", selector,
                               "Cannot create a new pixel buffer adaptor with an asset writer input that has already started writing")
         }
