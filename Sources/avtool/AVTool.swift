@@ -8,5 +8,6 @@ struct AVTool: ParsableCommand {
         commandName: "avtool",
         abstract: "Inspect, convert and demonstrate media with AV Foundation for Linux.",
         version: "0.1.0",
-        subcommands: [Demo.self, Bench.self, PixelFormats.self, Info.self, Thumbnails.self, Decode.self, Waveform.self])
+        subcommands: [Demo.self, Bench.self, PixelFormats.self, Info.self, Thumbnails.self, Decode.self, Waveform.self,
+                      WriterTool.self])
 }

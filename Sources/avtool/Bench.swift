@@ -83,6 +83,7 @@ struct Bench: ParsableCommand {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             try benchThumbnails(in: cache, repeats: repeats)
             try benchReader(in: cache, repeats: repeats)
+            try benchWriter(in: cache, repeats: repeats)
         }
         print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
     }

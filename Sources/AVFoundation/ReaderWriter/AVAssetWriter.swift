@@ -1,0 +1,374 @@
+// AVAssetWriter: writes media samples to a new file (QuickTime movie, MPEG-4, M4V, M4A, 3GPP,
+// CAF, WAVE, AIFF, AIFC) with libavformat, encoding with libavcodec where inputs ask for it.
+import CoreGraphics
+import CoreMedia
+import Dispatch
+import Foundation
+import MediaEngine
+
+/// Writes media data to a new file.
+///
+/// Configure the writer and its inputs, call `startWriting()`, start a session with
+/// `startSession(atSourceTime:)`, append samples to the inputs while they are ready, then call
+/// `finishWriting(completionHandler:)` (or `await finishWriting()`). A writer writes one file
+/// once, never over an existing file.
+///
+/// Session timing: the session's start time is movie time 0. In QuickTime-family files samples
+/// before it stay in the media and are edited out (an edit list), and a track whose first sample
+/// comes later starts with an empty edit; in the other containers samples wholly before it are
+/// dropped and linear PCM is trimmed to the frame. Samples at or after the session's end time
+/// (`endSession(atSourceTime:)`) are dropped and the last sample lasts until that time.
+open class AVAssetWriter: NSObject, @unchecked Sendable {
+    /// The writer's status.
+    public enum Status: Int, Sendable {
+        /// Configuring; writing has not started.
+        case unknown = 0
+        /// Writing samples.
+        case writing = 1
+        /// Every sample was written and the file is complete.
+        case completed = 2
+        /// Writing failed; see `error`.
+        case failed = 3
+        /// `cancelWriting()` stopped writing.
+        case cancelled = 4
+    }
+
+    /// The file the writer writes.
+    public let outputURL: URL
+    /// The type of file the writer writes.
+    public let outputFileType: AVFileType
+
+    let container: WriterContainer
+    private let lock = NSLock()
+    private var currentStatus: Status = .unknown
+    private var currentError: (any Error)?
+    private var storedInputs: [AVAssetWriterInput] = []
+    private var storedMetadata: [AVMetadataItem] = []
+    private var storedShouldOptimize = false
+    private var storedFragmentInterval: CMTime = .invalid
+    private var storedDurationHint: CMTime = .invalid
+    private var storedMovieTimeScale: CMTimeScale = 0
+    private var storedTemporaryDirectory: URL?
+    private var engine: WriterEngine?
+    private var finishing = false
+
+    /// Creates a writer for a file of `outputFileType` at `outputURL` (a file URL). Throws an
+    /// `AVError` (`.formatUnsupported`) for file types this writer does not produce.
+    public init(outputURL: URL, fileType outputFileType: AVFileType) throws {
+        if !outputURL.isFileURL {
+            WriterError.raise("AVAssetWriter", "initWithURL:fileType:error:", "invalid parameter not satisfying: [outputURL isFileURL]")
+        }
+        guard let container = WriterContainer.all[outputFileType] else {
+            throw AVError(.formatUnsupported, userInfo: [
+                NSLocalizedDescriptionKey: "Cannot Save",
+                NSLocalizedFailureReasonErrorKey: "AVAssetWriter cannot write files of type \(outputFileType.rawValue).",
+                AVErrorFileTypeKey: outputFileType.rawValue,
+            ])
+        }
+        self.outputURL = outputURL
+        self.outputFileType = outputFileType
+        self.container = container
+        super.init()
+    }
+
+    /// Creates a writer for a file of `outputFileType` at `outputURL`.
+    public convenience init(url outputURL: URL, fileType outputFileType: AVFileType) throws {
+        try self.init(outputURL: outputURL, fileType: outputFileType)
+    }
+
+    // MARK: State
+
+    /// The writer's status.
+    open var status: Status { lock.withLock { currentStatus } }
+
+    /// Why writing failed, when `status` is `.failed`.
+    open var error: (any Error)? { lock.withLock { currentError } }
+
+    /// The media types the file type can hold (of those this writer encodes or copies).
+    open var availableMediaTypes: [AVMediaType] { container.mediaTypes }
+
+    /// The writer's inputs, in the order they were added.
+    open var inputs: [AVAssetWriterInput] { lock.withLock { storedInputs } }
+
+    private func checkConfigurable(_ selector: String) {
+        let status = self.status
+        if status != .unknown { WriterError.raise("AVAssetWriter", selector, "Cannot call method when status is \(status.rawValue)") }
+    }
+
+    /// File-level metadata, written as the container's tags (title, artist, album, comment,
+    /// creation date, copyright, genre…).
+    open var metadata: [AVMetadataItem] {
+        get { lock.withLock { storedMetadata } }
+        set { checkConfigurable("setMetadata:"); lock.withLock { storedMetadata = newValue } }
+    }
+
+    /// QuickTime family: put the movie header first, so playback can start before the whole
+    /// file has been read (a second pass when writing finishes).
+    open var shouldOptimizeForNetworkUse: Bool {
+        get { lock.withLock { storedShouldOptimize } }
+        set { checkConfigurable("setShouldOptimizeForNetworkUse:"); lock.withLock { storedShouldOptimize = newValue } }
+    }
+
+    /// QuickTime family: write movie fragments this often, so a file whose writing is
+    /// interrupted stays readable up to its last complete fragment. `.invalid` (the default): none.
+    open var movieFragmentInterval: CMTime {
+        get { lock.withLock { storedFragmentInterval } }
+        set {
+            if newValue.isValid, newValue < .zero {
+                WriterError.raise("AVAssetWriter", "setMovieFragmentInterval:",
+                                  "invalid parameter not satisfying: CMTIME_COMPARE_INLINE(interval, >=, kCMTimeZero)")
+            }
+            checkConfigurable("setMovieFragmentInterval:")
+            lock.withLock { storedFragmentInterval = newValue }
+        }
+    }
+
+    /// The expected duration of the file: a hint, checked as Apple checks it. The containers
+    /// written here need none (their headers are sized when writing finishes).
+    open var overallDurationHint: CMTime {
+        get { lock.withLock { storedDurationHint } }
+        set {
+            if newValue.isValid && !(newValue.isNumeric && newValue >= .zero) {
+                WriterError.raise("AVAssetWriter", "setOverallDurationHint:",
+                                  "invalid parameter not satisfying: (CMTIME_IS_NUMERIC(hint) && CMTIME_COMPARE_INLINE(hint, >=, kCMTimeZero)) || CMTIME_IS_INVALID(hint)")
+            }
+            checkConfigurable("setOverallDurationHint:")
+            lock.withLock { storedDurationHint = newValue }
+        }
+    }
+
+    /// QuickTime family: the movie header's timescale; 0 (the default) chooses 600.
+    open var movieTimeScale: CMTimeScale {
+        get { lock.withLock { storedMovieTimeScale } }
+        set {
+            if newValue < 0 {
+                WriterError.raise("AVAssetWriter", "setMovieTimeScale:", "invalid parameter not satisfying: movieTimeScale >= 0")
+            }
+            checkConfigurable("setMovieTimeScale:")
+            lock.withLock { storedMovieTimeScale = newValue }
+        }
+    }
+
+    /// Where temporary files go; must be writable when set. (Fast start rewrites the output file
+    /// in place, so no temporary file is made.)
+    open var directoryForTemporaryFiles: URL? {
+        get { lock.withLock { storedTemporaryDirectory } }
+        set { checkConfigurable("setDirectoryForTemporaryFiles:"); lock.withLock { storedTemporaryDirectory = newValue } }
+    }
+
+    // MARK: Inputs
+
+    /// Whether an input with `outputSettings` (nil: passthrough) for `mediaType` can be added.
+    open func canApply(outputSettings: [String: Any]?, forMediaType mediaType: AVMediaType) -> Bool {
+        guard let outputSettings else { return container.mediaTypes.contains(mediaType) }
+        switch WriterOutputSettings.parse(outputSettings, mediaType: mediaType) {
+        case .success(let settings): return applyReason(settings, mediaType: mediaType, hint: nil) == nil
+        case .failure: return false
+        }
+    }
+
+    /// Why settings cannot be applied; nil when they can.
+    private func applyReason(_ settings: WriterOutputSettings?, mediaType: AVMediaType, hint: CMFormatDescription?) -> String? {
+        guard container.mediaTypes.contains(mediaType) else {
+            return "media type \(mediaType.rawValue) is not allowed for this asset writer"
+        }
+        switch settings {
+        case .video(let v)?:
+            guard let codec = v.codec else { return "AVAssetWriter cannot encode video with codec '\(v.codecType.rawValue)'" }
+            return container.canStore(codec)
+        case .audio(let a)?:
+            guard a.formatID == kAudioFormatLinearPCM, let pcm = a.pcm else {
+                return "AVAssetWriter cannot encode audio to '\(MuxerStreamFormat.fourCC(a.formatID))' yet"
+            }
+            return container.canStore(pcm)
+        case nil:
+            if let hint { return container.canPassThrough(hint) }
+            if outputFileType != .mov {
+                return "In order to perform passthrough to file type \(outputFileType.rawValue), please provide a format hint in the AVAssetWriterInput initializer"
+            }
+            return nil
+        }
+    }
+
+    private func addReason(_ input: AVAssetWriterInput) -> String? {
+        if lock.withLock({ storedInputs.contains { $0 === input } }) { return "the input has already been added to this asset writer" }
+        if input.isAttached { return "the input has already been added to another asset writer" }
+        if let reason = input.unsupportedReason { return reason }
+        return applyReason(input.parsedSettings, mediaType: input.mediaType, hint: input.sourceFormatHint)
+    }
+
+    /// Whether `input` can be added.
+    open func canAdd(_ input: AVAssetWriterInput) -> Bool {
+        status == .unknown && addReason(input) == nil
+    }
+
+    /// Adds `input`. Raises (as Apple's does) after `startWriting()` or when it cannot be added.
+    open func add(_ input: AVAssetWriterInput) {
+        checkConfigurable("addInput:")
+        if let reason = addReason(input) { WriterError.raise("AVAssetWriter", "addInput:", reason) }
+        lock.withLock { storedInputs.append(input) }
+        input.attach(to: self)
+    }
+
+    // MARK: Writing
+
+    /// Creates the output file and prepares the inputs. Returns false, with `status` `.failed`
+    /// and `error` set, when the file cannot be created — for example because a file already
+    /// exists there (`AVError.fileAlreadyExists`).
+    @discardableResult
+    open func startWriting() -> Bool {
+        checkConfigurable("startWriting")
+        if let directory = directoryForTemporaryFiles {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue
+                || access(directory.path, W_OK) != 0 {
+                transitionToFailed(AVError(.unknown, userInfo: [
+                    NSLocalizedFailureReasonErrorKey: "The directory for temporary files \(directory.path) is not writable.",
+                    NSURLErrorKey: directory]))
+                return false
+            }
+        }
+        var options = Muxer.Options(formatName: container.muxer)
+        options.metadata = WriterMetadata.tags(metadata)
+        if container.isQuickTime {
+            let fragment = movieFragmentInterval
+            options.fragmentInterval = fragment.isNumeric && fragment > .zero ? fragment : nil
+            options.fastStart = shouldOptimizeForNetworkUse
+            options.movieTimescale = movieTimeScale > 0 ? movieTimeScale : 600
+        }
+        let url = outputURL
+        do {
+            let engine = try WriterEngine(url: url, container: container, options: options) { [weak self] error in
+                self?.transitionToFailed(error)
+            }
+            let inputs = self.inputs
+            engine.attach(inputs)
+            lock.withLock {
+                self.engine = engine
+                currentStatus = .writing
+            }
+            for (input, track) in zip(inputs, engine.tracks) { input.start(track: track) }
+            return true
+        } catch {
+            transitionToFailed(WriterError.from(error, url: url))
+            return false
+        }
+    }
+
+    /// Starts the session: samples at `startTime` (source time) are written at movie time 0.
+    open func startSession(atSourceTime startTime: CMTime) {
+        if !startTime.isNumeric {
+            WriterError.raise("AVAssetWriter", "startSessionAtSourceTime:", "invalid parameter not satisfying: CMTIME_IS_NUMERIC(startTime)")
+        }
+        let status = self.status
+        guard status == .writing, let engine = lock.withLock({ engine }) else {
+            WriterError.raise("AVAssetWriter", "startSessionAtSourceTime:", "Cannot call method when status is \(status.rawValue)")
+        }
+        if !engine.startSession(at: startTime) {
+            WriterError.raise("AVAssetWriter", "startSessionAtSourceTime:",
+                              "Cannot start a second session: this asset writer writes one session per file")
+        }
+        engine.readinessChanged()
+    }
+
+    /// Ends the session at `endTime`: later samples are not written and the last sample lasts
+    /// until `endTime`.
+    open func endSession(atSourceTime endTime: CMTime) {
+        if !endTime.isNumeric {
+            WriterError.raise("AVAssetWriter", "endSessionAtSourceTime:", "invalid parameter not satisfying: CMTIME_IS_NUMERIC(endTime)")
+        }
+        let status = self.status
+        guard status == .writing, let engine = lock.withLock({ engine }) else {
+            WriterError.raise("AVAssetWriter", "endSessionAtSourceTime:", "Cannot call method when status is \(status.rawValue)")
+        }
+        if engine.sessionStart == nil {
+            WriterError.raise("AVAssetWriter", "endSessionAtSourceTime:", "Cannot end a session without first starting a session")
+        }
+        engine.endSession(at: endTime)
+    }
+
+    /// Marks every input finished, writes what remains and completes the file, then calls
+    /// `handler` (on a background queue). Check `status` and `error` in the handler.
+    open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {
+        let status = self.status
+        switch status {
+        case .unknown, .completed:
+            WriterError.raise("AVAssetWriter", "finishWritingWithCompletionHandler:", "Cannot call method when status is \(status.rawValue)")
+        case .failed, .cancelled:
+            DispatchQueue.global().async { handler() }
+            return
+        case .writing:
+            break
+        }
+        let engine: WriterEngine? = lock.withLock {
+            guard !finishing else { return nil }
+            finishing = true
+            return self.engine
+        }
+        guard let engine else {
+            WriterError.raise("AVAssetWriter", "finishWritingWithCompletionHandler:", "Cannot call method while writing is finishing")
+        }
+        for input in inputs { input.markFinishedForFinish() }
+        DispatchQueue.global().async { [self] in
+            if engine.finish() == nil {
+                lock.withLock { if currentStatus == .writing { currentStatus = .completed } }
+            }
+            handler()
+        }
+    }
+
+    /// Marks every input finished, writes what remains and completes the file.
+    open func finishWriting() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            finishWriting { continuation.resume() }
+        }
+    }
+
+    /// Stops writing and deletes the output file. Blocks until writing has stopped.
+    open func cancelWriting() {
+        let engine: WriterEngine? = lock.withLock {
+            guard currentStatus == .unknown || currentStatus == .writing else { return nil }
+            currentStatus = .cancelled
+            return self.engine
+        }
+        engine?.cancel()
+        for input in inputs { input.nudgeRequester() }
+    }
+
+    /// Records a failure (the first one wins) and lets requesters discover it.
+    func transitionToFailed(_ error: any Error) {
+        let changed: Bool = lock.withLock {
+            guard currentStatus == .unknown || currentStatus == .writing else { return false }
+            currentStatus = .failed
+            currentError = error
+            return true
+        }
+        if changed { for input in inputs { input.writerDidFail() } }
+    }
+
+    // MARK: Engine access for inputs
+
+    var hasSession: Bool { lock.withLock { engine }?.sessionStart != nil }
+
+    func engineIsReady(_ track: WriterTrack) -> Bool {
+        lock.withLock { engine }?.isReady(track) ?? false
+    }
+
+    /// Whether the track's own queue has room (the part of readiness an append is checked against).
+    func engineHasRoom(_ track: WriterTrack) -> Bool {
+        guard let engine = lock.withLock({ engine }) else { return false }
+        return engine.lock.withLock { track.pending < track.capacity }
+    }
+
+    func enqueue(_ item: WriterItem, to track: WriterTrack, end: CMTime) {
+        lock.withLock { engine }?.enqueue(item, to: track, end: end)
+    }
+
+    func markFinished(_ track: WriterTrack) {
+        lock.withLock { engine }?.markFinished(track)
+    }
+
+    open override var description: String {
+        "<AVAssetWriter: \(Unmanaged.passUnretained(self).toOpaque()), outputURL = \(outputURL), outputFileType = \(outputFileType.rawValue)>"
+    }
+}

@@ -1,0 +1,440 @@
+// AVAssetWriterInput: one track of an asset writer's output file.
+import CoreGraphics
+import CoreMedia
+import CoreVideo
+import Dispatch
+import Foundation
+import MediaEngine
+
+/// Appends media samples to one track of an `AVAssetWriter`'s output file.
+///
+/// With output settings, video is encoded (H.264, HEVC, ProRes, JPEG) from the pixel buffers of
+/// appended sample buffers (or of an `AVAssetWriterInputPixelBufferAdaptor`), and linear PCM
+/// audio is stored in the layout the settings name. With nil settings, compressed samples are
+/// copied unchanged (passthrough), described by `sourceFormatHint` or the first sample's format
+/// description.
+///
+/// `isReadyForMoreMediaData` exerts real back-pressure: it turns false while the input's queue
+/// of samples waiting for the encoder is full and, for offline inputs, while the input runs more
+/// than a second ahead of another unfinished input (so the file interleaves its tracks).
+open class AVAssetWriterInput: NSObject, @unchecked Sendable {
+    /// The media type of the samples the input accepts.
+    public let mediaType: AVMediaType
+    /// The settings used to encode appended samples; nil: samples are written as they are.
+    public let outputSettings: [String: Any]?
+    /// A hint about the format of the samples that will be appended.
+    public let sourceFormatHint: CMFormatDescription?
+
+    let parsedSettings: WriterOutputSettings?
+    /// Why the writer cannot take these settings (valid for Apple, unsupported here); nil when it can.
+    let unsupportedReason: String?
+
+    private let lock = NSLock()
+    private var storedMetadata: [AVMetadataItem] = []
+    private var storedTransform: CGAffineTransform = .identity
+    private var storedLanguageCode: String?
+    private var storedExtendedLanguageTag: String?
+    private var storedNaturalSize: CGSize = .zero
+    private var storedMediaTimeScale: CMTimeScale = 0
+    private var storedExpectsRealTime = false
+    private var markedFinished = false
+    private weak var writerRef: AVAssetWriter?
+    private var trackRef: WriterTrack?
+    private var requester: WriterMediaRequester?
+    private var lastPixelTime: CMTime?
+    var hasAdaptor = false
+
+    /// Creates an input for `mediaType`. `outputSettings` nil passes samples through; a
+    /// dictionary of video or audio settings keys encodes them.
+    public convenience init(mediaType: AVMediaType, outputSettings: [String: Any]?) {
+        self.init(mediaType: mediaType, outputSettings: outputSettings, sourceFormatHint: nil)
+    }
+
+    /// Creates an input for `mediaType` with a hint about the format of the samples to come.
+    public init(mediaType: AVMediaType, outputSettings: [String: Any]?, sourceFormatHint: CMFormatDescription?) {
+        let selector = "initWithMediaType:outputSettings:sourceFormatHint:"
+        if let hint = sourceFormatHint {
+            let hintType = CMFormatDescriptionGetMediaType(hint)
+            let matches = (hintType == kCMMediaType_Video && mediaType == .video) || (hintType == kCMMediaType_Audio && mediaType == .audio)
+                || hintType == writerFourCharCode(mediaType.rawValue)
+            if !matches { WriterError.raise("AVAssetWriterInput", selector, "The media type of sourceFormatHint must match mediaType") }
+            if hintType == kCMMediaType_Video {
+                let d = CMVideoFormatDescriptionGetDimensions(hint)
+                if d.width < 1 || d.height < 1 {
+                    WriterError.raise("AVAssetWriterInput", selector, "Width and height of video format hint must be positive")
+                }
+            }
+        }
+        var unsupported: String?
+        var parsed: WriterOutputSettings?
+        if let outputSettings {
+            switch WriterOutputSettings.parse(outputSettings, mediaType: mediaType) {
+            case .success(let settings):
+                parsed = settings
+            case .failure(.invalid(let reason)):
+                WriterError.raise("AVAssetWriterInput", selector, reason)
+            case .failure(.unsupported(let reason)):
+                unsupported = reason
+            }
+        }
+        switch parsed {
+        case .video(let v)?:
+            if v.codec == nil {
+                WriterError.raise("AVAssetWriterInput", selector,
+                                  "Encoding video with codec '\(v.codecType.rawValue)' is not supported by this AV Foundation (H.264, HEVC, ProRes 422/4444 and JPEG are)")
+            }
+            if (v.width == nil || v.height == nil) && sourceFormatHint == nil {
+                WriterError.raise("AVAssetWriterInput", selector,
+                                  "Compressed video output settings must specify AVVideoWidthKey and AVVideoHeightKey when no sourceFormatHint is given")
+            }
+        case .audio(let a)?:
+            if a.formatID != kAudioFormatLinearPCM {
+                WriterError.raise("AVAssetWriterInput", selector,
+                                  "Encoding audio to '\(MuxerStreamFormat.fourCC(a.formatID))' is not supported yet: only linear PCM output settings (kAudioFormatLinearPCM) and passthrough (nil output settings) are")
+            }
+        case nil:
+            break
+        }
+        self.mediaType = mediaType
+        self.outputSettings = outputSettings
+        self.sourceFormatHint = sourceFormatHint
+        parsedSettings = parsed
+        unsupportedReason = unsupported
+        super.init()
+    }
+
+    // MARK: Configuration (before startWriting)
+
+    /// The status of the writer the input belongs to (0 before startWriting, as Apple numbers it).
+    private var statusNumber: Int {
+        guard let writer = writerRef else { return 0 }
+        if markedFinishedNow && writer.status == .writing { return 2 }
+        return writer.status.rawValue
+    }
+
+    private var markedFinishedNow: Bool { lock.withLock { markedFinished } }
+
+    private func checkConfigurable(_ selector: String) {
+        let status = statusNumber
+        if status != 0 { WriterError.raise("AVAssetWriterInput", selector, "Cannot call method when status is \(status)") }
+    }
+
+    /// Metadata for the track (track-level tags the container can hold, such as a title).
+    open var metadata: [AVMetadataItem] {
+        get { lock.withLock { storedMetadata } }
+        set { checkConfigurable("setMetadata:"); lock.withLock { storedMetadata = newValue } }
+    }
+
+    /// The track's transform (QuickTime track matrix), applied when the video is shown.
+    open var transform: CGAffineTransform {
+        get { lock.withLock { storedTransform } }
+        set { checkConfigurable("setTransform:"); lock.withLock { storedTransform = newValue } }
+    }
+
+    /// The track's language as an ISO 639-2/T code ("eng"; two-letter codes are converted).
+    open var languageCode: String? {
+        get { lock.withLock { storedLanguageCode } }
+        set { checkConfigurable("setLanguageCode:"); lock.withLock { storedLanguageCode = newValue } }
+    }
+
+    /// The track's language as a BCP 47 tag ("en-US"); its language subtag names the track's
+    /// language when `languageCode` is nil.
+    open var extendedLanguageTag: String? {
+        get { lock.withLock { storedExtendedLanguageTag } }
+        set { checkConfigurable("setExtendedLanguageTag:"); lock.withLock { storedExtendedLanguageTag = newValue } }
+    }
+
+    /// The track's display size; `.zero` (the default) uses the encoded size.
+    open var naturalSize: CGSize {
+        get { lock.withLock { storedNaturalSize } }
+        set {
+            if newValue.width < 0 || newValue.height < 0 {
+                WriterError.raise("AVAssetWriterInput", "setNaturalSize:",
+                                  "invalid parameter not satisfying: naturalSize.width >= 0.0 && naturalSize.height >= 0.0")
+            }
+            checkConfigurable("setNaturalSize:")
+            lock.withLock { storedNaturalSize = newValue }
+        }
+    }
+
+    /// The timescale of the track's media; 0 (the default) lets the writer choose (the sample
+    /// rate for audio; for video the first sample's timescale, raised to a multiple of 600).
+    open var mediaTimeScale: CMTimeScale {
+        get { lock.withLock { storedMediaTimeScale } }
+        set {
+            if newValue < 0 {
+                WriterError.raise("AVAssetWriterInput", "setMediaTimeScale:", "invalid parameter not satisfying: mediaTimeScale >= 0")
+            }
+            checkConfigurable("setMediaTimeScale:")
+            lock.withLock { storedMediaTimeScale = newValue }
+        }
+    }
+
+    /// Whether the input's samples come from a real-time source (such as a camera): the input
+    /// is then not held back for interleaving, and video is encoded with faster settings.
+    open var expectsMediaDataInRealTime: Bool {
+        get { lock.withLock { storedExpectsRealTime } }
+        set { checkConfigurable("setExpectsMediaDataInRealTime:"); lock.withLock { storedExpectsRealTime = newValue } }
+    }
+
+    // MARK: Writing
+
+    /// Whether the input can take more samples now. Append only while this is true.
+    open var isReadyForMoreMediaData: Bool {
+        guard let writer = writerRef else { return false }
+        switch writer.status {
+        case .failed: return !markedFinishedNow
+        case .writing:
+            guard let track = lock.withLock({ trackRef }) else { return false }
+            return writer.engineIsReady(track)
+        default: return false
+        }
+    }
+
+    /// Appends a sample buffer: its pixel buffer to encode (video with output settings), linear
+    /// PCM audio, or compressed samples to copy (nil output settings). Returns false when the
+    /// writer has failed or been cancelled; check its `status` and `error`.
+    @discardableResult
+    open func append(_ sampleBuffer: CMSampleBuffer) -> Bool {
+        let selector = "appendSampleBuffer:"
+        if let format = CMSampleBufferGetFormatDescription(sampleBuffer) {
+            let type = CMFormatDescriptionGetMediaType(format)
+            let matches = writerFourCharCode(mediaType.rawValue) == type
+            if !matches {
+                WriterError.raise("AVAssetWriterInput", selector,
+                                  "Media type of sample buffer must match receiver's media type (\"\(mediaType.rawValue)\")")
+            }
+        }
+        guard let (writer, track) = prepareAppend(selector: selector, what: "sample buffer") else { return false }
+        if mediaType == .video, parsedSettings != nil, CMSampleBufferGetImageBuffer(sampleBuffer) == nil {
+            WriterError.raise("AVAssetWriterInput", selector,
+                              "Input buffer must be in an uncompressed format when outputSettings is not nil")
+        }
+        let pts = CMSampleBufferGetPresentationTimeStamp(sampleBuffer)
+        var end = CMSampleBufferGetOutputPresentationTimeStamp(sampleBuffer)
+        if !end.isNumeric { end = pts }
+        let duration = CMSampleBufferGetDuration(sampleBuffer)
+        if end.isNumeric, duration.isNumeric { end = CMTimeAdd(end, duration) }
+        writer.enqueue(.sampleBuffer(sampleBuffer), to: track, end: end)
+        return true
+    }
+
+    /// Appends a pixel buffer for the adaptor.
+    func appendPixelBuffer(_ buffer: CVPixelBuffer, presentationTime: CMTime) -> Bool {
+        let selector = "appendPixelBuffer:withPresentationTime:"
+        let cls = "AVAssetWriterInputPixelBufferAdaptor"
+        if writerRef == nil || writerRef?.status == .unknown {
+            WriterError.raise(cls, selector, "Cannot call method when status is 0")
+        }
+        if markedFinishedNow, writerRef?.status == .writing {
+            WriterError.raise(cls, selector, "Cannot call method when status is 2")
+        }
+        guard let writer = writerRef, writer.status == .writing, let track = lock.withLock({ trackRef }) else { return false }
+        if !writer.hasSession {
+            WriterError.raise(cls, selector, "Must start a session (using -[AVAssetWriter startSessionAtSourceTime:) before appending pixel buffers")
+        }
+        if !writer.engineHasRoom(track) {
+            WriterError.raise(cls, selector, "A pixel buffer cannot be appended when readyForMoreMediaData is NO.")
+        }
+        if !presentationTime.isNumeric {
+            WriterError.raise(cls, selector, "invalid parameter not satisfying: CMTIME_IS_NUMERIC(presentationTime)")
+        }
+        lock.withLock { lastPixelTime = presentationTime }
+        writer.enqueue(.pixelBuffer(buffer, presentationTime), to: track, end: presentationTime)
+        return true
+    }
+
+    /// The checks every append makes: Apple's exceptions for misuse, false once writing stopped.
+    private func prepareAppend(selector: String, what: String) -> (AVAssetWriter, WriterTrack)? {
+        let status = statusNumber
+        switch status {
+        case 0, 2:
+            WriterError.raise("AVAssetWriterInput", selector, "Cannot append \(what): Cannot call method when status is \(status)")
+        case 1:
+            break
+        default:
+            return nil
+        }
+        guard let writer = writerRef, let track = lock.withLock({ trackRef }) else { return nil }
+        if !writer.hasSession {
+            WriterError.raise("AVAssetWriterInput", selector,
+                              "Cannot append \(what): Must start a session (using -[AVAssetWriter startSessionAtSourceTime:) first")
+        }
+        if !writer.engineHasRoom(track) {
+            WriterError.raise("AVAssetWriterInput", selector, "Cannot append \(what): readyForMoreMediaData is NO.")
+        }
+        return (writer, track)
+    }
+
+    /// Tells the writer no more samples follow for this input.
+    open func markAsFinished() {
+        let status = statusNumber
+        if status == 0 { WriterError.raise("AVAssetWriterInput", "markAsFinished", "Cannot call method when status is 0") }
+        let first: Bool = lock.withLock {
+            guard !markedFinished else { return false }
+            markedFinished = true
+            return true
+        }
+        guard first, status == 1, let writer = writerRef, let track = lock.withLock({ trackRef }) else {
+            lock.withLock { requester }?.stop()
+            return
+        }
+        lock.withLock { requester }?.stop()
+        writer.markFinished(track)
+    }
+
+    /// Marks the input finished as part of `finishWriting` (no checks; the engine drains it).
+    func markFinishedForFinish() {
+        lock.withLock { markedFinished = true }
+        lock.withLock { requester }?.stop()
+    }
+
+    /// Calls `block` on `queue` whenever the input is ready for more data, until it is marked
+    /// finished. The block should append while `isReadyForMoreMediaData` is true, then return.
+    open func requestMediaDataWhenReady(on queue: DispatchQueue, using block: @escaping @Sendable () -> Void) {
+        let status = statusNumber
+        if status == 0 {
+            WriterError.raise("AVAssetWriterInput", "requestMediaDataWhenReadyOnQueue:usingBlock:", "Cannot call method when status is 0")
+        }
+        let created: WriterMediaRequester? = lock.withLock {
+            guard requester == nil else { return nil }
+            let r = WriterMediaRequester(queue: queue, block: block, input: self)
+            requester = r
+            return r
+        }
+        guard let created else {
+            WriterError.raise("AVAssetWriterInput", "requestMediaDataWhenReadyOnQueue:usingBlock:", "cannot be called more than once.")
+        }
+        if status == 3 {
+            created.requestOnce()
+        } else {
+            created.nudge()
+        }
+    }
+
+    // MARK: Engine side
+
+    /// Attaches the input to `writer` (addInput).
+    func attach(to writer: AVAssetWriter) {
+        lock.withLock { writerRef = writer }
+    }
+
+    /// Whether the input belongs to a writer.
+    var isAttached: Bool { lock.withLock { writerRef != nil } }
+
+    /// Whether the input's writer has started writing (whatever happened since).
+    var hasStartedWriting: Bool { lock.withLock { trackRef != nil } }
+
+    /// The encoded size the output settings (or the format hint) give.
+    var outputDimensions: (width: Int, height: Int)? {
+        if case .video(let v)? = parsedSettings, let w = v.width, let h = v.height { return (w, h) }
+        if let hint = sourceFormatHint, CMFormatDescriptionGetMediaType(hint) == kCMMediaType_Video {
+            let d = CMVideoFormatDescriptionGetDimensions(hint)
+            return (Int(d.width), Int(d.height))
+        }
+        return nil
+    }
+
+    /// Gives the input its track (startWriting).
+    func start(track: WriterTrack) {
+        lock.withLock { trackRef = track }
+    }
+
+    /// Whether the requester should call its block now.
+    var shouldRequestMediaData: Bool {
+        isReadyForMoreMediaData && !markedFinishedNow && writerRef?.status == .writing
+    }
+
+    /// Wakes the requester (readiness may have changed).
+    func nudgeRequester() {
+        lock.withLock { requester }?.nudge()
+    }
+
+    /// Lets the block discover a failure: Apple calls it once more after the writer fails.
+    func writerDidFail() {
+        if !markedFinishedNow { lock.withLock { requester }?.requestOnce() }
+    }
+
+    /// The configuration the track is built from.
+    func configurationSnapshot() -> WriterTrackConfiguration {
+        lock.withLock {
+            WriterTrackConfiguration(mediaType: mediaType, settings: parsedSettings, hint: sourceFormatHint,
+                                     transform: storedTransform,
+                                     language: WriterTrackConfiguration.isoLanguage(storedLanguageCode ?? storedExtendedLanguageTag),
+                                     mediaTimeScale: storedMediaTimeScale, naturalSize: storedNaturalSize,
+                                     metadata: WriterMetadata.tags(storedMetadata), realTime: storedExpectsRealTime)
+        }
+    }
+}
+
+/// An input's configuration, frozen at startWriting.
+struct WriterTrackConfiguration {
+    var mediaType: AVMediaType
+    var settings: WriterOutputSettings?
+    var hint: CMFormatDescription?
+    var transform: CGAffineTransform
+    var language: String?
+    var mediaTimeScale: CMTimeScale
+    var naturalSize: CGSize
+    var metadata: [(key: String, value: String)]
+    var realTime: Bool
+
+    /// The ISO 639-2/T code for a language code or BCP 47 tag ("en", "en-US", "eng" → "eng").
+    static func isoLanguage(_ code: String?) -> String? {
+        guard let code, !code.isEmpty else { return nil }
+        let primary = String(code.split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "").lowercased()
+        guard primary.count == 2 || primary.count == 3, primary.allSatisfy({ $0 >= "a" && $0 <= "z" }) else { return nil }
+        if primary.count == 3 { return primary }
+        return Locale.LanguageCode(primary).identifier(.alpha3)
+    }
+}
+
+/// Calls an input's request block on the client's queue while the input is ready.
+final class WriterMediaRequester: @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let block: @Sendable () -> Void
+    private weak var input: AVAssetWriterInput?
+    private let lock = NSLock()
+    private var scheduled = false
+    private var stopped = false
+    private var requestedOnce = false
+
+    init(queue: DispatchQueue, block: @escaping @Sendable () -> Void, input: AVAssetWriterInput) {
+        self.queue = queue
+        self.block = block
+        self.input = input
+    }
+
+    /// Schedules the block when the input wants data and no call is pending.
+    func nudge() {
+        let schedule: Bool = lock.withLock {
+            guard !scheduled, !stopped, input?.shouldRequestMediaData == true else { return false }
+            scheduled = true
+            return true
+        }
+        guard schedule else { return }
+        queue.async { [self] in
+            while !lock.withLock({ stopped }), input?.shouldRequestMediaData == true {
+                block()
+            }
+            lock.withLock { scheduled = false }
+            // Readiness may have come back while the loop was ending.
+            if input?.shouldRequestMediaData == true { nudge() }
+        }
+    }
+
+    /// Calls the block once more (after a failure, so the client sees appends fail).
+    func requestOnce() {
+        let call: Bool = lock.withLock {
+            guard !stopped, !requestedOnce else { return false }
+            requestedOnce = true
+            return true
+        }
+        if call { queue.async { [block] in block() } }
+    }
+
+    /// No more calls.
+    func stop() {
+        lock.withLock { stopped = true }
+    }
+}

@@ -1,0 +1,485 @@
+// WriterTrack: one input's worker — configures its stream from the first sample, turns samples
+// into packets (video encoding, linear PCM, passthrough) with exact timestamps, and gives each
+// packet its duration before it reaches the muxer.
+import CoreAudioTypes
+import CoreMedia
+import CoreVideo
+import Dispatch
+import Foundation
+import MediaEngine
+
+/// The engine side of one AVAssetWriterInput. Worker state is touched only on `queue`; the
+/// readiness fields (`pending`, `markedFinished`, `appendedEnd`) under the engine's lock.
+final class WriterTrack: @unchecked Sendable {
+    let index: Int
+    weak var input: AVAssetWriterInput?
+    unowned let engine: WriterEngine
+    let queue: DispatchQueue
+
+    // Snapshot of the input's configuration at startWriting.
+    let mediaType: AVMediaType
+    let settings: WriterOutputSettings?
+    let hint: CMFormatDescription?
+    let transform: CGAffineTransform
+    let language: String?
+    let mediaTimeScale: CMTimeScale
+    let naturalSize: CGSize
+    let metadata: [(key: String, value: String)]
+    let realTime: Bool
+    /// The most samples queued before the input stops being ready.
+    let capacity: Int
+
+    // Readiness (engine lock).
+    var pending = 0
+    var markedFinished = false
+    var appendedEnd: CMTime?
+
+    // Set once on the worker, read by other tracks' workers writing the header (engine lock).
+    private var configured = false
+    /// Every queued sample has been handled after markAsFinished (engine lock).
+    private var drained = false
+    /// Whether the track's stream is described (its first sample arrived).
+    var isConfigured: Bool { engine.lock.withLock { configured } }
+
+    // Worker state (queue).
+    private var sampleCount = 0
+    private var encoder: Encoder?
+    private var pcm: EncoderPCM?
+    private var pcmChannels = 0
+    private var passthroughFormat: CMFormatDescription?
+    private var timescale: Int32 = 600
+    private var streamOptions = Muxer.StreamOptions(timescale: 600)
+    private var held: EncodedPacket?
+    private var lastPTS: CMTime?
+    private var lastFrameDuration: CMTime = .invalid
+    private var lastInterval: CMTime = .invalid
+    private var audioFramesPerPacket = 0
+    var streamIndex: Int?
+
+    init(index: Int, input: AVAssetWriterInput, engine: WriterEngine) {
+        self.index = index
+        self.input = input
+        self.engine = engine
+        queue = DispatchQueue(label: "AVAssetWriterInput.\(index)")
+        let config = input.configurationSnapshot()
+        mediaType = config.mediaType
+        settings = config.settings
+        hint = config.hint
+        transform = config.transform
+        language = config.language
+        mediaTimeScale = config.mediaTimeScale
+        naturalSize = config.naturalSize
+        metadata = config.metadata
+        realTime = config.realTime
+        switch (config.mediaType, config.settings) {
+        case (.video, .some): capacity = config.realTime ? 8 : 4
+        default: capacity = 64
+        }
+    }
+
+    /// Finished, and drained, without any sample: the track is left out of the file.
+    var finishedWithoutSamples: Bool { engine.lock.withLock { drained && !configured } }
+
+    var url: URL { engine.url }
+
+    /// Frees the encoders once writing is over.
+    func releaseCodecs() {
+        queue.async { [self] in
+            encoder = nil
+            pcm = nil
+        }
+    }
+
+    // MARK: Samples
+
+    func process(_ item: WriterItem) throws {
+        guard let start = engine.sessionStart else { return }
+        switch item {
+        case .pixelBuffer(let buffer, let pts):
+            try encodePicture(buffer, pts: pts, duration: .invalid, start: start)
+        case .sampleBuffer(let sample):
+            if mediaType == .video, settings != nil {
+                guard let image = CMSampleBufferGetImageBuffer(sample) else { return }
+                try encodePicture(image, pts: CMSampleBufferGetPresentationTimeStamp(sample),
+                                  duration: CMSampleBufferGetDuration(sample), start: start)
+            } else if mediaType == .audio, case .audio(let audio)? = settings {
+                try writePCM(sample, settings: audio, start: start)
+            } else {
+                try passThrough(sample, start: start)
+            }
+        }
+    }
+
+    /// Drains the encoder and writes the held packet with the track's last duration.
+    func finishStream() throws {
+        if let encoder {
+            do {
+                try encoder.finish()
+                for packet in try encoder.receivePackets() { try submit(packet, ownDuration: false) }
+            } catch let error as MediaError {
+                throw WriterError.from(error, url: url, encoding: true)
+            }
+        }
+        if let last = held {
+            held = nil
+            if last.duration <= 0 { last.duration = max(1, finalDuration()) }
+            try engine.write(last, track: self)
+        }
+        engine.lock.withLock { drained = true }
+    }
+
+    /// The duration of the last packet, in track units.
+    private func finalDuration() -> Int64 {
+        var duration = lastFrameDuration
+        if let end = engine.sessionEnd, let last = lastPTS, end > last { duration = CMTimeSubtract(end, last) }
+        if !duration.isNumeric || duration <= .zero { duration = lastInterval }
+        if duration.isNumeric, duration > .zero { return toTrack(duration) }
+        if case .video(let v)? = settings, let fps = v.expectedFrameRate, fps > 0 { return max(1, Int64((Double(timescale) / fps).rounded())) }
+        return max(1, Int64(timescale / 30))
+    }
+
+    /// A time as a count of track units (rounded to nearest).
+    private func toTrack(_ time: CMTime) -> Int64 {
+        CMTimeConvertScale(time, timescale: timescale, method: .roundHalfAwayFromZero).value
+    }
+
+    /// The track timestamp of source time `time`.
+    private func trackTime(_ time: CMTime, start: CMTime) -> Int64 {
+        toTrack(CMTimeSubtract(time, start))
+    }
+
+    /// The timescale for video whose first session-relative time is `offset`: its own when fine
+    /// enough, else a multiple of 600 (Apple's customary video timescale).
+    private static func videoTimescale(for offset: CMTime) -> Int32 {
+        let ts = Int64(max(1, offset.timescale))
+        if ts >= 600 { return Int32(ts) }
+        func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+        let lcm = ts / gcd(ts, 600) * 600
+        return lcm <= Int64(Int32.max) ? Int32(lcm) : 600
+    }
+
+    /// Holds `packet` until the next one gives it a duration; writes the one held before.
+    /// `ownDuration` false: the packet's duration is replaced by the decode time to the next one
+    /// (encoders report a nominal frame duration, not the appended timing).
+    private func submit(_ packet: EncodedPacket, ownDuration: Bool = true) throws {
+        if !ownDuration { packet.duration = 0 }
+        if let previous = held {
+            if previous.duration <= 0 {
+                let a = previous.dts ?? previous.pts ?? 0, b = packet.dts ?? packet.pts ?? a
+                previous.duration = max(1, b - a)
+            }
+            try engine.write(previous, track: self)
+        }
+        held = packet
+    }
+
+    // MARK: Video encoding
+
+    private func encodePicture(_ buffer: CVPixelBuffer, pts: CMTime, duration: CMTime, start: CMTime) throws {
+        guard case .video(let video)? = settings else { return }
+        if let end = engine.sessionEnd, pts >= end { return }
+        if let last = lastPTS, pts <= last {
+            throw WriterError.invalidMedia("Pictures must be appended in increasing presentation time order: \(pts.seconds) s follows \(last.seconds) s.", url: url)
+        }
+        if !isConfigured {
+            timescale = mediaTimeScale > 0 ? mediaTimeScale : WriterTrack.videoTimescale(for: CMTimeSubtract(pts, start))
+            try configureEncoder(video, first: buffer)
+        }
+        if let last = lastPTS { lastInterval = CMTimeSubtract(pts, last) }
+        lastPTS = pts
+        lastFrameDuration = duration
+        guard let encoder else { return }
+        do {
+            try encoder.encode(buffer, pts: trackTime(pts, start: start))
+            sampleCount += 1
+            for packet in try encoder.receivePackets() { try submit(packet, ownDuration: false) }
+        } catch let error as MediaError {
+            throw WriterError.from(error, url: url, encoding: true)
+        }
+    }
+
+    private func configureEncoder(_ video: WriterVideoSettings, first buffer: CVPixelBuffer) throws {
+        guard let codec = video.codec else { throw WriterError.unsupported("Encoding to \(video.codecType.rawValue) is not supported.", url: url) }
+        let hintSize = hint.map { CMVideoFormatDescriptionGetDimensions($0) }
+        let width = video.width ?? hintSize.map { Int($0.width) } ?? CVPixelBufferGetWidth(buffer)
+        let height = video.height ?? hintSize.map { Int($0.height) } ?? CVPixelBufferGetHeight(buffer)
+        var s = Encoder.VideoSettings(codec: codec, width: width, height: height, timescale: timescale,
+                                      sourcePixelFormat: CVPixelBufferGetPixelFormatType(buffer))
+        s.averageBitRate = video.averageBitRate
+        s.quality = video.quality
+        s.maxKeyFrameInterval = video.maxKeyFrameInterval
+        s.maxKeyFrameIntervalDuration = video.maxKeyFrameIntervalDuration
+        s.allowFrameReordering = video.allowFrameReordering
+        s.profile = video.profile
+        s.level = video.level
+        s.expectedFrameRate = video.expectedFrameRate
+        s.realTime = realTime
+        s.scaling = video.scaling
+        s.entropyCABAC = video.entropyCABAC
+        s.pixelAspect = video.pixelAspect
+        var color = video.color
+        if color.primaries == nil { color.primaries = attachment(kCVImageBufferColorPrimariesKey, of: buffer) }
+        if color.transferFunction == nil { color.transferFunction = attachment(kCVImageBufferTransferFunctionKey, of: buffer) }
+        if color.matrix == nil, PixelFormat.isYCbCr(CVPixelBufferGetPixelFormatType(buffer)) {
+            color.matrix = attachment(kCVImageBufferYCbCrMatrixKey, of: buffer)
+        }
+        s.color = color
+        do {
+            encoder = try Encoder(video: s)
+        } catch {
+            throw WriterError.from(error, url: url, encoding: true)
+        }
+        streamOptions = makeStreamOptions()
+        streamOptions.codecTag = codec.sampleEntry
+        if naturalSize.width > 0, naturalSize.height > 0, video.pixelAspect == nil, codec != .jpeg {
+            // The track header's display size: stretch the width by naturalSize's aspect.
+            let num = Int64((Double(naturalSize.width) * Double(height) * 1000).rounded())
+            let den = Int64((Double(naturalSize.height) * Double(width) * 1000).rounded())
+            if num > 0, den > 0, num != den {
+                var r = AVRationalLike(num: num, den: den)
+                r.reduce()
+                streamOptions.displayAspect = (Int32(clamping: r.num), Int32(clamping: r.den))
+            }
+        }
+        try markConfigured()
+    }
+
+    private func attachment(_ key: CFString, of buffer: CVPixelBuffer) -> String? {
+        let value = CVBufferCopyAttachment(buffer, key, nil)
+        return (value as? String) ?? (value as? NSString).map { $0 as String }
+    }
+
+    private func makeStreamOptions() -> Muxer.StreamOptions {
+        var o = Muxer.StreamOptions(timescale: timescale)
+        o.language = language
+        o.transform = engine.container.isQuickTime ? transform : .identity
+        o.metadata = metadata
+        return o
+    }
+
+    private func markConfigured() throws {
+        engine.lock.withLock { configured = true }
+        try engine.writeHeaderIfReady()
+    }
+
+    /// Adds this track's stream to `muxer` (the header is being written).
+    func addStream(to muxer: Muxer) throws -> Int {
+        if let encoder { return try muxer.addStream(encoder: encoder, options: streamOptions) }
+        if let pcm {
+            var asbd = pcm.output.streamDescription(sampleRate: Double(pcm.sampleRate), channels: pcmChannels)
+            var description: CMFormatDescription?
+            CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0,
+                                           magicCookie: nil, extensions: nil, formatDescriptionOut: &description)
+            guard let description else { throw MediaError.invalidArgument(message: "invalid PCM format") }
+            return try muxer.addStream(formatDescription: description, options: streamOptions)
+        }
+        guard let passthroughFormat else { throw MediaError.invalidArgument(message: "track has no format") }
+        return try muxer.addStream(formatDescription: passthroughFormat, options: streamOptions)
+    }
+
+    // MARK: Linear PCM
+
+    private func writePCM(_ sample: CMSampleBuffer, settings audio: WriterAudioSettings, start: CMTime) throws {
+        guard let format = CMSampleBufferGetFormatDescription(sample),
+              let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(format)?.pointee else {
+            throw WriterError.invalidMedia("An audio sample buffer has no audio format description.", url: url)
+        }
+        guard let inputLayout = MuxerStreamFormat.PCMLayout(asbd) else {
+            throw WriterError.unsupported("Audio input must be linear PCM when output settings are given (got '\(MuxerStreamFormat.fourCC(asbd.mFormatID))').", url: url)
+        }
+        let channels = Int(asbd.mChannelsPerFrame)
+        let rate = asbd.mSampleRate
+        if !isConfigured {
+            guard let outputLayout = audio.pcm.map({ engine.container.storedLayout($0) }) else {
+                throw WriterError.unsupported("Only linear PCM output is supported.", url: url)
+            }
+            if let wanted = audio.sampleRate, abs(wanted - rate) > 0.5 {
+                throw WriterError.unsupported("Resampling \(rate) Hz audio to \(wanted) Hz is not supported yet.", url: url)
+            }
+            if let wanted = audio.channels, wanted != channels {
+                throw WriterError.unsupported("Converting \(channels) audio channels to \(wanted) is not supported yet.", url: url)
+            }
+            guard rate >= 1, rate.rounded() == rate, rate < Double(Int32.max) else {
+                throw WriterError.unsupported("Sample rate \(rate) Hz cannot be stored.", url: url)
+            }
+            do {
+                pcm = try EncoderPCM(input: inputLayout, output: outputLayout, channels: channels, sampleRate: Int32(rate))
+            } catch {
+                throw WriterError.unsupported("Converting \(inputLayout) samples to \(outputLayout) is not supported yet.", url: url)
+            }
+            pcmChannels = channels
+            timescale = Int32(rate)
+            streamOptions = makeStreamOptions()
+            streamOptions.codecTag = engine.container.pcmCodecTag(outputLayout)
+            try markConfigured()
+        }
+        guard let pcm else { return }
+        guard inputLayout == pcm.input, channels == pcm.channels, Int32(rate) == pcm.sampleRate else {
+            throw WriterError.unsupported("The audio format changed while writing (\(inputLayout), \(channels) channels, \(rate) Hz).", url: url)
+        }
+        let frameCount = CMSampleBufferGetNumSamples(sample)
+        guard frameCount > 0, let block = CMSampleBufferGetDataBuffer(sample) else { return }
+        let bytesPerFrame = pcm.inputBytesPerFrame
+        guard CMBlockBufferGetDataLength(block) >= frameCount * bytesPerFrame else {
+            throw WriterError.invalidMedia("An audio sample buffer holds fewer bytes than its frames need.", url: url)
+        }
+        // Trim to the session: frames before its start or at/after its end are not written.
+        let pts = CMSampleBufferGetPresentationTimeStamp(sample)
+        var first = Int64(0), last = Int64(frameCount)
+        let startFrame = trackTime(pts, start: start)
+        if startFrame < 0 { first = min(last, -startFrame) }
+        if let end = engine.sessionEnd {
+            let endFrame = trackTime(end, start: start)
+            last = min(last, max(first, endFrame - startFrame))
+        }
+        guard last > first else { return }
+        var bytes = [UInt8](repeating: 0, count: Int(last - first) * bytesPerFrame)
+        let status = bytes.withUnsafeMutableBytes {
+            CMBlockBufferCopyDataBytes(block, atOffset: Int(first) * bytesPerFrame, dataLength: $0.count, destination: $0.baseAddress!)
+        }
+        guard status == noErr else { throw WriterError.invalidMedia("Cannot read an audio sample buffer's data (\(status)).", url: url) }
+        let packet: EncodedPacket
+        do {
+            packet = try bytes.withUnsafeBytes { (raw) throws -> EncodedPacket in try pcm.packet(raw, pts: startFrame + first) }
+        } catch let error as MediaError {
+            throw WriterError.from(error, url: url, encoding: true)
+        }
+        sampleCount += 1
+        try submit(packet)
+    }
+
+    // MARK: Passthrough
+
+    private func passThrough(_ sample: CMSampleBuffer, start: CMTime) throws {
+        guard let format = CMSampleBufferGetFormatDescription(sample) ?? hint else {
+            throw WriterError.invalidMedia("A sample buffer appended for passthrough has no format description.", url: url)
+        }
+        if !isConfigured {
+            let description = hint ?? format
+            if let reason = engine.container.canPassThrough(description) { throw WriterError.unsupported(reason, url: url) }
+            passthroughFormat = description
+            if mediaType == .audio, let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee {
+                guard asbd.mSampleRate >= 1, asbd.mSampleRate < Double(Int32.max) else {
+                    throw WriterError.unsupported("The audio format description has no sample rate.", url: url)
+                }
+                timescale = mediaTimeScale > 0 ? mediaTimeScale : Int32(asbd.mSampleRate.rounded())
+                audioFramesPerPacket = Int(asbd.mFramesPerPacket)
+            } else {
+                let pts = CMSampleBufferGetPresentationTimeStamp(sample)
+                timescale = mediaTimeScale > 0 ? mediaTimeScale
+                    : WriterTrack.videoTimescale(for: pts.isNumeric ? CMTimeSubtract(pts, start) : CMTime(value: 0, timescale: 600))
+            }
+            streamOptions = makeStreamOptions()
+            if mediaType == .video { streamOptions.codecTag = CMFormatDescriptionGetMediaSubType(description) }
+            if mediaType == .audio, let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee,
+               let layout = MuxerStreamFormat.PCMLayout(asbd) {
+                streamOptions.codecTag = engine.container.pcmCodecTag(layout)
+            }
+            try markConfigured()
+        } else if let passthroughFormat, !WriterTrack.describeSameStream(passthroughFormat, format) {
+            throw WriterError.unsupported("The format of the samples changed while writing; one format per track is supported.", url: url)
+        }
+        let count = CMSampleBufferGetNumSamples(sample)
+        guard count > 0, let block = CMSampleBufferGetDataBuffer(sample) else { return }
+        let timings = (try? sample.sampleTimingInfos()) ?? []
+        var sizes = (try? sample.sampleSizes()) ?? []
+        let packetDescriptions = mediaType == .audio ? ((try? sample.audioStreamPacketDescriptions()) ?? []) : []
+        if !packetDescriptions.isEmpty { sizes = packetDescriptions.map { Int($0.mDataByteSize) } }
+        let packetCount = packetDescriptions.isEmpty ? (sizes.count == 1 && count > 1 ? 1 : count) : packetDescriptions.count
+        if sizes.count == 1 && packetCount > 1 { sizes = Array(repeating: sizes[0], count: packetCount) }
+        guard sizes.count == packetCount else {
+            throw WriterError.invalidMedia("A sample buffer appended for passthrough has no sample sizes.", url: url)
+        }
+        let attachments = CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false) as? [Any]
+        let pts0 = CMSampleBufferGetPresentationTimeStamp(sample)
+        var offset = packetDescriptions.first.map { Int($0.mStartOffset) } ?? 0
+        for i in 0..<packetCount {
+            if let d = packetDescriptions.count > i ? packetDescriptions[i] : nil { offset = Int(d.mStartOffset) }
+            let size = sizes[i]
+            guard size > 0, offset + size <= CMBlockBufferGetDataLength(block) else {
+                throw WriterError.invalidMedia("A sample's data lies outside its sample buffer.", url: url)
+            }
+            // Timing: per sample when given, else spread evenly from the buffer's time.
+            var pts: CMTime, dts: CMTime, duration: CMTime
+            if timings.count == packetCount {
+                (pts, dts, duration) = (timings[i].presentationTimeStamp, timings[i].decodeTimeStamp, timings[i].duration)
+            } else if let t = timings.first, timings.count == 1 {
+                let step = audioFramesPerPacket > 0 && mediaType == .audio
+                    ? CMTime(value: Int64(audioFramesPerPacket), timescale: timescale) : t.duration
+                pts = step.isNumeric ? CMTimeAdd(t.presentationTimeStamp, CMTimeMultiply(step, multiplier: Int32(i))) : t.presentationTimeStamp
+                dts = t.decodeTimeStamp.isNumeric && step.isNumeric ? CMTimeAdd(t.decodeTimeStamp, CMTimeMultiply(step, multiplier: Int32(i))) : .invalid
+                duration = step
+            } else {
+                (pts, dts, duration) = (pts0, .invalid, .invalid)
+            }
+            guard pts.isNumeric else { throw WriterError.invalidMedia("A sample has no presentation time.", url: url) }
+            if let end = engine.sessionEnd, pts >= end { offset += size; continue }
+            if !engine.container.isQuickTime, duration.isNumeric, CMTimeAdd(pts, duration) <= start { offset += size; continue }
+            var isSync = true
+            if let list = attachments, i < list.count, let dict = list[i] as? [String: Any] {
+                isSync = !((dict[kCMSampleAttachmentKey_NotSync as String] as? NSNumber)?.boolValue ?? (dict[kCMSampleAttachmentKey_NotSync as String] as? Bool ?? false))
+            }
+            var data = [UInt8](repeating: 0, count: size)
+            let status = data.withUnsafeMutableBytes { CMBlockBufferCopyDataBytes(block, atOffset: offset, dataLength: size, destination: $0.baseAddress!) }
+            guard status == noErr else { throw WriterError.invalidMedia("Cannot read a sample's data (\(status)).", url: url) }
+            offset += size
+            let packet: EncodedPacket
+            do {
+                packet = try data.withUnsafeBytes { (raw) throws -> EncodedPacket in
+                    try EncodedPacket(copying: raw, pts: trackTime(pts, start: start),
+                                      dts: dts.isNumeric ? trackTime(dts, start: start) : trackTime(pts, start: start),
+                                      duration: duration.isNumeric && duration > .zero ? toTrack(duration) : 0,
+                                      isKeyframe: isSync, timescale: timescale)
+                }
+            } catch let error as MediaError {
+                throw WriterError.from(error, url: url)
+            }
+            if let last = lastPTS { lastInterval = CMTimeSubtract(pts, last) }
+            if lastPTS.map({ pts > $0 }) ?? true { lastPTS = pts }
+            lastFrameDuration = duration
+            sampleCount += 1
+            try submit(packet)
+        }
+    }
+}
+
+extension WriterTrack {
+    /// Whether samples of `b` can go on in a stream set up for `a`: the same codec, size or
+    /// audio format, and codec configuration (avcC/hvcC/av1C atom, magic cookie). Other
+    /// extensions (colour tags, names) may differ.
+    static func describeSameStream(_ a: CMFormatDescription, _ b: CMFormatDescription) -> Bool {
+        if CMFormatDescriptionEqual(a, otherFormatDescription: b) { return true }
+        guard CMFormatDescriptionGetMediaType(a) == CMFormatDescriptionGetMediaType(b),
+              CMFormatDescriptionGetMediaSubType(a) == CMFormatDescriptionGetMediaSubType(b) else { return false }
+        if CMFormatDescriptionGetMediaType(a) == kCMMediaType_Video {
+            let da = CMVideoFormatDescriptionGetDimensions(a), db = CMVideoFormatDescriptionGetDimensions(b)
+            guard da.width == db.width, da.height == db.height else { return false }
+            let atoms = { (d: CMFormatDescription) in
+                (CMFormatDescriptionGetExtensions(d) as? [String: Any])?[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms]
+                    .flatMap(WriterValue.dictionary)?.compactMapValues(WriterValue.data)
+            }
+            return atoms(a) == atoms(b)
+        }
+        guard let sa = CMAudioFormatDescriptionGetStreamBasicDescription(a)?.pointee,
+              let sb = CMAudioFormatDescriptionGetStreamBasicDescription(b)?.pointee,
+              sa.mSampleRate == sb.mSampleRate, sa.mChannelsPerFrame == sb.mChannelsPerFrame, sa.mFormatFlags == sb.mFormatFlags,
+              sa.mBitsPerChannel == sb.mBitsPerChannel, sa.mFramesPerPacket == sb.mFramesPerPacket else { return false }
+        let cookie = { (d: CMFormatDescription) -> Data in
+            var size = 0
+            return CMAudioFormatDescriptionGetMagicCookie(d, sizeOut: &size).map { Data(bytes: $0, count: size) } ?? Data()
+        }
+        return cookie(a) == cookie(b)
+    }
+}
+
+/// A rational for reducing aspect ratios.
+private struct AVRationalLike {
+    var num: Int64
+    var den: Int64
+    mutating func reduce() {
+        func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+        let g = gcd(num, den)
+        if g > 1 { num /= g; den /= g }
+        while num > Int64(Int32.max) || den > Int64(Int32.max) { num /= 2; den /= 2 }
+    }
+}

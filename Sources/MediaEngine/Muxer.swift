@@ -1,0 +1,297 @@
+// Muxer: one libavformat output context writing a media file — streams described by encoders or
+// by Core Media format descriptions, interleaved packets, fast start, movie fragments, the
+// movie timescale, track languages, display matrices and container tags.
+import CFFmpeg
+import CoreGraphics
+import CoreMedia
+import Foundation
+
+/// Writes a media container with libavformat.
+///
+/// Life cycle: `init` creates the file (exclusively: an existing file is never replaced) and
+/// opens it for writing; streams are added with `addStream`; `start()` writes the header; packets
+/// go through `write(_:stream:)` (`av_interleaved_write_frame`, which interleaves the streams by
+/// decode time); `finish()` writes the trailer (the second pass of a fast-start movie happens
+/// here) and closes the file. `abort()` closes and deletes the file at any point.
+///
+/// Every FFmpeg return code and the I/O context's error are checked, so a full disk (`ENOSPC`),
+/// a file-size limit (`EFBIG`) or a vanished directory fails the call that hit it with a
+/// `MediaError` carrying the POSIX code. Not thread-safe: callers serialize access.
+package final class Muxer: @unchecked Sendable {
+    /// How the container is written.
+    package struct Options: Sendable {
+        /// libavformat's muxer name ("mov", "mp4", "ipod", "3gp", "3g2", "wav", "aiff", "caf").
+        package var formatName: String
+        /// QuickTime family: put the movie header before the media data (a second pass at the end).
+        package var fastStart = false
+        /// QuickTime family: write movie fragments of at most this duration (the movie header with
+        /// the first fragment, then `moof`/`mdat` pairs), so a file cut anywhere stays readable to
+        /// its last complete fragment. Nil or not positive: no fragments.
+        package var fragmentInterval: CMTime?
+        /// QuickTime family: the movie header's timescale (nil: libavformat's default, 1000).
+        package var movieTimescale: Int32?
+        /// File-level tags (libavformat names: "title", "artist", "album", "comment", "date"…).
+        package var metadata: [(key: String, value: String)] = []
+
+        package init(formatName: String) {
+            self.formatName = formatName
+        }
+    }
+
+    /// Per-stream container properties.
+    package struct StreamOptions: Sendable {
+        /// The requested time base is 1/`timescale` (the container may pick a multiple).
+        package var timescale: Int32
+        /// ISO 639-2 language code ("eng"), nil for undetermined.
+        package var language: String?
+        /// The track matrix (QuickTime tkhd), identity for none.
+        package var transform: CGAffineTransform = .identity
+        /// Forces the sample entry's four-character code ('hvc1', 'apcn'…); nil lets the muxer choose.
+        package var codecTag: FourCharCode?
+        /// Display aspect: the pixel aspect ratio the track is shown with (nil: the codec's).
+        package var displayAspect: (num: Int32, den: Int32)?
+        /// Stream tags ("title", "handler_name"…).
+        package var metadata: [(key: String, value: String)] = []
+
+        package init(timescale: Int32) {
+            self.timescale = timescale
+        }
+    }
+
+    /// The file being written.
+    package let url: URL
+    /// The muxer's name.
+    package let formatName: String
+    /// Whether the header has been written.
+    package private(set) var isStarted = false
+    /// Whether the trailer has been written and the file closed.
+    package private(set) var isFinished = false
+
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let options: Options
+    private var requestedTimeBases: [AVRational] = []
+    private var fileCreated = false
+
+    /// Creates `url` (failing when it exists, with `AVERROR(EEXIST)`) and prepares a `formatName`
+    /// container over it.
+    package init(url: URL, options: Options) throws(MediaError) {
+        MediaEngine.configure()
+        self.url = url
+        self.options = options
+        formatName = options.formatName
+        let path = url.path
+        // Exclusive creation: an existing file is refused atomically, never truncated.
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 {
+            let e = errno
+            throw Muxer.ioError(code: cffmpeg_averror(e), path: path, action: "cannot create")
+        }
+        close(fd)
+        fileCreated = true
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        let allocated = avformat_alloc_output_context2(&ctx, nil, options.formatName, path)
+        guard allocated >= 0, let ctx else {
+            unlink(path)
+            throw MediaError.invalidArgument(message: "no \(options.formatName) muxer: \(MediaError.ffmpegMessage(allocated))")
+        }
+        context = ctx
+        var pb: UnsafeMutablePointer<AVIOContext>?
+        let opened = avio_open2(&pb, path, AVIO_FLAG_WRITE, nil, nil)
+        if opened < 0 {
+            avformat_free_context(ctx)
+            context = nil
+            unlink(path)
+            throw Muxer.ioError(code: opened, path: path, action: "cannot open")
+        }
+        ctx.pointee.pb = pb
+        for (key, value) in options.metadata {
+            av_dict_set(&ctx.pointee.metadata, key, value, 0)
+        }
+    }
+
+    deinit {
+        if !isFinished { abort() }
+    }
+
+    /// The number of streams added.
+    package var streamCount: Int { requestedTimeBases.count }
+
+    /// Adds a stream encoded by `encoder` (its parameters, extradata included, are copied).
+    @discardableResult
+    package func addStream(encoder: Encoder, options streamOptions: StreamOptions) throws(MediaError) -> Int {
+        let st = try newStream(streamOptions)
+        let result = encoder.copyParameters(to: st.pointee.codecpar)
+        if result < 0 { throw MediaError.other(code: result, message: "cannot describe the encoded stream: \(MediaError.ffmpegMessage(result))") }
+        return try configure(st, streamOptions)
+    }
+
+    /// Adds a stream whose packets are copied as they are (passthrough), described by a Core Media
+    /// format description: H.264/HEVC (avcC/hvcC atoms), ProRes, JPEG, AV1, linear PCM, AAC
+    /// (from the esds magic cookie), ALAC, MP3, AC-3, E-AC-3, µ-law and A-law.
+    @discardableResult
+    package func addStream(formatDescription: CMFormatDescription, options streamOptions: StreamOptions) throws(MediaError) -> Int {
+        let st = try newStream(streamOptions)
+        try MuxerStreamFormat.describe(formatDescription, into: st.pointee.codecpar)
+        return try configure(st, streamOptions)
+    }
+
+    private func newStream(_ streamOptions: StreamOptions) throws(MediaError) -> UnsafeMutablePointer<AVStream> {
+        guard let ctx = context, !isStarted else { throw MediaError.invalidArgument(message: "streams must be added before the header") }
+        guard streamOptions.timescale > 0 else { throw MediaError.invalidArgument(message: "timescale must be positive") }
+        guard let st = avformat_new_stream(ctx, nil) else {
+            throw MediaError.other(code: cffmpeg_averror(ENOMEM), message: "out of memory")
+        }
+        return st
+    }
+
+    private func configure(_ st: UnsafeMutablePointer<AVStream>, _ o: StreamOptions) throws(MediaError) -> Int {
+        let tb = AVRational(num: 1, den: o.timescale)
+        st.pointee.time_base = tb
+        if let tag = o.codecTag {
+            // FFmpeg stores tags with the first character in the low byte (MKTAG).
+            st.pointee.codecpar.pointee.codec_tag = tag.byteSwapped
+        } else {
+            st.pointee.codecpar.pointee.codec_tag = 0
+        }
+        if let language = o.language, language.count == 3 {
+            // QuickTime movies store Macintosh language codes; libavformat finds them by the
+            // spelling of its table, which for these languages is not the ISO 639-2/T code.
+            let spelled = formatName == "mov" ? (Muxer.quickTimeSpelling[language] ?? language) : language
+            av_dict_set(&st.pointee.metadata, "language", spelled, 0)
+        }
+        for (key, value) in o.metadata { av_dict_set(&st.pointee.metadata, key, value, 0) }
+        if let aspect = o.displayAspect, aspect.num > 0, aspect.den > 0 {
+            // Both levels: QuickTime movies show it through the 'pasp' atom, MPEG-4 files also
+            // through the track header's width.
+            st.pointee.sample_aspect_ratio = AVRational(num: aspect.num, den: aspect.den)
+            st.pointee.codecpar.pointee.sample_aspect_ratio = st.pointee.sample_aspect_ratio
+        }
+        if !o.transform.isIdentity {
+            guard let raw = av_stream_new_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, 36) else {
+                throw MediaError.other(code: cffmpeg_averror(ENOMEM), message: "out of memory")
+            }
+            let t = o.transform
+            let fixed = { (v: CGFloat) -> Int32 in Int32(clamping: Int64((Double(v) * 65536).rounded())) }
+            let matrix: [Int32] = [fixed(t.a), fixed(t.b), 0, fixed(t.c), fixed(t.d), 0, fixed(t.tx), fixed(t.ty), 1 << 30]
+            for (i, v) in matrix.enumerated() {
+                UnsafeMutableRawPointer(raw).storeBytes(of: v, toByteOffset: i * 4, as: Int32.self)
+            }
+        }
+        requestedTimeBases.append(tb)
+        return requestedTimeBases.count - 1
+    }
+
+    /// ISO 639-2/T codes → the spelling libavformat's QuickTime language table uses for them.
+    static let quickTimeSpelling: [String: String] = [
+        "deu": "ger", "nld": "dut", "swe": "sve", "nob": "nor", "nno": "nor", "ell": "gre", "isl": "ice", "zho": "chi",
+        "sqi": "alb", "mkd": "mac", "hye": "arm", "kat": "geo", "bod": "tib", "mya": "bur", "msa": "may", "cym": "wel",
+        "eus": "baq", "fas": "per",
+    ]
+
+    /// The time base packets of `stream` are written in (valid after `start()`).
+    package func timeBase(ofStream index: Int) -> AVRational {
+        guard let ctx = context, index >= 0, index < Int(ctx.pointee.nb_streams), let st = ctx.pointee.streams[index] else {
+            return AVRational(num: 1, den: 1)
+        }
+        return st.pointee.time_base
+    }
+
+    /// Writes the container header (`avformat_write_header`).
+    package func start() throws(MediaError) {
+        guard let ctx = context, !isStarted else { return }
+        var dict: OpaquePointer?
+        defer { av_dict_free(&dict) }
+        let quickTime = ["mov", "mp4", "ipod", "3gp", "3g2", "ismv", "psp", "f4v"].contains(formatName)
+        if quickTime {
+            var flags: [String] = []
+            if let interval = options.fragmentInterval, interval.isNumeric, interval > .zero {
+                let micros = CMTimeConvertScale(interval, timescale: 1_000_000, method: .roundHalfAwayFromZero).value
+                av_dict_set(&dict, "frag_duration", String(max(1, min(Int64(Int32.max), micros))), 0)
+                // The movie header goes out with the first fragment, so it can carry the edit
+                // list that starts presentation at 0 despite B-frame decode delay.
+                flags += ["delay_moov", "default_base_moof"]
+            } else if options.fastStart {
+                flags.append("faststart")
+            }
+            if !flags.isEmpty { av_dict_set(&dict, "movflags", flags.map { "+" + $0 }.joined(), 0) }
+            if let timescale = options.movieTimescale, timescale > 0 {
+                av_dict_set(&dict, "movie_timescale", String(timescale), 0)
+            }
+            // The media timescale of a (single) video track is the one asked for, not a multiple
+            // above 10000 as libavformat would pick.
+            let video = (0..<Int(ctx.pointee.nb_streams)).filter {
+                ctx.pointee.streams[$0]?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+            }
+            if video.count == 1 {
+                av_dict_set(&dict, "video_track_timescale", String(requestedTimeBases[video[0]].den), 0)
+            }
+        }
+        let result = avformat_write_header(ctx, &dict)
+        if result < 0 { throw writeError(result, action: "cannot write the header") }
+        if let pb = ctx.pointee.pb, pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write the header") }
+        isStarted = true
+    }
+
+    /// Writes one packet of `stream`; its timestamps are rescaled from the packet's time base to
+    /// the stream's. The packet's data is consumed (it is left blank).
+    package func write(_ packet: EncodedPacket, stream index: Int) throws(MediaError) {
+        guard let ctx = context, isStarted, !isFinished else { throw MediaError.invalidArgument(message: "the muxer is not writing") }
+        guard index >= 0, index < requestedTimeBases.count else { throw MediaError.invalidArgument(message: "no stream \(index)") }
+        packet.rescale(to: timeBase(ofStream: index))
+        packet.pointer.pointee.stream_index = Int32(index)
+        let result = av_interleaved_write_frame(ctx, packet.pointer)
+        if result < 0 { throw writeError(result, action: "cannot write media data") }
+        if let pb = ctx.pointee.pb, pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write media data") }
+    }
+
+    /// Flushes the interleaving queue, writes the trailer and closes the file.
+    package func finish() throws(MediaError) {
+        guard let ctx = context, !isFinished else { return }
+        if !isStarted { try start() }
+        let trailer = av_write_trailer(ctx)
+        var pbError: Int32 = 0
+        if let pb = ctx.pointee.pb {
+            avio_flush(pb)
+            pbError = pb.pointee.error
+        }
+        let closed = avio_closep(&ctx.pointee.pb)
+        avformat_free_context(ctx)
+        context = nil
+        isFinished = true
+        for code in [trailer, pbError, closed] where code < 0 {
+            unlink(url.path)
+            throw writeError(code, action: "cannot finish the file")
+        }
+    }
+
+    /// Stops writing: closes the file and deletes it (never leaves a partial file behind).
+    /// `removingFinishedFile`: delete the file even when writing had completed.
+    package func abort(removingFinishedFile: Bool = false) {
+        let completed = context == nil && isFinished && isStarted
+        if let ctx = context {
+            if ctx.pointee.pb != nil { avio_closep(&ctx.pointee.pb) }
+            avformat_free_context(ctx)
+            context = nil
+        }
+        if fileCreated && (!completed || removingFinishedFile) { unlink(url.path) }
+        fileCreated = false
+        isFinished = true
+    }
+
+    private func writeError(_ code: Int32, action: String) -> MediaError {
+        Muxer.ioError(code: code, path: url.path, action: action)
+    }
+
+    /// A write failure: the POSIX code when there is one, with FFmpeg's text.
+    static func ioError(code: Int32, path: String, action: String) -> MediaError {
+        let text = MediaError.ffmpegMessage(code)
+        switch code {
+        case cffmpeg_averror(EACCES), cffmpeg_averror(EPERM), cffmpeg_averror(EROFS):
+            return .permissionDenied(code: code, message: "\(path): \(action): \(text)")
+        case cffmpeg_averror(ENOENT), cffmpeg_averror(ENOTDIR):
+            return .fileNotFound(code: code, message: "\(path): \(action): \(text)")
+        default:
+            return .other(code: code, message: "\(path): \(action): \(text)")
+        }
+    }
+}
