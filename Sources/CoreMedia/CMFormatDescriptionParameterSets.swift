@@ -8,14 +8,21 @@ package struct RBSPBitReader {
     private let bytes: [UInt8]
     private var bit = 0
 
+    /// A reader over a NAL unit's payload, dropping `00 00 03` emulation-prevention bytes.
+    init(nalUnit: Data, skippingHeaderBytes header: Int) {
+        self = nalUnit.withUnsafeBytes { RBSPBitReader(nalUnit: $0, skippingHeaderBytes: header) }
+    }
+
     /// A reader over a NAL unit's payload, dropping `00 00 03` emulation-prevention bytes; at
     /// most `limit` payload bytes are kept (enough for the headers a caller reads).
-    package init<Bytes: Collection<UInt8>>(nalUnit: Bytes, skippingHeaderBytes header: Int, limit: Int = .max) {
+    package init(nalUnit: UnsafeRawBufferPointer, skippingHeaderBytes header: Int, limit: Int = .max) {
         var out: [UInt8] = []
-        out.reserveCapacity(min(limit, nalUnit.count))
+        out.reserveCapacity(min(limit, max(0, nalUnit.count - header)))
         var zeros = 0
-        for (i, b) in nalUnit.enumerated() where i >= header {
-            if out.count >= limit { break }
+        var i = header
+        while i < nalUnit.count && out.count < limit {
+            let b = nalUnit[i]
+            i += 1
             if zeros >= 2 && b == 3 { zeros = 0; continue }
             zeros = b == 0 ? zeros + 1 : 0
             out.append(b)
