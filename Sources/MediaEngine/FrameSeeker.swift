@@ -349,9 +349,7 @@ package final class FrameSeeker: @unchecked Sendable {
     }
 
     /// The decode index of a packet of this stream, from its timestamp.
-    private func decodeIndex(of packet: DemuxerPacket) -> Int? {
-        packet.rawPTS.flatMap { timeline.frameIndex(timestamp: $0) }.map { timeline.frames[$0].decodeIndex }
-    }
+    private func decodeIndex(of packet: DemuxerPacket) -> Int? { timeline.decodeIndex(ofTimestamp: packet.rawPTS) }
 
     private func decodeUntil(_ target: Int64, index: Int, drains: Bool, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
         var damaged = 0
@@ -463,20 +461,8 @@ package final class FrameSeeker: @unchecked Sendable {
         let startDecode = start.map { timeline.frames[$0].decodeIndex } ?? 0
         position = FrameTimeline.Position(startDecodeIndex: startDecode, nextDecodeIndex: startDecode, lastOutputTimestamp: nil)
         do {
-            if let start {
-                try demuxer.seek(stream: stream.index, toTimestamp: timeline.frames[start].pts)
-                // Check where the demuxer landed: at or before the keyframe is fine (earlier
-                // packets are passed over); after it, start again from the beginning.
-                while let packet = try demuxer.readPacket() {
-                    guard packet.streamIndex == stream.index else { continue }
-                    let landed = decodeIndex(of: packet)
-                    if let landed, landed <= startDecode {
-                        queue = [packet]
-                    } else {
-                        try demuxer.rewind()
-                    }
-                    break
-                }
+            if start != nil, let landed = try demuxer.seek(stream: stream.index, toDecodeIndex: startDecode, in: timeline) {
+                queue = [landed.packet]
             } else {
                 try demuxer.rewind()
             }

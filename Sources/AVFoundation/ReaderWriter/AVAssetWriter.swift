@@ -250,7 +250,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             for (input, track) in zip(inputs, engine.tracks) { input.start(track: track) }
             return true
         } catch {
-            transitionToFailed(WriterError.from(error, url: url))
+            transitionToFailed(AVError.from(error, writingTo: url))
             return false
         }
     }

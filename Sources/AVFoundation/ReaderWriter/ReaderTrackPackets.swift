@@ -219,30 +219,19 @@ final class ReaderTrackPackets {
     /// before it, earlier packets are passed over; after it (or unknown), reading starts again
     /// from the beginning.
     private func seek(toDecodeIndex target: Int, timeline: FrameTimeline) throws {
-        guard let frame = timeline.frameIndex(decodeIndex: target) else { return try rewind() }
+        let landed: (packet: DemuxerPacket, decodeIndex: Int)?
         do {
-            try demuxer.seek(stream: stream.index, toTimestamp: timeline.frames[frame].pts)
-            atStart = false
-            while let packet = try demuxer.readPacket() {
-                guard packet.streamIndex == stream.index else { continue }
-                if let landed = decodeIndex(of: packet), landed <= target {
-                    pending = packet
-                    nextDecodeIndex = landed
-                    return
-                }
-                break
-            }
+            landed = try demuxer.seek(stream: stream.index, toDecodeIndex: target, in: timeline)
         } catch {
-            if case .cancelled = error { throw AVError.from(error, url: url) }
+            throw AVError.from(error, url: url)
         }
         atStart = false
-        try rewind()
+        guard let landed else { return try rewind() }
+        pending = landed.packet
+        nextDecodeIndex = landed.decodeIndex
     }
 
-    private func decodeIndex(of packet: DemuxerPacket) -> Int? {
-        guard let timeline, let pts = packet.rawPTS, let frame = timeline.frameIndex(timestamp: pts) else { return nil }
-        return timeline.frames[frame].decodeIndex
-    }
+    private func decodeIndex(of packet: DemuxerPacket) -> Int? { timeline?.decodeIndex(ofTimestamp: packet.rawPTS) }
 
     private func loadTimeline() throws -> FrameTimeline {
         if let timeline { return timeline }

@@ -186,7 +186,7 @@ final class WriterEngine: @unchecked Sendable {
                 do {
                     try muxer.finish()
                 } catch let error as MediaError {
-                    throw WriterError.from(error, url: url)
+                    throw AVError.from(error, writingTo: url)
                 }
             }
         } catch {
@@ -216,7 +216,7 @@ final class WriterEngine: @unchecked Sendable {
             }
             try muxer.start()
         } catch let error as MediaError {
-            throw WriterError.from(error, url: url)
+            throw AVError.from(error, writingTo: url)
         }
         headerWritten = true
         let waiting = preHeader
@@ -241,7 +241,7 @@ final class WriterEngine: @unchecked Sendable {
         do {
             try muxer.write(packet, stream: stream)
         } catch {
-            throw WriterError.from(error, url: url)
+            throw AVError.from(error, writingTo: url)
         }
     }
 }

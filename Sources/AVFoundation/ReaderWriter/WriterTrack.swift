@@ -117,7 +117,7 @@ final class WriterTrack: @unchecked Sendable {
                 try encoder.finish()
                 for packet in try encoder.receivePackets() { try submit(packet, ownDuration: false) }
             } catch let error as MediaError {
-                throw WriterError.from(error, url: url, encoding: true)
+                throw AVError.from(error, writingTo: url, encoding: true)
             }
         }
         if let last = held {
@@ -194,7 +194,7 @@ final class WriterTrack: @unchecked Sendable {
             sampleCount += 1
             for packet in try encoder.receivePackets() { try submit(packet, ownDuration: false) }
         } catch let error as MediaError {
-            throw WriterError.from(error, url: url, encoding: true)
+            throw AVError.from(error, writingTo: url, encoding: true)
         }
     }
 
@@ -227,7 +227,7 @@ final class WriterTrack: @unchecked Sendable {
         do {
             encoder = try Encoder(video: s)
         } catch {
-            throw WriterError.from(error, url: url, encoding: true)
+            throw AVError.from(error, writingTo: url, encoding: true)
         }
         streamOptions = makeStreamOptions()
         streamOptions.codecTag = codec.sampleEntry
@@ -342,7 +342,7 @@ final class WriterTrack: @unchecked Sendable {
         do {
             packet = try bytes.withUnsafeBytes { (raw) throws -> EncodedPacket in try pcm.packet(raw, pts: startFrame + first) }
         } catch let error as MediaError {
-            throw WriterError.from(error, url: url, encoding: true)
+            throw AVError.from(error, writingTo: url, encoding: true)
         }
         sampleCount += 1
         try submit(packet)
@@ -432,7 +432,7 @@ final class WriterTrack: @unchecked Sendable {
                                       isKeyframe: isSync, timescale: timescale)
                 }
             } catch let error as MediaError {
-                throw WriterError.from(error, url: url)
+                throw AVError.from(error, writingTo: url)
             }
             if let last = lastPTS { lastInterval = CMTimeSubtract(pts, last) }
             if lastPTS.map({ pts > $0 }) ?? true { lastPTS = pts }

@@ -47,4 +47,37 @@ extension AVError {
             return AVError(.unknown, userInfo: info)
         }
     }
+
+    /// The error Apple reports for a failure while writing `url`: a full disk or file-size limit
+    /// is `.diskFull`, an existing file `.fileAlreadyExists`, an unwritable destination
+    /// `.unknown` — each with the POSIX error underneath; encoder failures are `.encodeFailed`;
+    /// everything else is reported as reading would report it (`from(_:url:)`).
+    static func from(_ error: MediaError, writingTo url: URL, encoding: Bool = false) -> any Error {
+        var info: [String: Any] = [NSURLErrorKey: url, NSFilePathErrorKey: url.path]
+        if let posix = error.posixErrorCode {
+            info[NSUnderlyingErrorKey] = NSError(domain: NSPOSIXErrorDomain, code: Int(posix),
+                                                 userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(posix))])
+            switch posix {
+            case ENOSPC, EDQUOT, EFBIG:
+                info[NSLocalizedDescriptionKey] = "Operation Stopped"
+                info[NSLocalizedFailureReasonErrorKey] = "There is not enough available space to continue the file writing. (\(error.message))"
+                info[NSLocalizedRecoverySuggestionErrorKey] = "Make room by deleting existing files."
+                return AVError(.diskFull, userInfo: info)
+            case EEXIST:
+                return WriterError.fileAlreadyExists(url: url)
+            case EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EISDIR:
+                info[NSLocalizedFailureReasonErrorKey] = "The file could not be written. (\(error.message))"
+                return AVError(.unknown, userInfo: info)
+            default:
+                break
+            }
+        }
+        if encoding {
+            info[NSUnderlyingErrorKey] = NSError(domain: FFmpegErrorDomain, code: Int(error.code),
+                                                 userInfo: [NSLocalizedDescriptionKey: error.message])
+            info[NSLocalizedFailureReasonErrorKey] = "The media could not be encoded. (\(error.message))"
+            return AVError(.encodeFailed, userInfo: info)
+        }
+        return from(error, url: url)
+    }
 }
