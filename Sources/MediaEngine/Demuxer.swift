@@ -83,7 +83,10 @@ package final class Demuxer: @unchecked Sendable {
             },
             opaque: cancellationBox.toOpaque())
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let openResult = avformat_open_input(&ctx, path, nil, nil)  // frees the context on failure
+        // A fragmented recording cut off mid-fragment is read up to its last complete fragment.
+        let openPath = url.isFileURL ? DemuxerFragmentRecovery.readableLength(path: path)
+            .map { DemuxerFragmentRecovery.url(path: path, length: $0) } ?? path : path
+        let openResult = avformat_open_input(&ctx, openPath, nil, nil)  // frees the context on failure
         guard openResult >= 0, let ctx else {
             cancellationBox.release()
             let error = MediaError.opening(code: openResult, path: path)

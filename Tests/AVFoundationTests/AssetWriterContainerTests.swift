@@ -66,10 +66,14 @@ import Testing
         }
         #expect(samplesPerFragment.reduce(0, +) == 90)
         let mdats = boxes.filter { $0.type == "mdat" }
-        var generator = SystemRandomNumberGenerator()
-        var cuts = (0..<6).map { _ in Int.random(in: fragments[0].offset..<data.count, using: &generator) }
-        cuts.append(fragments[2].offset)         // exactly at a fragment boundary
-        cuts.append(fragments[2].offset + 20)    // inside a moof
+        // Cut points spread over the whole file (deterministic), plus the awkward places.
+        let first = fragments[0].offset
+        var cuts = (1...9).map { first + (data.count - first) * $0 / 10 + $0 * 7 }
+        cuts.append(fragments[2].offset)                          // exactly at a fragment boundary
+        cuts.append(fragments[2].offset + 20)                     // inside a fragment's header boxes
+        cuts.append(fragments[3].offset + fragments[3].size - 8)  // inside a track run
+        cuts.append(mdats[3].offset + 100)                        // inside a fragment's media data
+        cuts.append(data.count - 1)                               // one byte short
         for cut in cuts {
             // FFmpeg 5.1's QuickTime demuxer (ffprobe's and ours) reads every fragment header when
             // it opens a file and gives up on one cut inside its track run: such a file is read
@@ -84,6 +88,13 @@ import Testing
             let frames = try WriterFixtures.framePresentationTimes(truncated)
             #expect(frames.count >= complete, "cut at \(cut): \(frames.count) frames, \(completeFragments) complete fragments")
             for (i, t) in frames.prefix(complete).enumerated() { #expect(abs(t - Double(i) / 30) < 1e-6, "cut at \(cut)") }
+            // Our own reader needs no recovery cut: the file as it was cut off reads cleanly, every
+            // frame of the complete fragments and nothing of the cut one, and the reader completes.
+            let asCut = try WriterFixtures.outputURL("as-cut-\(cut).mov")
+            try data.prefix(cut).write(to: asCut)
+            let times = try await Self.readStoredPresentationTimes(asCut)
+            #expect(times.count == complete, "cut at \(cut): read \(times.count) samples, \(complete) in complete fragments")
+            for (i, t) in times.enumerated() { #expect(abs(t - Double(i) / 30) < 1e-6, "cut at \(cut)") }
             // So does our asset: it opens and has its video track, as long as the complete fragments.
             let asset = AVURLAsset(url: truncated)
             let tracks = try await asset.loadTracks(withMediaType: .video)
@@ -93,6 +104,28 @@ import Testing
                 #expect(range.duration.seconds >= Double(complete) / 30 - 1e-3, "cut at \(cut): \(range.duration.seconds) s")
             }
         }
+    }
+
+    /// The presentation times of every stored sample of the file's video track (30 frames a
+    /// second), read through AVAssetReader in decode order and sorted; the reader must complete.
+    static func readStoredPresentationTimes(_ url: URL) async throws -> [Double] {
+        let asset = AVURLAsset(url: url)
+        guard let track = try await asset.loadTracks(withMediaType: .video).first else { return [] }
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        reader.add(output)
+        #expect(reader.startReading())
+        var times: [Double] = []
+        while let sample = output.copyNextSampleBuffer() {
+            guard CMSampleBufferGetNumSamples(sample) > 0 else { continue }
+            times.append(CMSampleBufferGetPresentationTimeStamp(sample).seconds)
+            // Each sample lasts until the next one's decode time, the last one as long as the
+            // others (FFmpeg 5.1 alone reports one tick for these movie-fragment samples).
+            #expect(abs(CMSampleBufferGetDuration(sample).seconds - 1.0 / 30) < 1e-6,
+                    "\(url.lastPathComponent): duration \(CMSampleBufferGetDuration(sample).seconds)")
+        }
+        #expect(reader.status == .completed, "\(url.lastPathComponent): \(String(describing: reader.error))")
+        return times.sorted()
     }
 
     @Test func aCutInsideAFragmentHeaderDefeatsFFmpegsDemuxer() async throws {
