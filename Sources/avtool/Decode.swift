@@ -46,6 +46,7 @@ struct Decode: ParsableCommand {
             print(String(format: "data:       %.1f MB", Double(stats.bytes) / 1e6))
             print(String(format: "time:       %.3f s — %.1f frames/s, %.1f MB/s", stats.elapsed,
                          Double(stats.frames) / max(stats.elapsed, 1e-9), Double(stats.bytes) / 1e6 / max(stats.elapsed, 1e-9)))
+            print(String(format: "memory:     %.1f MB peak resident", Double(peakResidentKilobytes()) / 1024))
         } catch {
             let ns = error as NSError
             var message = "error: \(ns.localizedDescription) (\(ns.domain) \(ns.code))"
@@ -133,4 +134,10 @@ func readTrack(url: URL, format: DecodeFormat?, trackID: CMPersistentTrackID?, t
     stats.elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     if reader.status != .completed { throw reader.error ?? AVError(.unknown) }
     return stats
+}
+
+/// The process's peak resident set size so far, in KiB (getrusage's ru_maxrss).
+func peakResidentKilobytes() -> Int {
+    var usage = rusage()
+    return getrusage(RUSAGE_SELF.rawValue, &usage) == 0 ? Int(usage.ru_maxrss) : 0
 }

@@ -29,6 +29,11 @@ struct WriterTool: ParsableCommand {
         @Option(help: "Movie fragment interval in seconds (0: none).")
         var fragmentInterval: Double = 0
 
+        @Option(help: "Picture content: noise (incompressible, files grow fast) or bars (moving, compressible).")
+        var content: Content = .noise
+
+        enum Content: String, ExpressibleByArgument { case noise, bars }
+
         func run() throws {
             // A file-size limit must end in an error, not in SIGXFSZ killing the process.
             signal(SIGXFSZ, SIG_IGN)
@@ -51,7 +56,7 @@ struct WriterTool: ParsableCommand {
                     var made: CVPixelBuffer?
                     CVPixelBufferPoolCreatePixelBuffer(nil, pool, &made)
                     guard let buffer = made else { break }
-                    noise(buffer, seed: i)
+                    if content == .noise { noise(buffer, seed: i) } else { bars(buffer, frame: i) }
                     guard adaptor.append(buffer, withPresentationTime: CMTime(value: Int64(i), timescale: 30)) else { break }
                     appended += 1
                 }
@@ -68,7 +73,22 @@ struct WriterTool: ParsableCommand {
                 }
             }
             print("exists=\(FileManager.default.fileExists(atPath: url.path))")
+            print("peakResidentKB=\(peakResidentKilobytes())")
             if writer.status != .completed { throw ExitCode(2) }
+        }
+
+        /// Fills the buffer with bars that move one step a frame, and neutral chroma.
+        private func bars(_ buffer: CVPixelBuffer, frame: Int) {
+            CVPixelBufferLockBaseAddress(buffer, [])
+            defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
+            for plane in 0..<CVPixelBufferGetPlaneCount(buffer) {
+                let base = CVPixelBufferGetBaseAddressOfPlane(buffer, plane)!.assumingMemoryBound(to: UInt8.self)
+                let stride = CVPixelBufferGetBytesPerRowOfPlane(buffer, plane)
+                for y in 0..<CVPixelBufferGetHeightOfPlane(buffer, plane) {
+                    let row = base + y * stride
+                    for x in 0..<stride { row[x] = plane == 0 ? UInt8(truncatingIfNeeded: ((x + frame * 4) / 16) * 40 + y / 4) : 128 }
+                }
+            }
         }
 
         /// Fills the buffer with pseudo-random bytes (incompressible, so files grow fast).
