@@ -177,10 +177,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             guard let codec = v.codec else { return "AVAssetWriter cannot encode video with codec '\(v.codecType.rawValue)'" }
             return container.canStore(codec)
         case .audio(let a)?:
-            guard a.formatID == kAudioFormatLinearPCM, let pcm = a.pcm else {
-                return "AVAssetWriter cannot encode audio to '\(MuxerStreamFormat.fourCC(a.formatID))' yet"
-            }
-            return container.canStore(pcm)
+            if let missing = a.missingKey, hint == nil { return missing }
+            guard let codec = a.codec else { return "AVAssetWriter cannot encode audio to '\(MuxerStreamFormat.fourCC(a.formatID))'" }
+            return container.canStore(codec)
         case nil:
             if let hint { return container.canPassThrough(hint) }
             if outputFileType != .mov {
