@@ -125,6 +125,15 @@ package final class Muxer: @unchecked Sendable {
         return try configure(st, streamOptions)
     }
 
+    /// Adds a stream encoded by `audioEncoder` (its parameters, extradata included, are copied).
+    @discardableResult
+    package func addStream(audioEncoder: EncoderAudio, options streamOptions: StreamOptions) throws(MediaError) -> Int {
+        let st = try newStream(streamOptions)
+        let result = audioEncoder.copyParameters(to: st.pointee.codecpar)
+        if result < 0 { throw MediaError.other(code: result, message: "cannot describe the encoded stream: \(MediaError.ffmpegMessage(result))") }
+        return try configure(st, streamOptions)
+    }
+
     /// Adds a stream whose packets are copied as they are (passthrough), described by a Core Media
     /// format description: H.264/HEVC (avcC/hvcC atoms), ProRes, JPEG, AV1, linear PCM, AAC
     /// (from the esds magic cookie), ALAC, MP3, AC-3, E-AC-3, µ-law and A-law.

@@ -239,10 +239,13 @@ import Testing
 
     @Test func unsupportedOutputSettingsStopTheProgramAtInit() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100,
+            // AAC LC has no 96 kHz mode.
+            _ = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 96_000,
                                                                       AVNumberOfChannelsKey: 2])
         }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("initWithMediaType:outputSettings:sourceFormatHint:"))
+            let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(text.contains("initWithMediaType:outputSettings:sourceFormatHint:"))
+            #expect(text.contains("96000 Hz is not a valid sample rate for Format ID 'aac '"))
         }
     }
 }

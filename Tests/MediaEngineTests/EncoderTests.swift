@@ -1,5 +1,5 @@
 // The engine's encoders: pixel buffers to packets (zero-copy where the codec reads the layout,
-// converted otherwise) and linear PCM layouts to the layouts files store.
+// converted otherwise). The audio encoder has its own suite (EncoderAudioTests).
 import CoreMedia
 import CoreVideo
 import Foundation
@@ -82,53 +82,5 @@ import Testing
         #expect(Encoder.crf(quality: 0.5) == 25)
         #expect(Encoder.crf(quality: 0) == 40)
         #expect(Encoder.crf(quality: .nan) == 25)
-    }
-
-    // MARK: Linear PCM
-
-    typealias Layout = MuxerStreamFormat.PCMLayout
-
-    @Test func pcmLayoutsConvertWithoutAResamplerOnlyWhereFFmpegsCodecsMeet() {
-        let s16le = Layout(bits: 16, isFloat: false, isBigEndian: false)
-        let s16be = Layout(bits: 16, isFloat: false, isBigEndian: true)
-        let s24be = Layout(bits: 24, isFloat: false, isBigEndian: true)
-        let s32le = Layout(bits: 32, isFloat: false, isBigEndian: false)
-        let f32le = Layout(bits: 32, isFloat: true, isBigEndian: false)
-        let f32be = Layout(bits: 32, isFloat: true, isBigEndian: true)
-        #expect(EncoderPCM.canConvert(s16le, to: s16be))
-        #expect(EncoderPCM.canConvert(s32le, to: s24be))
-        #expect(EncoderPCM.canConvert(f32le, to: f32be))
-        #expect(!EncoderPCM.canConvert(s16le, to: f32le))
-        #expect(!EncoderPCM.canConvert(s16le, to: s24be))
-        #expect(!EncoderPCM.canConvert(Layout(bits: 16, isFloat: false, isBigEndian: false, isNonInterleaved: true), to: s16le))
-        #expect(s16be.codecName == "pcm_s16be")
-        #expect(Layout(bits: 8, isFloat: false, isBigEndian: false, isSigned: false).codecName == "pcm_u8")
-    }
-
-    @Test func byteOrderChangesSwapEverySample() throws {
-        let pcm = try EncoderPCM(input: Layout(bits: 16, isFloat: false, isBigEndian: false),
-                                 output: Layout(bits: 16, isFloat: false, isBigEndian: true), channels: 2, sampleRate: 8000)
-        let samples: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08]
-        let packet = try samples.withUnsafeBytes { try pcm.packet($0, pts: 100) }
-        #expect(packet.pts == 100)
-        #expect(packet.duration == 2)
-        #expect(packet.withUnsafeBytes { Array($0) } == [0x02, 0x01, 0x04, 0x03, 0x06, 0x05, 0x08, 0x07])
-    }
-
-    @Test func sameLayoutsAreCopied() throws {
-        let layout = Layout(bits: 24, isFloat: false, isBigEndian: false)
-        let pcm = try EncoderPCM(input: layout, output: layout, channels: 1, sampleRate: 48_000)
-        let samples: [UInt8] = [1, 2, 3, 4, 5, 6]
-        let packet = try samples.withUnsafeBytes { try pcm.packet($0, pts: 0) }
-        #expect(packet.duration == 2)
-        #expect(packet.withUnsafeBytes { Array($0) } == samples)
-        #expect(throws: MediaError.self) { try [UInt8](repeating: 0, count: 4).withUnsafeBytes { try pcm.packet($0, pts: 0) } }
-    }
-
-    @Test func conversionsNeedingAResamplerAreRefused() {
-        #expect(throws: MediaError.self) {
-            _ = try EncoderPCM(input: Layout(bits: 16, isFloat: false, isBigEndian: false),
-                               output: Layout(bits: 32, isFloat: true, isBigEndian: false), channels: 2, sampleRate: 44_100)
-        }
     }
 }

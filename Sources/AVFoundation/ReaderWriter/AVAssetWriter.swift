@@ -177,10 +177,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             guard let codec = v.codec else { return "AVAssetWriter cannot encode video with codec '\(v.codecType.rawValue)'" }
             return container.canStore(codec)
         case .audio(let a)?:
-            guard a.formatID == kAudioFormatLinearPCM, let pcm = a.pcm else {
-                return "AVAssetWriter cannot encode audio to '\(MuxerStreamFormat.fourCC(a.formatID))' yet"
-            }
-            return container.canStore(pcm)
+            if let missing = a.missingKey, hint == nil { return missing }
+            guard let codec = a.codec else { return "AVAssetWriter cannot encode audio to '\(MuxerStreamFormat.fourCC(a.formatID))'" }
+            return container.canStore(codec)
         case nil:
             if let hint { return container.canPassThrough(hint) }
             if outputFileType != .mov {
@@ -234,7 +233,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             let fragment = movieFragmentInterval
             options.fragmentInterval = fragment.isNumeric && fragment > .zero ? fragment : nil
             options.fastStart = shouldOptimizeForNetworkUse
-            options.movieTimescale = movieTimeScale > 0 ? movieTimeScale : 600
+            options.movieTimescale = movieTimeScale > 0 ? movieTimeScale : AVAssetWriter.convenientMovieTimescale(for: inputs)
         }
         let url = outputURL
         do {
@@ -366,6 +365,20 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     func markFinished(_ track: WriterTrack) {
         lock.withLock { engine }?.markFinished(track)
+    }
+
+    /// The movie timescale when none is set ("a convenient value", Apple says): for audio-only
+    /// files the inputs' common sample rate, so the edit list ends on the last appended frame;
+    /// 600 (Apple's customary video timescale) otherwise.
+    static func convenientMovieTimescale(for inputs: [AVAssetWriterInput]) -> Int32 {
+        let rates = inputs.map { input -> Double? in
+            guard input.mediaType == .audio else { return nil }
+            if case .audio(let a)? = input.parsedSettings, let rate = a.sampleRate { return rate }
+            return input.sourceFormatHint.flatMap { CMAudioFormatDescriptionGetStreamBasicDescription($0)?.pointee.mSampleRate }
+        }
+        guard let first = rates.first ?? nil, rates.allSatisfy({ $0 == first }), first >= 1, first.rounded() == first,
+              first <= Double(Int32.max) else { return 600 }
+        return Int32(first)
     }
 
     open override var description: String {

@@ -88,10 +88,8 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
                                   "Compressed video output settings must specify AVVideoWidthKey and AVVideoHeightKey when no sourceFormatHint is given")
             }
         case .audio(let a)?:
-            if a.formatID != kAudioFormatLinearPCM {
-                WriterError.raise("AVAssetWriterInput", selector,
-                                  "Encoding audio to '\(MuxerStreamFormat.fourCC(a.formatID))' is not supported yet: only linear PCM output settings (kAudioFormatLinearPCM) and passthrough (nil output settings) are")
-            }
+            // Without a hint the dictionary must say everything the file needs.
+            if let missing = a.missingKey, sourceFormatHint == nil { WriterError.raise("AVAssetWriterInput", selector, missing) }
         case nil:
             break
         }

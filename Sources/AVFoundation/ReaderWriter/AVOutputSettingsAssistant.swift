@@ -152,7 +152,10 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
         ]
     }
 
-    /// Settings for an `AVAssetWriterInput` of audio (AAC).
+    /// Settings for an `AVAssetWriterInput` of audio: AAC LC at 64 kb/s per channel, 44.1 kHz
+    /// (or the source's lower rate) and the source's channel count (at most 8), with a channel
+    /// layout. The writer applies them (`canApply(outputSettings:forMediaType:)` is true for the
+    /// preset's file type).
     open var audioSettings: [String: Any]? {
         let format = lock.withLock { storedAudioFormat }
         var sampleRate = 44_100.0

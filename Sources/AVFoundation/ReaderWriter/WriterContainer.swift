@@ -42,6 +42,26 @@ struct WriterContainer: Sendable {
         }
     }
 
+    /// Whether audio encoded as `codec` can be stored; the reason when not. The table is what
+    /// Apple's writer takes for each file type, less what FFmpeg's muxers cannot write (AAC in
+    /// CAF; FLAC and Opus in QuickTime movies and iTunes audio; FLAC in MPEG-4, experimental;
+    /// Opus in CAF, whose packet table FFmpeg writes without the pre-skip, so the audio would
+    /// start 312 frames late).
+    func canStore(_ codec: EncoderAudio.Codec) -> String? {
+        if case .linearPCM(let layout) = codec { return canStore(layout) }
+        let ok: Bool
+        switch (fileType, codec) {
+        case (.mov, .aac), (.mov, .appleLossless), (.mov, .muLaw), (.mov, .aLaw): ok = true
+        case (.mp4, .aac), (.mp4, .appleLossless), (.mp4, .opus): ok = true
+        case (.m4a, .aac), (.m4a, .appleLossless), (.m4v, .aac), (.m4v, .appleLossless): ok = true
+        case (.mobile3GPP, .aac), (.mobile3GPP2, .aac): ok = true
+        case (.caf, .appleLossless), (.caf, .flac), (.caf, .muLaw), (.caf, .aLaw): ok = true
+        case (.wav, .muLaw), (.wav, .aLaw), (.aifc, .muLaw), (.aifc, .aLaw): ok = true
+        default: ok = false
+        }
+        return ok ? nil : "AVAssetWriter does not support encoding audio to \(codec) in file type \(fileType.rawValue)"
+    }
+
     /// The layout linear PCM requested as `layout` is stored in: 8-bit samples are unsigned in
     /// WAVE files and signed elsewhere, as each format defines them.
     func storedLayout(_ layout: MuxerStreamFormat.PCMLayout) -> MuxerStreamFormat.PCMLayout {

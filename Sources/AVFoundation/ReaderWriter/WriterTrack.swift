@@ -1,5 +1,5 @@
 // WriterTrack: one input's worker — configures its stream from the first sample, turns samples
-// into packets (video encoding, linear PCM, passthrough) with exact timestamps, and gives each
+// into packets (video encoding, audio encoding, passthrough) with exact timestamps, and gives each
 // packet its duration before it reaches the muxer.
 import CoreAudioTypes
 import CoreMedia
@@ -44,8 +44,8 @@ final class WriterTrack: @unchecked Sendable {
     // Worker state (queue).
     private var sampleCount = 0
     private var encoder: Encoder?
-    private var pcm: EncoderPCM?
-    private var pcmChannels = 0
+    private var audioEncoder: EncoderAudio?
+    private var audioInput: AudioPCMFormat?
     private var passthroughFormat: CMFormatDescription?
     private var timescale: Int32 = 600
     private var streamOptions = Muxer.StreamOptions(timescale: 600)
@@ -86,7 +86,7 @@ final class WriterTrack: @unchecked Sendable {
     func releaseCodecs() {
         queue.async { [self] in
             encoder = nil
-            pcm = nil
+            audioEncoder = nil
         }
     }
 
@@ -103,7 +103,7 @@ final class WriterTrack: @unchecked Sendable {
                 try encodePicture(image, pts: CMSampleBufferGetPresentationTimeStamp(sample),
                                   duration: CMSampleBufferGetDuration(sample), start: start)
             } else if mediaType == .audio, case .audio(let audio)? = settings {
-                try writePCM(sample, settings: audio, start: start)
+                try encodeAudio(sample, settings: audio, start: start)
             } else {
                 try passThrough(sample, start: start)
             }
@@ -112,6 +112,13 @@ final class WriterTrack: @unchecked Sendable {
 
     /// Drains the encoder and writes the held packet with the track's last duration.
     func finishStream() throws {
+        if let audioEncoder {
+            do {
+                for packet in try audioEncoder.finish() { try submit(packet) }
+            } catch let error as MediaError {
+                throw AVError.from(error, writingTo: url, encoding: true)
+            }
+        }
         if let encoder {
             do {
                 try encoder.finish()
@@ -265,87 +272,109 @@ final class WriterTrack: @unchecked Sendable {
     /// Adds this track's stream to `muxer` (the header is being written).
     func addStream(to muxer: Muxer) throws -> Int {
         if let encoder { return try muxer.addStream(encoder: encoder, options: streamOptions) }
-        if let pcm {
-            var asbd = pcm.output.streamDescription(sampleRate: Double(pcm.sampleRate), channels: pcmChannels)
+        if let audioEncoder, let pcm = audioEncoder.outputPCM {
+            var asbd = pcm.streamBasicDescription
             var description: CMFormatDescription?
             CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0,
                                            magicCookie: nil, extensions: nil, formatDescriptionOut: &description)
             guard let description else { throw MediaError.invalidArgument(message: "invalid PCM format") }
             return try muxer.addStream(formatDescription: description, options: streamOptions)
         }
+        if let audioEncoder { return try muxer.addStream(audioEncoder: audioEncoder, options: streamOptions) }
         guard let passthroughFormat else { throw MediaError.invalidArgument(message: "track has no format") }
         return try muxer.addStream(formatDescription: passthroughFormat, options: streamOptions)
     }
 
-    // MARK: Linear PCM
+    // MARK: Audio encoding
 
-    private func writePCM(_ sample: CMSampleBuffer, settings audio: WriterAudioSettings, start: CMTime) throws {
+    /// Encodes a buffer of linear PCM: the first one configures the encoder (what the settings
+    /// leave out comes from its format); the session trims frames before its start and from
+    /// its end; frames are taken as one contiguous stream from the first one written.
+    private func encodeAudio(_ sample: CMSampleBuffer, settings audio: WriterAudioSettings, start: CMTime) throws {
         guard let format = CMSampleBufferGetFormatDescription(sample),
               let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(format)?.pointee else {
             throw WriterError.invalidMedia("An audio sample buffer has no audio format description.", url: url)
         }
-        guard let inputLayout = MuxerStreamFormat.PCMLayout(asbd) else {
-            throw WriterError.unsupported("Audio input must be linear PCM when output settings are given (got '\(MuxerStreamFormat.fourCC(asbd.mFormatID))').", url: url)
+        guard asbd.mFormatID == kAudioFormatLinearPCM else {
+            throw WriterError.unsupported("Input buffer must be in an uncompressed format when outputSettings is not nil (got '\(MuxerStreamFormat.fourCC(asbd.mFormatID))').", url: url)
         }
-        let channels = Int(asbd.mChannelsPerFrame)
-        let rate = asbd.mSampleRate
-        if !isConfigured {
-            guard let outputLayout = audio.pcm.map({ engine.container.storedLayout($0) }) else {
-                throw WriterError.unsupported("Only linear PCM output is supported.", url: url)
-            }
-            if let wanted = audio.sampleRate, abs(wanted - rate) > 0.5 {
-                throw WriterError.unsupported("Resampling \(rate) Hz audio to \(wanted) Hz is not supported yet.", url: url)
-            }
-            if let wanted = audio.channels, wanted != channels {
-                throw WriterError.unsupported("Converting \(channels) audio channels to \(wanted) is not supported yet.", url: url)
-            }
-            guard rate >= 1, rate.rounded() == rate, rate < Double(Int32.max) else {
-                throw WriterError.unsupported("Sample rate \(rate) Hz cannot be stored.", url: url)
-            }
-            do {
-                pcm = try EncoderPCM(input: inputLayout, output: outputLayout, channels: channels, sampleRate: Int32(rate))
-            } catch {
-                throw WriterError.unsupported("Converting \(inputLayout) samples to \(outputLayout) is not supported yet.", url: url)
-            }
-            pcmChannels = channels
-            timescale = Int32(rate)
-            streamOptions = makeStreamOptions()
-            streamOptions.codecTag = engine.container.pcmCodecTag(outputLayout)
-            try markConfigured()
+        var layoutSize = 0
+        let layout = CMAudioFormatDescriptionGetChannelLayout(format, sizeOut: &layoutSize).map { Data(bytes: $0, count: layoutSize) }
+        guard let inputFormat = AudioPCMFormat(streamBasicDescription: asbd, channelLayout: layout) else {
+            throw WriterError.unsupported("Linear PCM with \(asbd.mBitsPerChannel)-bit samples in \(asbd.mBytesPerFrame)-byte frames at \(asbd.mSampleRate) Hz cannot be read.", url: url)
         }
-        guard let pcm else { return }
-        guard inputLayout == pcm.input, channels == pcm.channels, Int32(rate) == pcm.sampleRate else {
-            throw WriterError.unsupported("The audio format changed while writing (\(inputLayout), \(channels) channels, \(rate) Hz).", url: url)
+        let inputRate = Int32(inputFormat.sampleRate)
+        // Frame positions in the input's rate, relative to the session start.
+        let inputFrame = { (time: CMTime) -> Int64 in
+            CMTimeConvertScale(CMTimeSubtract(time, start), timescale: inputRate, method: .roundHalfAwayFromZero).value
         }
         let frameCount = CMSampleBufferGetNumSamples(sample)
-        guard frameCount > 0, let block = CMSampleBufferGetDataBuffer(sample) else { return }
-        let bytesPerFrame = pcm.inputBytesPerFrame
-        guard CMBlockBufferGetDataLength(block) >= frameCount * bytesPerFrame else {
+        let pts = CMSampleBufferGetPresentationTimeStamp(sample)
+        let startFrame = inputFrame(pts)
+        var first = Int64(0), last = Int64(frameCount)
+        if startFrame < 0 { first = min(last, -startFrame) }
+        if let end = engine.sessionEnd { last = min(last, max(first, inputFrame(end) - startFrame)) }
+        if !isConfigured {
+            guard last > first else { return }
+            try configureAudioEncoder(audio, input: inputFormat, firstInputFrame: startFrame + first)
+        }
+        guard let audioEncoder, let audioInput else { return }
+        guard inputFormat == audioInput else {
+            throw WriterError.unsupported("The audio format changed while writing (from \(audioInput) to \(inputFormat)); one format per input is supported.", url: url)
+        }
+        guard last > first, let block = CMSampleBufferGetDataBuffer(sample) else { return }
+        let planeBytes = frameCount * inputFormat.bytesPerFrame
+        guard CMBlockBufferGetDataLength(block) >= planeBytes * inputFormat.bufferCount else {
             throw WriterError.invalidMedia("An audio sample buffer holds fewer bytes than its frames need.", url: url)
         }
-        // Trim to the session: frames before its start or at/after its end are not written.
-        let pts = CMSampleBufferGetPresentationTimeStamp(sample)
-        var first = Int64(0), last = Int64(frameCount)
-        let startFrame = trackTime(pts, start: start)
-        if startFrame < 0 { first = min(last, -startFrame) }
-        if let end = engine.sessionEnd {
-            let endFrame = trackTime(end, start: start)
-            last = min(last, max(first, endFrame - startFrame))
+        // The kept frames of each buffer (one when interleaved), one after another.
+        let n = Int(last - first), frameBytes = inputFormat.bytesPerFrame
+        var bytes = [UInt8](repeating: 0, count: n * frameBytes * inputFormat.bufferCount)
+        for plane in 0..<inputFormat.bufferCount {
+            let status = bytes.withUnsafeMutableBytes {
+                CMBlockBufferCopyDataBytes(block, atOffset: plane * planeBytes + Int(first) * frameBytes, dataLength: n * frameBytes,
+                                           destination: $0.baseAddress! + plane * n * frameBytes)
+            }
+            guard status == noErr else { throw WriterError.invalidMedia("Cannot read an audio sample buffer's data (\(status)).", url: url) }
         }
-        guard last > first else { return }
-        var bytes = [UInt8](repeating: 0, count: Int(last - first) * bytesPerFrame)
-        let status = bytes.withUnsafeMutableBytes {
-            CMBlockBufferCopyDataBytes(block, atOffset: Int(first) * bytesPerFrame, dataLength: $0.count, destination: $0.baseAddress!)
-        }
-        guard status == noErr else { throw WriterError.invalidMedia("Cannot read an audio sample buffer's data (\(status)).", url: url) }
-        let packet: EncodedPacket
+        let packets: [EncodedPacket]
         do {
-            packet = try bytes.withUnsafeBytes { (raw) throws -> EncodedPacket in try pcm.packet(raw, pts: startFrame + first) }
+            packets = try bytes.withUnsafeBytes { (raw) throws(MediaError) -> [EncodedPacket] in
+                try audioEncoder.append(bytes: raw, frameCount: n)
+            }
         } catch let error as MediaError {
             throw AVError.from(error, writingTo: url, encoding: true)
         }
         sampleCount += 1
-        try submit(packet)
+        for packet in packets { try submit(packet) }
+    }
+
+    private func configureAudioEncoder(_ audio: WriterAudioSettings, input: AudioPCMFormat, firstInputFrame: Int64) throws {
+        var codec = audio.codec
+        if case .linearPCM(let layout)? = codec { codec = .linearPCM(engine.container.storedLayout(layout)) }
+        guard let codec else {
+            throw WriterError.unsupported("Encoding audio to '\(MuxerStreamFormat.fourCC(audio.formatID))' is not supported.", url: url)
+        }
+        let settings = audio.encoderSettings(codec: codec, sourceRate: Double(input.sampleRate), sourceChannels: input.channelCount)
+        if let range = EncoderAudio.bitRateRange(codec, sampleRate: settings.sampleRate, channels: settings.channels.count),
+           let rate = settings.bitRate, !range.contains(rate) {
+            throw WriterError.unsupported("\(rate) bit/s is not a valid bit rate for \(codec) at \(settings.sampleRate) Hz with \(settings.channels.count) channels.", url: url)
+        }
+        // The first frame's place in the output rate.
+        let firstPTS = (firstInputFrame * Int64(settings.sampleRate) + Int64(input.sampleRate) / 2) / Int64(input.sampleRate)
+        do throws(MediaError) {
+            audioEncoder = try EncoderAudio(input: input, settings: settings, firstPTS: firstPTS)
+        } catch {
+            if case .invalidArgument = error {
+                throw WriterError.unsupported("Cannot encode \(input) to \(codec): \(error.message)", url: url)
+            }
+            throw AVError.from(error, writingTo: url, encoding: true)
+        }
+        audioInput = input
+        timescale = Int32(settings.sampleRate)
+        streamOptions = makeStreamOptions()
+        if case .linearPCM(let layout) = codec { streamOptions.codecTag = engine.container.pcmCodecTag(layout) }
+        try markConfigured()
     }
 
     // MARK: Passthrough
