@@ -93,7 +93,7 @@ struct ISOBMFFMetadataEditor {
             planned.append((store, item))
             claimed.insert(store)
         }
-        var mappedLanguages: [Store: Set<String>] = [:]
+        var mappedOwners: [Store: String] = [:]
         for item in valued {
             guard let key = item.key, let keySpace = item.keySpace else { continue }
             let native = Self.nativeStore(item)
@@ -108,11 +108,12 @@ struct ISOBMFFMetadataEditor {
             } else if native == nil, keySpace == .common, let name = (key as? NSString).map({ $0 as String }) {
                 stores = [.freeform("com.apple.iTunes." + name)]
             }
-            // Mapped items go where no native item of that key is; one per language.
-            let language = item.extendedLanguageTag ?? ""
+            // Mapped items go where no native item of that key is; the first identifier mapped
+            // to a key owns it (several artworks or languages of one identifier all go there).
+            let owner = item.identifier?.rawValue ?? ""
             for store in stores where !claimed.contains(store) && Self.kind(store) != native.map(Self.kind) {
-                guard mappedLanguages[store]?.contains(language) != true else { continue }
-                mappedLanguages[store, default: []].insert(language)
+                guard mappedOwners[store, default: owner] == owner else { continue }
+                mappedOwners[store] = owner
                 planned.append((store, item))
             }
         }
