@@ -389,3 +389,108 @@ enum MetadataWriterFixtures {
         #expect(entry == [0, 2, 0x55, 0xC4, 0x61, 0x62])
     }
 }
+
+@Suite struct AssetWriterMetadataTests {
+    typealias F = MetadataWriterFixtures
+
+    static var h264: [String: Any] { [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48] }
+
+    /// The offsets of the top-level boxes of a file, by type.
+    static func topLevel(_ url: URL) throws -> [(type: String, offset: Int)] {
+        let data = try Data(contentsOf: url)
+        var result: [(String, Int)] = []
+        var offset = 0
+        while offset + 8 <= data.count {
+            let size = data[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            result.append((String(decoding: data[(offset + 4)..<(offset + 8)], as: UTF8.self), offset))
+            guard size >= 8 else { break }
+            offset += size
+        }
+        return result
+    }
+
+    static let cases: [(AVFileType, String, Bool, Bool)] = [
+        (.mp4, "mp4", false, false), (.mp4, "mp4", true, false), (.m4v, "m4v", true, false),
+        (.mov, "mov", false, false), (.mov, "mov", true, false), (.mp4, "mp4", false, true), (.mov, "mov", false, true),
+    ]
+
+    @Test(arguments: cases)
+    func writerMetadataIsWrittenAsOurBoxes(fileType: AVFileType, ext: String, fastStart: Bool, fragmented: Bool) async throws {
+        guard F.toolsInstalled else { return }
+        let url = try WriterFixtures.outputURL("written.\(ext)")
+        let items = [F.item(.commonIdentifierTitle, F.title as NSString), F.item(.commonIdentifierArtist, F.artist as NSString),
+                     F.item(.iTunesMetadataTrackNumber, Data([0, 0, 0, 3, 0, 12, 0, 0]) as NSData),
+                     F.item(.commonIdentifierLocation, F.location as NSString)]
+        let writer = try await WriterFixtures.writeFrames(to: url, fileType: fileType, settings: Self.h264, count: 30,
+                                                          width: 64, height: 48) { writer, _ in
+            writer.metadata = items
+            writer.shouldOptimizeForNetworkUse = fastStart
+            if fragmented { writer.movieFragmentInterval = CMTime(value: 1, timescale: 3) }
+        }
+        #expect(writer.status == .completed, "\(String(describing: writer.error))")
+        let exif = try F.exiftool(url)
+        #expect(exif["ItemList:Title"] as? String == F.title)
+        #expect(exif["ItemList:Artist"] as? String == F.artist)
+        #expect(exif["ItemList:TrackNumber"] as? String == "3 of 12")
+        #expect((exif["UserData:GPSCoordinates"] as? String)?.hasPrefix("35 deg 41' 22.20\" N") == true)
+        if ext == "mov" {
+            #expect(exif["Keys:Title"] as? String == F.title)
+            #expect(exif["UserData:Title"] as? String == F.title)
+        } else if !fragmented {
+            // (AtomicParsley refuses the 'iso5' brand fragmented files carry, and QuickTime movies.)
+            #expect(try F.atomicParsley(url).contains("Atom \"©nam\" contains: \(F.title)"))
+        }
+        #expect(try F.mutagen(url)["©nam"] as? [String] == [F.title])
+        #expect(try F.ffprobeTags(url)["title"] == F.title)
+
+        let boxes = Self.topLevel
+        let order = try boxes(url).map(\.type)
+        let movie = try #require(order.firstIndex(of: "moov"))
+        if fragmented {
+            #expect(order.contains("moof") && movie < (order.firstIndex(of: "moof") ?? 0), "\(order)")
+        } else {
+            let media = try #require(order.firstIndex(of: "mdat"))
+            #expect(fastStart ? movie < media : movie > media, "\(order)")
+        }
+        // Every frame decodes, at the times written.
+        #expect(try WriterFixtures.framePresentationTimes(url).count == 30)
+        let asset = AVURLAsset(url: url)
+        let titles = AVMetadataItem.metadataItems(from: try await asset.load(.commonMetadata), filteredByIdentifier: .commonIdentifierTitle)
+        #expect(!titles.isEmpty && titles.allSatisfy { $0.stringValue == F.title })
+        try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+    }
+
+    @Test func avtoolMetaWritesAndPrints() throws {
+        guard F.toolsInstalled, let avtool = AssetWriterFaultTests.avtool else { return }
+        let source = try F.source("m4v", fastStart: true)
+        let directory = source.deletingLastPathComponent()
+        let jpeg = directory.appendingPathComponent("cover.jpg")
+        try F.jpeg(in: directory).write(to: jpeg)
+        let output = directory.appendingPathComponent("tagged.m4v")
+        let write = try AssetFixtures.run(avtool.path, ["meta", source.path, "--set", "title=\(F.title)", "artist=\(F.artist)",
+                                                        "trackNumber=3/12", "discNumber=1/2", "genre=Jazz", "year=2024",
+                                                        "location=\(F.location)", "artwork=\(jpeg.path)", "-o", output.path])
+        #expect(write.status == 0)
+        let tags = try F.mutagen(output)
+        #expect(tags["©nam"] as? [String] == [F.title])
+        #expect(tags["trkn"] as? [[Int]] == [[3, 12]])
+        #expect(tags["disk"] as? [[Int]] == [[1, 2]])
+        #expect(tags["©day"] as? [String] == ["2024"])
+        #expect((tags["covr"] as? [[Int]])?.first?.first == 13)
+        // No overwrite without --replace; removal with NAME=.
+        let again = try AssetFixtures.run(avtool.path, ["meta", output.path, "--set", "artist=", "-o", output.path])
+        #expect(again.status != 0)
+        let removed = try AssetFixtures.run(avtool.path, ["meta", output.path, "--set", "artist=", "-o", output.path, "--replace"])
+        #expect(removed.status == 0)
+        #expect(try F.mutagen(output)["©ART"] == nil)
+        let json = try AssetFixtures.run(avtool.path, ["meta", output.path, "--json"]).output
+        let report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let iTunes = (report?["metadata"] as? [String: Any])?["itsk"] as? [[String: Any]] ?? []
+        #expect(iTunes.contains { $0["identifier"] as? String == "itsk/%A9nam" && $0["value"] as? String == F.title })
+        #expect(iTunes.contains { ($0["value"] as? String)?.hasPrefix("<image/jpeg, ") == true })
+        let bad = try AssetFixtures.run(avtool.path, ["meta", source.path, "--set", "nonsense=1", "-o",
+                                                      directory.appendingPathComponent("x.m4v").path])
+        #expect(bad.status != 0)
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
