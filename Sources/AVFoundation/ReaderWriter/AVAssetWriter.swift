@@ -95,8 +95,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         if status != .unknown { WriterError.raise("AVAssetWriter", selector, "Cannot call method when status is \(status.rawValue)") }
     }
 
-    /// File-level metadata, written as the container's tags (title, artist, album, comment,
-    /// creation date, copyright, genre…).
+    /// File-level metadata. QuickTime-family files get it as their own boxes (iTunes items for
+    /// MP4/M4V/M4A/3GP; QuickTime metadata, user data and iTunes items for MOV) written when
+    /// writing finishes; WAVE, AIFF and CAF files as their container's tags.
     open var metadata: [AVMetadataItem] {
         get { lock.withLock { storedMetadata } }
         set { checkConfigurable("setMetadata:"); lock.withLock { storedMetadata = newValue } }
@@ -228,11 +229,12 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             }
         }
         var options = Muxer.Options(formatName: container.muxer)
-        options.metadata = WriterMetadata.tags(metadata)
+        let writesBoxes = WriterMetadata.writesBoxes(metadata, container: container)
+        options.metadata = container.isQuickTime ? [] : WriterMetadata.tags(metadata)
         if container.isQuickTime {
             let fragment = movieFragmentInterval
             options.fragmentInterval = fragment.isNumeric && fragment > .zero ? fragment : nil
-            options.fastStart = shouldOptimizeForNetworkUse
+            options.fastStart = shouldOptimizeForNetworkUse && !writesBoxes
             options.movieTimescale = movieTimeScale > 0 ? movieTimeScale : AVAssetWriter.convenientMovieTimescale(for: inputs)
         }
         let url = outputURL
@@ -310,7 +312,15 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         for input in inputs { input.markFinishedForFinish() }
         DispatchQueue.global().async { [self] in
             if engine.finish() == nil {
-                lock.withLock { if currentStatus == .writing { currentStatus = .completed } }
+                do {
+                    if WriterMetadata.writesBoxes(metadata, container: container) {
+                        try WriterMetadata.writeBoxes(metadata, to: outputURL, fastStart: shouldOptimizeForNetworkUse)
+                    }
+                    lock.withLock { if currentStatus == .writing { currentStatus = .completed } }
+                } catch {
+                    unlink(outputURL.path)
+                    transitionToFailed(error)
+                }
             }
             handler()
         }
