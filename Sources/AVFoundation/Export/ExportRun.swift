@@ -225,8 +225,18 @@ final class ExportRun: @unchecked Sendable {
         return CMTimeRange(start: start, end: end)
     }
 
-    /// Runs the export to its end; nil when it completed.
+    /// Runs the export to its end; nil when it completed. Whatever a cancel interrupted (a reader
+    /// cancelled before it started reading, a writer before it started writing) ends cancelled.
     func run() -> (any Error)? {
+        let error = runSteps()
+        if error != nil, isCancelled {
+            if let writer = lock.withLock({ self.writer }), writer.status == .writing { writer.cancelWriting() }
+            return ExportRun.cancelledError()
+        }
+        return error
+    }
+
+    private func runSteps() -> (any Error)? {
         let c = configuration
         let url = c.outputURL
         if FileManager.default.fileExists(atPath: url.path) {
