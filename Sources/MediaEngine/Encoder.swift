@@ -79,6 +79,9 @@ package final class Encoder: @unchecked Sendable {
         package var color = EncoderColor()
         /// Favour speed (real-time sources): libx264/libx265 "veryfast".
         package var realTime = false
+        /// libx264/libx265 speed preset ("fast", "medium"…); nil: `realTime` decides. When nil at
+        /// `init`, the task-local `Encoder.speedPreset` (an export's choice) is used.
+        package var speedPreset: String?
         /// Codec threads (0: the codec's automatic choice).
         package var threads = 0
         /// Configuration in extradata (avcC/hvcC), as MP4 and QuickTime need.
@@ -121,8 +124,10 @@ package final class Encoder: @unchecked Sendable {
 
     /// Opens an encoder. Throws `MediaError.decoderNotFound`-style `.other` errors when FFmpeg lacks
     /// the encoder, `.invalidArgument` for settings it refuses.
-    package init(video settings: VideoSettings, converter: PixelConverter = .shared) throws(MediaError) {
+    package init(video requested: VideoSettings, converter: PixelConverter = .shared) throws(MediaError) {
         MediaEngine.configure()
+        var settings = requested
+        if settings.speedPreset == nil { settings.speedPreset = Encoder.speedPreset }
         guard settings.width > 0, settings.height > 0, settings.width < 1 << 16, settings.height < 1 << 16 else {
             throw MediaError.invalidArgument(message: "invalid video size \(settings.width)×\(settings.height)")
         }
@@ -197,6 +202,10 @@ package final class Encoder: @unchecked Sendable {
     }
 
     /// `AVERROR_ENCODER_NOT_FOUND` (FFERRTAG(0xF8,'E','N','C')).
+    /// The x264/x265 speed preset for encoders opened while it is bound (AVAssetExportSession's
+    /// presets name one; Apple's output settings keys have no such knob). Nil: the default.
+    @TaskLocal package static var speedPreset: String?
+
     package static let encoderNotFoundCode: Int32 = -Int32(bitPattern: UInt32(0xF8) | UInt32(UInt8(ascii: "E")) << 8
                                                               | UInt32(UInt8(ascii: "N")) << 16 | UInt32(UInt8(ascii: "C")) << 24)
 
@@ -244,14 +253,14 @@ package final class Encoder: @unchecked Sendable {
         }
         switch s.codec {
         case .h264:
-            try set("preset", s.realTime ? "veryfast" : "medium")
+            try set("preset", s.speedPreset ?? (s.realTime ? "veryfast" : "medium"))
             if let profile = s.profile { try set("profile", profile) }
             if let level = s.level { ctx.pointee.level = level }
             if let q = s.quality, s.averageBitRate == nil { try set("crf", String(Encoder.crf(quality: q))) }
             if keyint == 1 { ctx.pointee.keyint_min = 1 }
             if let cabac = s.entropyCABAC { try set("coder", cabac ? "cabac" : "cavlc") }
         case .hevc:
-            try set("preset", s.realTime ? "veryfast" : "medium")
+            try set("preset", s.speedPreset ?? (s.realTime ? "veryfast" : "medium"))
             var params = ["log-level=none"]
             if let q = s.quality, s.averageBitRate == nil { try set("crf", String(Encoder.crf(quality: q))) }
             if let profile = s.profile { try set("profile", profile) }

@@ -254,9 +254,20 @@ package final class Muxer: @unchecked Sendable {
     }
 
     /// Flushes the interleaving queue, writes the trailer and closes the file.
-    package func finish() throws(MediaError) {
+    ///
+    /// `presentationEnd` (QuickTime family, not fragmented): the movie ends there (movie time,
+    /// from 0) — every track's edit list stops at it, and the track and movie durations with it,
+    /// so samples kept after it only for decoding (a reference frame a B-frame before the end
+    /// needs, an audio packet reaching past it) are not shown. libavformat sizes the edit lists
+    /// from the samples, so the finished header is patched in place (same sizes).
+    package func finish(presentationEnd: CMTime? = nil) throws(MediaError) {
         guard let ctx = context, !isFinished else { return }
         if !isStarted { try start() }
+        let trimEnd = presentationEnd.flatMap { $0.isNumeric && $0 > .zero ? $0 : nil }
+        let trims = trimEnd != nil && options.fragmentInterval == nil
+            && ["mov", "mp4", "ipod", "3gp", "3g2"].contains(formatName)
+        // Every track gets an edit list, so that each one can be cut.
+        if trims, let priv = ctx.pointee.priv_data { av_opt_set(priv, "use_editlist", "1", 0) }
         let trailer = av_write_trailer(ctx)
         var pbError: Int32 = 0
         if let pb = ctx.pointee.pb {
@@ -270,6 +281,14 @@ package final class Muxer: @unchecked Sendable {
         for code in [trailer, pbError, closed] where code < 0 {
             unlink(url.path)
             throw writeError(code, action: "cannot finish the file")
+        }
+        if trims, let trimEnd {
+            do {
+                try MovieHeaderTrimmer.trim(path: url.path, to: trimEnd)
+            } catch {
+                unlink(url.path)
+                throw error
+            }
         }
     }
 

@@ -84,6 +84,7 @@ struct Bench: ParsableCommand {
             try benchThumbnails(in: cache, repeats: repeats)
             try benchReader(in: cache, repeats: repeats)
             try benchWriter(in: cache, repeats: repeats)
+            try benchExport(in: cache, repeats: repeats)
         }
         print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
     }

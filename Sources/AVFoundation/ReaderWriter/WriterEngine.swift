@@ -137,6 +137,8 @@ final class WriterEngine: @unchecked Sendable {
             track.pending += 1
             if end.isNumeric, track.appendedEnd.map({ end > $0 }) ?? true { track.appendedEnd = end }
         }
+        // The appending thread's encoder speed choice (an export preset's) reaches the worker.
+        let speed = Encoder.speedPreset
         track.queue.async { [self] in
             defer {
                 lock.withLock { track.pending -= 1 }
@@ -144,7 +146,7 @@ final class WriterEngine: @unchecked Sendable {
             }
             guard !isStopped else { return }
             do {
-                try track.process(item)
+                try Encoder.$speedPreset.withValue(speed) { try track.process(item) }
             } catch {
                 fail(error)
             }
@@ -187,7 +189,13 @@ final class WriterEngine: @unchecked Sendable {
                     try writeHeaderLocked()
                 }
                 do {
-                    try muxer.finish()
+                    // The movie ends at the session's end even where samples kept for decoding
+                    // (or an audio packet crossing it) reach further: the edit lists stop there.
+                    let end = lock.withLock { () -> CMTime? in
+                        guard let start = sessionStartTime, let end = sessionEndTime, end.isNumeric, end > start else { return nil }
+                        return CMTimeSubtract(end, start)
+                    }
+                    try muxer.finish(presentationEnd: end)
                 } catch let error as MediaError {
                     throw AVError.from(error, writingTo: url)
                 }

@@ -1,0 +1,503 @@
+// AVAssetExportSession: exports an asset with a preset (re-encoded, or its samples copied) to a
+// new file, on the reader/writer pipes (see ExportRun).
+import CoreMedia
+import Dispatch
+import Foundation
+import MediaEngine
+
+/// Exports the contents of an asset in the form a preset describes.
+///
+/// Set `outputURL` and `outputFileType` (one of `supportedFileTypes`), optionally `timeRange`,
+/// `metadata` and the other options, then call `exportAsynchronously(completionHandler:)` (or
+/// `await export(to:as:)`). The handler is called exactly once, whether the export completes,
+/// fails or is cancelled; `status` and `error` tell which. An export never replaces an existing
+/// file (`AVError.fileAlreadyExists`), and one that fails or is cancelled leaves no file behind.
+///
+/// Passthrough exports copy the stored samples; a time range starting between keyframes is still
+/// exact: the samples from the keyframe before it are kept and an edit list hides them, so the
+/// output presents the requested frame at time 0.
+open class AVAssetExportSession: NSObject, @unchecked Sendable {
+    /// The status of an export.
+    public enum Status: Int, Sendable {
+        case unknown = 0
+        case waiting = 1
+        case exporting = 2
+        case completed = 3
+        case failed = 4
+        case cancelled = 5
+    }
+
+    /// The state of an export, as `states(updateInterval:)` reports it.
+    public enum State: Sendable {
+        /// The export has not started.
+        case pending
+        /// The export waits for resources.
+        case waiting
+        /// The export runs; `progress` tells how far it is.
+        case exporting(progress: Progress)
+    }
+
+    /// The asset the session exports.
+    public let asset: AVAsset
+    /// The name of the session's preset.
+    public let presetName: String
+    let preset: ExportPreset
+
+    private let lock = NSLock()
+    private var storedOutputURL: URL?
+    private var storedFileType: AVFileType?
+    private var storedTimeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
+    private var storedMetadata: [AVMetadataItem]?
+    private var storedFilter: AVMetadataItemFilter?
+    private var storedFileLengthLimit: Int64 = 0
+    private var storedOptimize = false
+    private var storedAudioMix: AVAudioMix?
+    private var storedVideoComposition: AVVideoComposition?
+    private var storedAlgorithm: AVAudioTimePitchAlgorithm = .spectral
+    private var storedMultiplePasses = false
+    private var storedParallelized = false
+    private var storedTemporaryDirectory: URL?
+    private var currentStatus: Status = .unknown
+    private var currentError: (any Error)?
+    private var currentProgress: Float = 0
+    private var started = false
+    private var run: ExportRun?
+    private var cancelRequested = false
+    private let progressObject = Progress(totalUnitCount: 100)
+
+    /// Creates a session for `asset` with the preset `presetName` (one of `allExportPresets()`);
+    /// nil for an unknown preset.
+    public init?(asset: AVAsset, presetName: String) {
+        guard let preset = ExportPreset.named(presetName) else { return nil }
+        self.asset = asset
+        self.presetName = presetName
+        self.preset = preset
+        super.init()
+    }
+
+    // MARK: Presets
+
+    /// Every preset name.
+    open class func allExportPresets() -> [String] { ExportPreset.all.map(\.name) }
+
+    /// The presets that can export `asset`.
+    open class func exportPresets(compatibleWith asset: AVAsset) -> [String] {
+        ExportPreset.all.filter { isCompatible($0, asset: asset, fileType: nil) }.map(\.name)
+    }
+
+    /// Finds out whether `presetName` can export `asset` into `outputFileType` (nil: any of the
+    /// preset's file types), and calls `handler` with the answer.
+    open class func determineCompatibility(ofExportPreset presetName: String, with asset: AVAsset, outputFileType: AVFileType?,
+                                           completionHandler handler: @escaping @Sendable (Bool) -> Void) {
+        DispatchQueue.global().async {
+            handler(ExportPreset.named(presetName).map { isCompatible($0, asset: asset, fileType: outputFileType) } ?? false)
+        }
+    }
+
+    /// Whether `presetName` can export `asset` into `outputFileType` (nil: any of its file types).
+    open class func compatibility(ofExportPreset presetName: String, with asset: AVAsset, outputFileType: AVFileType?) async -> Bool {
+        await withCheckedContinuation { continuation in
+            determineCompatibility(ofExportPreset: presetName, with: asset, outputFileType: outputFileType) { continuation.resume(returning: $0) }
+        }
+    }
+
+    static func isCompatible(_ preset: ExportPreset, asset: AVAsset, fileType: AVFileType?) -> Bool {
+        guard asset.isReadable else { return false }
+        let types = fileTypes(for: preset, asset: asset)
+        if let fileType { return types.contains(fileType) }
+        return !types.isEmpty
+    }
+
+    /// The file types `preset` can write for `asset`.
+    static func fileTypes(for preset: ExportPreset, asset: AVAsset) -> [AVFileType] {
+        let tracks = asset.tracks.filter { $0.isEnabled }
+        let hasVideo = tracks.contains { $0.mediaType == .video }
+        let hasAudio = tracks.contains { $0.mediaType == .audio }
+        if preset.isPassthrough {
+            let formats = tracks.filter { $0.mediaType == .video || $0.mediaType == .audio }
+                .compactMap { $0.formatDescriptions.first.map { $0 as! CMFormatDescription } }
+            guard !formats.isEmpty else { return [] }
+            let candidates: [AVFileType] = [.mov, .mp4, .m4v, .m4a, .mobile3GPP, .mobile3GPP2, .caf, .wav, .aiff, .aifc]
+            return candidates.filter { type in
+                guard let container = WriterContainer.all[type] else { return false }
+                if hasVideo && !container.mediaTypes.contains(.video) { return false }
+                return formats.allSatisfy { container.canPassThrough($0) == nil }
+            }
+        }
+        switch preset.video {
+        case .none:
+            return hasAudio ? preset.fileTypes : []
+        case .encode:
+            return hasVideo || (preset.acceptsAudioOnly && hasAudio) ? preset.fileTypes : []
+        }
+    }
+
+    // MARK: Output
+
+    /// The file types the session can write.
+    open var supportedFileTypes: [AVFileType] { AVAssetExportSession.fileTypes(for: preset, asset: asset) }
+
+    /// Calls `handler` with the file types the session can write.
+    open func determineCompatibleFileTypes(completionHandler handler: @escaping @Sendable ([AVFileType]) -> Void) {
+        DispatchQueue.global().async { [self] in handler(supportedFileTypes) }
+    }
+
+    /// The file types the session can write.
+    open func compatibleFileTypes() async -> [AVFileType] { supportedFileTypes }
+
+    /// Where the export is written (a file URL; no file may exist there).
+    open var outputURL: URL? {
+        get { lock.withLock { storedOutputURL } }
+        set { lock.withLock { storedOutputURL = newValue } }
+    }
+
+    /// The type of file written (one of `supportedFileTypes`).
+    open var outputFileType: AVFileType? {
+        get { lock.withLock { storedFileType } }
+        set { lock.withLock { storedFileType = newValue } }
+    }
+
+    /// The part of the asset exported; by default all of it (`start` 0, `duration` +infinity).
+    open var timeRange: CMTimeRange {
+        get { lock.withLock { storedTimeRange } }
+        set { lock.withLock { storedTimeRange = newValue } }
+    }
+
+    /// Metadata written to the output: it replaces the source items with the same identifier
+    /// and adds the others. Nil: the source asset's metadata only.
+    open var metadata: [AVMetadataItem]? {
+        get { lock.withLock { storedMetadata } }
+        set { lock.withLock { storedMetadata = newValue } }
+    }
+
+    /// Filters the metadata written (the source's and `metadata`).
+    open var metadataItemFilter: AVMetadataItemFilter? {
+        get { lock.withLock { storedFilter } }
+        set { lock.withLock { storedFilter = newValue } }
+    }
+
+    /// The size the output may not exceed, in bytes (0: no limit). An export reaching it ends
+    /// early and completes, with the media written so far.
+    open var fileLengthLimit: Int64 {
+        get { lock.withLock { storedFileLengthLimit } }
+        set { lock.withLock { storedFileLengthLimit = newValue } }
+    }
+
+    /// QuickTime family: the movie header goes first, so playback can start before the whole
+    /// file has arrived.
+    open var shouldOptimizeForNetworkUse: Bool {
+        get { lock.withLock { storedOptimize } }
+        set { lock.withLock { storedOptimize = newValue } }
+    }
+
+    /// Volume ramps applied to the audio (re-encoding presets; the audio tracks are mixed).
+    open var audioMix: AVAudioMix? {
+        get { lock.withLock { storedAudioMix } }
+        set { lock.withLock { storedAudioMix = newValue?.copy() as? AVAudioMix } }
+    }
+
+    /// A video composition. Kept, not applied yet (editing is not implemented).
+    open var videoComposition: AVVideoComposition? {
+        get { lock.withLock { storedVideoComposition } }
+        set { lock.withLock { storedVideoComposition = newValue?.copy() as? AVVideoComposition } }
+    }
+
+    /// The custom compositor of the video composition: none here.
+    open var customVideoCompositor: (any AVVideoCompositing)? { nil }
+
+    /// How audio is stretched when its rate changes (editing); `.spectral` by default.
+    open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
+        get { lock.withLock { storedAlgorithm } }
+        set { lock.withLock { storedAlgorithm = newValue } }
+    }
+
+    /// Whether the export may read the source more than once (multi-pass encoding). Accepted;
+    /// exports here always make one pass.
+    open var canPerformMultiplePassesOverSourceMediaData: Bool {
+        get { lock.withLock { storedMultiplePasses } }
+        set { lock.withLock { storedMultiplePasses = newValue } }
+    }
+
+    /// Whether the export may split the work across processes. Accepted; exports run in-process.
+    open var allowsParallelizedExport: Bool {
+        get { lock.withLock { storedParallelized } }
+        set { lock.withLock { storedParallelized = newValue } }
+    }
+
+    /// Where temporary files go (none are made: the output is written in place).
+    open var directoryForTemporaryFiles: URL? {
+        get { lock.withLock { storedTemporaryDirectory } }
+        set { lock.withLock { storedTemporaryDirectory = newValue } }
+    }
+
+    // MARK: Estimates
+
+    /// The exported duration.
+    private var exportedDuration: CMTime {
+        let range = ExportRun.effectiveRange(timeRange, duration: asset.duration)
+        return range.duration.isNumeric ? range.duration : asset.duration
+    }
+
+    /// An estimate of the output's size in bytes (0 when it cannot be estimated).
+    open var estimatedOutputFileLength: Int64 {
+        let seconds = exportedDuration.seconds
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        let tracks = asset.tracks.filter { $0.isEnabled }
+        var bitsPerSecond = 0.0
+        if preset.isPassthrough {
+            for track in tracks where track.mediaType == .video || track.mediaType == .audio {
+                let length = Double(track.totalSampleDataLength)
+                let trackSeconds = track.timeRange.duration.seconds
+                bitsPerSecond += trackSeconds > 0 ? length * 8 / trackSeconds : Double(track.estimatedDataRate)
+            }
+        } else {
+            if case .encode(_, let box, let bitRate, _, _, _) = preset.video, let video = tracks.first(where: { $0.mediaType == .video }) {
+                if let bitRate {
+                    bitsPerSecond += Double(bitRate)
+                } else {
+                    // Quality-based presets: about the source's rate, scaled by the picture area.
+                    let size = video.naturalSize
+                    let fitted = ExportPreset.fittedSize(CGSize(width: abs(size.width), height: abs(size.height)), box: box)
+                    let area = Double(abs(size.width * size.height))
+                    bitsPerSecond += Double(video.estimatedDataRate) * (area > 0 ? Double(fitted.width * fitted.height) / area : 1)
+                }
+            }
+            if tracks.contains(where: { $0.mediaType == .audio }) {
+                switch preset.audio {
+                case .aac(let bitRate, _): bitsPerSecond += Double(bitRate)
+                case .lpcm:
+                    bitsPerSecond += tracks.filter { $0.mediaType == .audio }.first.map { Double($0.estimatedDataRate) } ?? 0
+                case .none: break
+                }
+            }
+        }
+        // Container overhead: about 1 %.
+        let bytes = bitsPerSecond / 8 * seconds * 1.01
+        let estimate = Int64(bytes.rounded())
+        let limit = fileLengthLimit
+        return limit > 0 ? min(estimate, limit) : estimate
+    }
+
+    /// Calls `handler` with `estimatedOutputFileLength`.
+    open func estimateOutputFileLength(completionHandler handler: @escaping @Sendable (Int64, (any Error)?) -> Void) {
+        DispatchQueue.global().async { [self] in handler(estimatedOutputFileLength, nil) }
+    }
+
+    /// An estimate of the output's size in bytes.
+    open var estimatedOutputFileLengthInBytes: Int {
+        get async throws { Int(estimatedOutputFileLength) }
+    }
+
+    /// The longest duration the output can have within `fileLengthLimit` (the asset's duration
+    /// without a limit).
+    open var maxDuration: CMTime {
+        let duration = asset.duration
+        let limit = fileLengthLimit
+        guard limit > 0, duration.isNumeric, duration > .zero else { return duration }
+        let range = timeRange
+        let saved = lock.withLock { () -> Int64 in
+            let s = storedFileLengthLimit
+            storedFileLengthLimit = 0
+            storedTimeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
+            return s
+        }
+        let full = estimatedOutputFileLength
+        lock.withLock {
+            storedFileLengthLimit = saved
+            storedTimeRange = range
+        }
+        guard full > limit, full > 0 else { return duration }
+        return CMTimeMultiplyByFloat64(duration, multiplier: Double(limit) / Double(full))
+    }
+
+    /// Calls `handler` with `maxDuration`.
+    open func estimateMaximumDuration(completionHandler handler: @escaping @Sendable (CMTime, (any Error)?) -> Void) {
+        DispatchQueue.global().async { [self] in handler(maxDuration, nil) }
+    }
+
+    /// The longest duration the output can have within `fileLengthLimit`.
+    open var estimatedMaximumDuration: CMTime {
+        get async throws { maxDuration }
+    }
+
+    // MARK: Status
+
+    /// The export's status.
+    open var status: Status { lock.withLock { currentStatus } }
+
+    /// Why the export failed or what cancelled it.
+    open var error: (any Error)? { lock.withLock { currentError } }
+
+    /// How far the export is, from 0 to 1: it only rises, and is 1 once the export completes.
+    open var progress: Float { lock.withLock { currentProgress } }
+
+    /// The export's states, every `updateInterval` seconds (and when it starts): `.pending`
+    /// before it starts, then `.exporting(progress:)`; the sequence ends when the export ends.
+    public func states(updateInterval: TimeInterval = .infinity) -> some Sendable & AsyncSequence<AVAssetExportSession.State, Never> {
+        let interval = updateInterval > 0 && updateInterval.isFinite ? updateInterval : 0.5
+        return AsyncStream<State>(bufferingPolicy: .bufferingNewest(16)) { continuation in
+            let task = Task { [self] in
+                var last: State?
+                while true {
+                    let (status, progress) = lock.withLock { (currentStatus, currentProgress) }
+                    let state: State?
+                    switch status {
+                    case .unknown: state = .pending
+                    case .waiting: state = .waiting
+                    case .exporting:
+                        progressObject.completedUnitCount = Int64((progress * 100).rounded(.down))
+                        state = .exporting(progress: progressObject)
+                    case .completed, .failed, .cancelled: state = nil
+                    }
+                    guard let state else { break }
+                    let changed: Bool
+                    switch (last, state) {
+                    case (.pending?, .pending), (.waiting?, .waiting): changed = false
+                    default: changed = true
+                    }
+                    if changed || updateInterval.isFinite { continuation.yield(state) }
+                    last = state
+                    try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+                    if Task.isCancelled { break }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    // MARK: Exporting
+
+    /// Starts the export; `handler` is called once when it completes, fails or is cancelled.
+    open func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
+        let begin: Bool = lock.withLock {
+            guard !started else { return false }
+            started = true
+            return true
+        }
+        guard begin else {
+            WriterError.raise("AVAssetExportSession", "exportAsynchronouslyWithCompletionHandler:",
+                              "Cannot call method more than once: an export session exports once")
+        }
+        let snapshot: Result<ExportConfiguration, AVError> = makeConfiguration()
+        let thread = Thread { [self] in
+            let error: (any Error)?
+            switch snapshot {
+            case .failure(let failure):
+                error = failure
+            case .success(let configuration):
+                let run = ExportRun(configuration: configuration) { [weak self] value in
+                    self?.lock.withLock { if value > self!.currentProgress { self!.currentProgress = value } }
+                }
+                let proceed: Bool = lock.withLock {
+                    self.run = run
+                    if cancelRequested { return false }
+                    currentStatus = .exporting
+                    return true
+                }
+                error = proceed ? run.run() : ExportRun.cancelledError()
+            }
+            lock.withLock {
+                run = nil
+                if let error {
+                    currentError = error
+                    currentStatus = (error as? AVError)?.code == .operationCancelled ? .cancelled : .failed
+                } else {
+                    currentProgress = 1
+                    currentStatus = .completed
+                }
+            }
+            handler()
+        }
+        thread.name = "AVAssetExportSession"
+        thread.start()
+    }
+
+    /// The configuration to export with, or why there is none.
+    private func makeConfiguration() -> Result<ExportConfiguration, AVError> {
+        let (url, type, range, items, filter, limit, optimize, mix, algorithm, directory) = lock.withLock {
+            (storedOutputURL, storedFileType, storedTimeRange, storedMetadata, storedFilter, storedFileLengthLimit, storedOptimize,
+             storedAudioMix, storedAlgorithm, storedTemporaryDirectory)
+        }
+        guard let url else {
+            return .failure(AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "Cannot Export",
+                                                              NSLocalizedFailureReasonErrorKey: "The export session has no output URL."]))
+        }
+        guard url.isFileURL else {
+            return .failure(AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "Cannot Export",
+                                                              NSLocalizedFailureReasonErrorKey: "The output URL \(url) is not a file URL."]))
+        }
+        guard let type else {
+            return .failure(AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "Cannot Export",
+                                                              NSLocalizedFailureReasonErrorKey: "The export session has no output file type."]))
+        }
+        guard supportedFileTypes.contains(type) else {
+            return .failure(AVError(.operationNotSupportedForPreset, userInfo: [
+                NSLocalizedDescriptionKey: "Operation Not Supported",
+                NSLocalizedFailureReasonErrorKey: "The preset \(presetName) cannot write \(type.rawValue) files for this asset (supported: \(supportedFileTypes.map(\.rawValue).joined(separator: ", "))).",
+                AVErrorFileTypeKey: type.rawValue,
+            ]))
+        }
+        return .success(ExportConfiguration(asset: asset, preset: preset, outputURL: url, fileType: type, timeRange: range,
+                                            metadata: AVAssetExportSession.mergedMetadata(source: asset.metadata, session: items, filter: filter),
+                                            fileLengthLimit: limit, optimizeForNetworkUse: optimize, audioMix: mix,
+                                            audioTimePitchAlgorithm: algorithm, directoryForTemporaryFiles: directory))
+    }
+
+    /// The source's items, those of the session replacing the ones with the same identifier,
+    /// through the filter.
+    static func mergedMetadata(source: [AVMetadataItem], session: [AVMetadataItem]?, filter: AVMetadataItemFilter?) -> [AVMetadataItem] {
+        var items = source
+        if let session {
+            let replaced = Set(session.compactMap { $0.identifier?.rawValue } + session.compactMap { $0.commonKey.map { "common/" + $0.rawValue } })
+            items.removeAll { item in
+                if let id = item.identifier?.rawValue, replaced.contains(id) { return true }
+                if let common = item.commonKey, replaced.contains("common/" + common.rawValue) { return true }
+                return false
+            }
+            items += session
+        }
+        if let filter { items = AVMetadataItem.metadataItems(from: items, filteredBy: filter) }
+        return items
+    }
+
+    /// Starts the export and returns when it has ended (check `status` and `error`).
+    open func export() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            exportAsynchronously { continuation.resume() }
+        }
+    }
+
+    /// Exports to `url` as `fileType`; throws the export's error when it fails or is cancelled
+    /// (cancelling the calling task cancels the export).
+    public final func export(to url: URL, as fileType: AVFileType, isolation: isolated (any Actor)? = #isolation) async throws {
+        outputURL = url
+        outputFileType = fileType
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                exportAsynchronously { continuation.resume() }
+            }
+        } onCancel: {
+            cancelExport()
+        }
+        switch status {
+        case .completed: return
+        case .cancelled: throw error ?? CancellationError()
+        default: throw error ?? AVError(.exportFailed, userInfo: [NSLocalizedFailureReasonErrorKey: "The export failed."])
+        }
+    }
+
+    /// Cancels the export: it ends `.cancelled` (error `AVError.operationCancelled`), its
+    /// partial output is deleted and the completion handler is called.
+    open func cancelExport() {
+        let run: ExportRun? = lock.withLock {
+            cancelRequested = true
+            return self.run
+        }
+        run?.cancel()
+    }
+
+    open override var description: String {
+        "<AVAssetExportSession: \(Unmanaged.passUnretained(self).toOpaque()), asset = \(asset), presetName = \(presetName), outputFileType = \(outputFileType?.rawValue ?? "(null)")>"
+    }
+}
