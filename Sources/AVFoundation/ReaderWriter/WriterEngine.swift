@@ -25,8 +25,6 @@ final class WriterEngine: @unchecked Sendable {
     static let interleaveWindow = CMTime(value: 1, timescale: 1)
 
     let container: WriterContainer
-    /// Whether the file is written as movie fragments.
-    let writesFragments: Bool
     let url: URL
     let muxer: Muxer
     private(set) var tracks: [WriterTrack] = []
@@ -50,7 +48,6 @@ final class WriterEngine: @unchecked Sendable {
         self.url = url
         self.container = container
         self.onFailure = onFailure
-        writesFragments = options.fragmentInterval != nil
         muxer = try Muxer(url: url, options: options)
     }
 

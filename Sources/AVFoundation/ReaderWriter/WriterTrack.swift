@@ -156,16 +156,12 @@ final class WriterTrack: @unchecked Sendable {
     }
 
     /// The timescale for video whose first session-relative time is `offset`: its own when fine
-    /// enough, else a multiple of 600 (Apple's customary video timescale). Movie fragments get at
-    /// least 1000 (1200 for 600): FFmpeg 5.1 reads one-tick durations for B-frame samples of
-    /// fragment tracks with coarser timescales, so other tools would misreport ours.
-    private func videoTimescale(for offset: CMTime) -> Int32 {
+    /// enough, else a multiple of 600 (Apple's customary video timescale).
+    private static func videoTimescale(for offset: CMTime) -> Int32 {
         let ts = Int64(max(1, offset.timescale))
-        let floor: Int64 = engine.writesFragments ? 1000 : 600
-        if ts >= floor { return Int32(ts) }
+        if ts >= 600 { return Int32(ts) }
         func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
-        var lcm = ts / gcd(ts, 600) * 600
-        while lcm < floor { lcm *= 2 }
+        let lcm = ts / gcd(ts, 600) * 600
         return lcm <= Int64(Int32.max) ? Int32(lcm) : 600
     }
 
@@ -193,7 +189,7 @@ final class WriterTrack: @unchecked Sendable {
             throw WriterError.invalidMedia("Pictures must be appended in increasing presentation time order: \(pts.seconds) s follows \(last.seconds) s.", url: url)
         }
         if !isConfigured {
-            timescale = mediaTimeScale > 0 ? mediaTimeScale : videoTimescale(for: CMTimeSubtract(pts, start))
+            timescale = mediaTimeScale > 0 ? mediaTimeScale : WriterTrack.videoTimescale(for: CMTimeSubtract(pts, start))
             try configureEncoder(video, first: buffer)
         }
         if let last = lastPTS { lastInterval = CMTimeSubtract(pts, last) }
@@ -400,7 +396,7 @@ final class WriterTrack: @unchecked Sendable {
             } else {
                 let pts = CMSampleBufferGetPresentationTimeStamp(sample)
                 timescale = mediaTimeScale > 0 ? mediaTimeScale
-                    : videoTimescale(for: pts.isNumeric ? CMTimeSubtract(pts, start) : CMTime(value: 0, timescale: 600))
+                    : WriterTrack.videoTimescale(for: pts.isNumeric ? CMTimeSubtract(pts, start) : CMTime(value: 0, timescale: 600))
             }
             streamOptions = makeStreamOptions()
             if mediaType == .video { streamOptions.codecTag = CMFormatDescriptionGetMediaSubType(description) }
