@@ -19,12 +19,34 @@ struct Bench: ParsableCommand {
     @Flag(help: "Skip the exact-thumbnails case (its 60 s 1080p input takes a while to make the first time).")
     var skipThumbnails = false
 
+    @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, thumbnails, reader, writer, audio, export.",
+                               valueName: "case"))
+    var only: [String] = []
+
+    /// Whether the case named `name` runs.
+    private func runs(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
+
     func run() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         print("benchmark                                   ours        ffmpeg      ratio")
 
+        if runs("basics") { try benchBasics(in: dir) }
+        if !skipThumbnails {
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            if runs("thumbnails") { try benchThumbnails(in: cache, repeats: repeats) }
+            if runs("reader") { try benchReader(in: cache, repeats: repeats) }
+            if runs("writer") { try benchWriter(in: cache, repeats: repeats) }
+            if runs("audio") { try benchWriterAudio(in: cache, repeats: repeats) }
+            if runs("export") { try benchExport(in: cache, repeats: repeats) }
+        }
+        print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
+    }
+
+    /// Pixel conversion, PNG encoding and opening assets.
+    private func benchBasics(in dir: URL) throws {
         // 1. 1080p NV12 → BGRA, the reader's hot path. The same raw frames feed both sides.
         let (w, h) = (1920, 1080)
         let nv12 = dir.appendingPathComponent("in.nv12")
@@ -74,21 +96,9 @@ struct Bench: ParsableCommand {
             for _ in 0..<opens { try runTool("ffprobe", ["-v", "error", "-show_format", "-show_streams", mp4.path]) }
         }
         report("open MP4 + load duration/tracks, ×\(opens)", oursOpen, theirsOpen)
-
-        // 4. Ten exact thumbnails from a 60 s 1080p30 H.264 file with 10 s keyframe intervals:
-        //    one `avtool thumbnails --exact` process vs ten `ffmpeg -ss T -i FILE -frames:v 1` runs.
-        //    The input is kept between runs in a cache folder.
-        if !skipThumbnails {
-            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
-            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-            try benchThumbnails(in: cache, repeats: repeats)
-            try benchReader(in: cache, repeats: repeats)
-            try benchWriter(in: cache, repeats: repeats)
-            try benchExport(in: cache, repeats: repeats)
-        }
-        print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
     }
 }
+
 
 /// Converts `count` NV12 frames from `raw` to BGRA through VTPixelTransferSession.
 private func convertFrames(_ raw: Data, width: Int, height: Int, count: Int, realTime: Bool) throws {
