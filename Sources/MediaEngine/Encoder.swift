@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Timestamps count in 1/`timescale`; packets come out in decode order with exact pts/dts.
 /// Not thread-safe: one thread at a time (the codec runs its own threads).
-package final class Encoder: @unchecked Sendable {
+package final class Encoder: EncoderContext, @unchecked Sendable {
     /// The video codecs the engine encodes.
     package enum VideoCodec: Sendable, Equatable {
         /// H.264 with libx264.
@@ -287,17 +287,8 @@ package final class Encoder: @unchecked Sendable {
         return Int((40 - 30 * q).rounded())
     }
 
-    /// Copies the encoder's stream parameters (size, format, extradata…) into `par`.
-    func copyParameters(to par: UnsafeMutablePointer<AVCodecParameters>) -> Int32 {
-        guard let context else { return cffmpeg_averror(EINVAL) }
-        return avcodec_parameters_from_context(par, context)
-    }
-
-    /// The codec configuration bytes (Annex B SPS/PPS for libx264, …); empty when none.
-    package var extradata: Data {
-        guard let c = context?.pointee, let data = c.extradata, c.extradata_size > 0 else { return Data() }
-        return Data(bytes: data, count: Int(c.extradata_size))
-    }
+    /// The codec context, for what every encoder shares (`EncoderContext`).
+    package var codecContext: UnsafeMutablePointer<AVCodecContext>? { context }
 
     /// Sends one picture shown at `pts` (in 1/timescale). Pictures must come in presentation
     /// order. Converts and scales when the encoder cannot read the buffer as it is.

@@ -20,7 +20,7 @@ import Foundation
 /// Packet timestamps count in 1/`sampleRate` from `firstPTS`; codecs with encoder delay (AAC:
 /// 1024 frames of priming, Opus: its pre-skip) start before it, so the muxer writes an edit list
 /// that hides the priming. Not thread-safe: one thread at a time.
-package final class EncoderAudio: @unchecked Sendable {
+package final class EncoderAudio: EncoderContext, @unchecked Sendable {
     /// The formats the engine encodes audio to.
     package enum Codec: Sendable, Equatable, CustomStringConvertible {
         /// MPEG-4 AAC Low Complexity (FFmpeg's native encoder).
@@ -315,18 +315,8 @@ package final class EncoderAudio: @unchecked Sendable {
 
     // MARK: Stream
 
-    /// Copies the encoder's stream parameters (codec, rate, layout, extradata…) into `par`.
-    func copyParameters(to par: UnsafeMutablePointer<AVCodecParameters>) -> Int32 {
-        guard let context else { return cffmpeg_averror(EINVAL) }
-        return avcodec_parameters_from_context(par, context)
-    }
-
-    /// The codec configuration (AAC AudioSpecificConfig, ALAC atom, FLAC STREAMINFO, OpusHead);
-    /// empty for PCM codecs.
-    package var extradata: Data {
-        guard let c = context?.pointee, let data = c.extradata, c.extradata_size > 0 else { return Data() }
-        return Data(bytes: data, count: Int(c.extradata_size))
-    }
+    /// The codec context, for what every encoder shares (`EncoderContext`).
+    package var codecContext: UnsafeMutablePointer<AVCodecContext>? { context }
 
     // MARK: Encoding
 

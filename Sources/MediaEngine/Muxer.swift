@@ -116,20 +116,12 @@ package final class Muxer: @unchecked Sendable {
     /// The number of streams added.
     package var streamCount: Int { requestedTimeBases.count }
 
-    /// Adds a stream encoded by `encoder` (its parameters, extradata included, are copied).
+    /// Adds a stream encoded by `encoder`, video or audio (its parameters, extradata included,
+    /// are copied).
     @discardableResult
-    package func addStream(encoder: Encoder, options streamOptions: StreamOptions) throws(MediaError) -> Int {
+    package func addStream(encodedBy encoder: some EncoderContext, options streamOptions: StreamOptions) throws(MediaError) -> Int {
         let st = try newStream(streamOptions)
         let result = encoder.copyParameters(to: st.pointee.codecpar)
-        if result < 0 { throw MediaError.other(code: result, message: "cannot describe the encoded stream: \(MediaError.ffmpegMessage(result))") }
-        return try configure(st, streamOptions)
-    }
-
-    /// Adds a stream encoded by `audioEncoder` (its parameters, extradata included, are copied).
-    @discardableResult
-    package func addStream(audioEncoder: EncoderAudio, options streamOptions: StreamOptions) throws(MediaError) -> Int {
-        let st = try newStream(streamOptions)
-        let result = audioEncoder.copyParameters(to: st.pointee.codecpar)
         if result < 0 { throw MediaError.other(code: result, message: "cannot describe the encoded stream: \(MediaError.ffmpegMessage(result))") }
         return try configure(st, streamOptions)
     }

@@ -113,7 +113,7 @@ struct AssetMetadataTests {
     @Test("M4A tagged by AtomicParsley: title, artist, album and artwork exact, trkn/disk/genre as iTunes items")
     func atomicParsleyM4A() async throws {
         guard AssetFixtures.hasFFmpeg, FileManager.default.isExecutableFile(atPath: "/usr/bin/AtomicParsley") else {
-            print("skipped: AtomicParsley is missing"); return
+            Issue.record("AtomicParsley is missing; run scripts/setup.sh"); return
         }
         let url = try AssetFixtures.generate("plain.m4a", ["-f", "lavfi", "-i", "sine=d=1", "-map_metadata", "-1", "-c:a", "aac"])
         let cover = try F.png(in: url.deletingLastPathComponent())
@@ -475,7 +475,7 @@ struct AssetMetadataTests {
     func avtoolInfo() throws {
         guard AssetFixtures.hasFFmpeg else { return }
         let tool = AssetFixtures.root.appendingPathComponent(".build/debug/avtool")
-        guard FileManager.default.isExecutableFile(atPath: tool.path) else { print("skipped: build avtool first"); return }
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else { Issue.record("avtool is not built (swift build --build-tests builds it)"); return }
         let directory = try AssetFixtures.tempDirectory()
         let url = directory.appendingPathComponent("tool.m4a")
         let made = try AssetFixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=4",

@@ -11,7 +11,7 @@ struct AssetReaderAudioWaveformTests {
     /// Runs avtool (at most 60 s) and returns its exit status and standard error.
     static func run(_ args: [String]) throws -> (status: Int32, stderr: String)? {
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-            print("skipped: build avtool first (swift build)")
+            Issue.record("avtool is not built (swift build --build-tests builds it)")
             return nil
         }
         let p = Process()

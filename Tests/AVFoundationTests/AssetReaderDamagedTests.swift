@@ -94,7 +94,7 @@ struct AssetReaderDamagedTests {
     func throughTool() throws {
         let tool = AssetFixtures.root.appendingPathComponent(".build/debug/avtool")
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-            print("skipped: build avtool first (swift build)"); return
+            Issue.record("avtool is not built (swift build --build-tests builds it)"); return
         }
         guard let corpus = try Self.corpus() else { return }
         func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {

@@ -100,7 +100,7 @@ struct DamagedFileTests {
     func throughTool() throws {
         let tool = AssetFixtures.root.appendingPathComponent(".build/debug/avtool")
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-            print("skipped: build avtool first (swift build)"); return
+            Issue.record("avtool is not built (swift build --build-tests builds it)"); return
         }
         guard let files = try Self.corpus() else { return }
         for (name, url) in files {

@@ -113,7 +113,7 @@ enum MetadataWriterFixtures {
 
     @Test(arguments: cases)
     func everyToolReadsWhatWasWritten(ext: String, fastStart: Bool) async throws {
-        guard F.toolsInstalled else { print("skipped: ffmpeg, AtomicParsley, exiftool or mutagen missing"); return }
+        guard F.toolsInstalled else { Issue.record("ffmpeg, AtomicParsley, exiftool or mutagen is missing; run scripts/setup.sh"); return }
         let source = try F.source(ext, fastStart: fastStart)
         let directory = source.deletingLastPathComponent()
         let jpeg = try F.jpeg(in: directory)

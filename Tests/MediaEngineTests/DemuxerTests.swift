@@ -54,7 +54,7 @@ struct DemuxerTests {
     @Test("container and stream facts of bigbuckbunny.mp4 match ffprobe")
     func bigBuckBunny() throws {
         guard let url = DemuxerFixtures.fixture("bigbuckbunny.mp4") else {
-            print("skipped: run scripts/setup.sh for .cache/fixtures/bigbuckbunny.mp4"); return
+            Issue.record("fixture bigbuckbunny.mp4 is missing; run scripts/setup.sh"); return
         }
         let d = try Demuxer(url: url)
         #expect(d.formatName == "mov,mp4,m4a,3gp,3g2,mj2")
@@ -83,7 +83,7 @@ struct DemuxerTests {
 
     @Test("packets: count per stream matches ffprobe, keyframes flagged, zero-copy payload")
     func packets() throws {
-        guard let url = DemuxerFixtures.fixture("bigbuckbunny.mp4") else { print("skipped: no fixture"); return }
+        guard let url = DemuxerFixtures.fixture("bigbuckbunny.mp4") else { Issue.record("a fixture is missing; run scripts/setup.sh"); return }
         let d = try Demuxer(url: url)
         var counts = [0, 0], keys = 0, bytes = 0
         while let p = try d.readPacket() {
@@ -104,7 +104,7 @@ struct DemuxerTests {
 
     @Test("PacketIndex of an H.264 file with B-frames: reordering, lookups, keyframes")
     func packetIndexBFrames() throws {
-        guard DemuxerFixtures.hasFFmpeg else { print("skipped: no ffmpeg"); return }
+        guard DemuxerFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing; run scripts/setup.sh"); return }
         let url = try DemuxerFixtures.generate("bframes.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4",
                                                                 "-c:v", "libx264", "-bf", "2", "-g", "25", "-pix_fmt", "yuv420p"])
         let index = try PacketIndex.scan(url: url)[0]!
@@ -136,7 +136,7 @@ struct DemuxerTests {
 
     @Test("display matrix of a rotated MOV becomes the tkhd transform")
     func rotation() throws {
-        guard DemuxerFixtures.hasFFmpeg else { print("skipped: no ffmpeg"); return }
+        guard DemuxerFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing; run scripts/setup.sh"); return }
         // FFmpeg 5.1 writes the rotate tag into tkhd only when stream-copying.
         let plain = try DemuxerFixtures.generate("plain.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=1",
                                                                "-c:v", "libx264"])
@@ -182,7 +182,7 @@ struct DemuxerTests {
 
     @Test("cancellation stops opening")
     func cancellation() throws {
-        guard let url = DemuxerFixtures.fixture("bikes.mp4") else { print("skipped: no fixture"); return }
+        guard let url = DemuxerFixtures.fixture("bikes.mp4") else { Issue.record("a fixture is missing; run scripts/setup.sh"); return }
         let flag = DemuxerCancellation()
         flag.cancel()
         #expect { try Demuxer(url: url, cancellation: flag) } throws: {
