@@ -89,6 +89,48 @@ import Testing
         #expect(writer.status == .cancelled)
     }
 
+    /// The book's transcoding loop (ch. 8) over a source cut off in its media data: the reader
+    /// hands out the samples before the damage, then fails with an AVError; the program cancels
+    /// the writer, and nothing is left that could pass for a complete file.
+    @Test func aSourceThatEndsEarlyLeavesAFailedReaderAndNoFile() async throws {
+        let source = try WriterFixtures.outputURL("ends-early-source.mp4")
+        let made = try AssetFixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=4",
+                                                    "-c:v", "libx264", "-preset", "ultrafast", "-movflags", "+faststart", source.path])
+        try #require(made.status == 0, "\(made.output)")
+        let whole = try Data(contentsOf: source)
+        let cut = try WriterFixtures.outputURL("ends-early-cut.mp4")
+        try whole.prefix(whole.count * 6 / 10).write(to: cut)
+
+        let asset = AVURLAsset(url: cut)
+        let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: [
+            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        reader.add(output)
+        let url = try WriterFixtures.outputURL("ends-early-out.mp4")
+        let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: Self.h264)
+        writer.add(input)
+        #expect(reader.startReading())
+        #expect(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        var appended = 0
+        while let sample = output.copyNextSampleBuffer() {
+            while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
+            #expect(input.append(sample))
+            appended += 1
+        }
+        // The source ended early: the reader says so, and the program does not finish the file.
+        #expect(reader.status == .failed)
+        let error = try #require(reader.error as? AVError)
+        #expect([AVError.Code.fileFailedToParse, .decodeFailed].contains(error.code), "\(error)")
+        #expect(appended > 0 && appended < 120, "\(appended) pictures before the damage")
+        writer.cancelWriting()
+        #expect(writer.status == .cancelled)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(try Data(contentsOf: cut) == whole.prefix(whole.count * 6 / 10), "the source is left as it was")
+    }
+
     @Test func cancellingFromAnotherThreadStopsARequestLoop() async throws {
         let url = try WriterFixtures.outputURL("midway.mov")
         let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
