@@ -95,19 +95,28 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         if status != .unknown { WriterError.raise("AVAssetWriter", selector, "Cannot call method when status is \(status.rawValue)") }
     }
 
+    /// A configuration setter as Apple's: a value not satisfying Apple's `requirement` raises,
+    /// so does a change once writing started; else `store` runs under the lock.
+    private func configure(_ selector: String, valid: Bool = true, requirement: @autoclosure () -> String = "",
+                           _ store: () -> Void) {
+        if !valid { WriterError.raise("AVAssetWriter", selector, "invalid parameter not satisfying: \(requirement())") }
+        checkConfigurable(selector)
+        lock.withLock(store)
+    }
+
     /// File-level metadata. QuickTime-family files get it as their own boxes (iTunes items for
     /// MP4/M4V/M4A/3GP; QuickTime metadata, user data and iTunes items for MOV) written when
     /// writing finishes; WAVE, AIFF and CAF files as their container's tags.
     open var metadata: [AVMetadataItem] {
         get { lock.withLock { storedMetadata } }
-        set { checkConfigurable("setMetadata:"); lock.withLock { storedMetadata = newValue } }
+        set { configure("setMetadata:") { storedMetadata = newValue } }
     }
 
     /// QuickTime family: put the movie header first, so playback can start before the whole
     /// file has been read (a second pass when writing finishes).
     open var shouldOptimizeForNetworkUse: Bool {
         get { lock.withLock { storedShouldOptimize } }
-        set { checkConfigurable("setShouldOptimizeForNetworkUse:"); lock.withLock { storedShouldOptimize = newValue } }
+        set { configure("setShouldOptimizeForNetworkUse:") { storedShouldOptimize = newValue } }
     }
 
     /// QuickTime family: write movie fragments this often, so a file whose writing is
@@ -115,12 +124,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     open var movieFragmentInterval: CMTime {
         get { lock.withLock { storedFragmentInterval } }
         set {
-            if newValue.isValid, newValue < .zero {
-                WriterError.raise("AVAssetWriter", "setMovieFragmentInterval:",
-                                  "invalid parameter not satisfying: CMTIME_COMPARE_INLINE(interval, >=, kCMTimeZero)")
-            }
-            checkConfigurable("setMovieFragmentInterval:")
-            lock.withLock { storedFragmentInterval = newValue }
+            configure("setMovieFragmentInterval:", valid: !newValue.isValid || newValue >= .zero,
+                      requirement: "CMTIME_COMPARE_INLINE(interval, >=, kCMTimeZero)") { storedFragmentInterval = newValue }
         }
     }
 
@@ -129,12 +134,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     open var overallDurationHint: CMTime {
         get { lock.withLock { storedDurationHint } }
         set {
-            if newValue.isValid && !(newValue.isNumeric && newValue >= .zero) {
-                WriterError.raise("AVAssetWriter", "setOverallDurationHint:",
-                                  "invalid parameter not satisfying: (CMTIME_IS_NUMERIC(hint) && CMTIME_COMPARE_INLINE(hint, >=, kCMTimeZero)) || CMTIME_IS_INVALID(hint)")
+            configure("setOverallDurationHint:", valid: !newValue.isValid || (newValue.isNumeric && newValue >= .zero),
+                      requirement: "(CMTIME_IS_NUMERIC(hint) && CMTIME_COMPARE_INLINE(hint, >=, kCMTimeZero)) || CMTIME_IS_INVALID(hint)") {
+                storedDurationHint = newValue
             }
-            checkConfigurable("setOverallDurationHint:")
-            lock.withLock { storedDurationHint = newValue }
         }
     }
 
@@ -142,11 +145,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     open var movieTimeScale: CMTimeScale {
         get { lock.withLock { storedMovieTimeScale } }
         set {
-            if newValue < 0 {
-                WriterError.raise("AVAssetWriter", "setMovieTimeScale:", "invalid parameter not satisfying: movieTimeScale >= 0")
-            }
-            checkConfigurable("setMovieTimeScale:")
-            lock.withLock { storedMovieTimeScale = newValue }
+            configure("setMovieTimeScale:", valid: newValue >= 0, requirement: "movieTimeScale >= 0") { storedMovieTimeScale = newValue }
         }
     }
 
@@ -154,7 +153,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     /// in place, so no temporary file is made.)
     open var directoryForTemporaryFiles: URL? {
         get { lock.withLock { storedTemporaryDirectory } }
-        set { checkConfigurable("setDirectoryForTemporaryFiles:"); lock.withLock { storedTemporaryDirectory = newValue } }
+        set { configure("setDirectoryForTemporaryFiles:") { storedTemporaryDirectory = newValue } }
     }
 
     // MARK: Inputs

@@ -117,41 +117,46 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         if status != 0 { WriterError.raise("AVAssetWriterInput", selector, "Cannot call method when status is \(status)") }
     }
 
+    /// A configuration setter as Apple's: a value not satisfying Apple's `requirement` raises,
+    /// so does a change once writing started; else `store` runs under the lock.
+    private func configure(_ selector: String, valid: Bool = true, requirement: @autoclosure () -> String = "",
+                           _ store: () -> Void) {
+        if !valid { WriterError.raise("AVAssetWriterInput", selector, "invalid parameter not satisfying: \(requirement())") }
+        checkConfigurable(selector)
+        lock.withLock(store)
+    }
+
     /// Metadata for the track (track-level tags the container can hold, such as a title).
     open var metadata: [AVMetadataItem] {
         get { lock.withLock { storedMetadata } }
-        set { checkConfigurable("setMetadata:"); lock.withLock { storedMetadata = newValue } }
+        set { configure("setMetadata:") { storedMetadata = newValue } }
     }
 
     /// The track's transform (QuickTime track matrix), applied when the video is shown.
     open var transform: CGAffineTransform {
         get { lock.withLock { storedTransform } }
-        set { checkConfigurable("setTransform:"); lock.withLock { storedTransform = newValue } }
+        set { configure("setTransform:") { storedTransform = newValue } }
     }
 
     /// The track's language as an ISO 639-2/T code ("eng"; two-letter codes are converted).
     open var languageCode: String? {
         get { lock.withLock { storedLanguageCode } }
-        set { checkConfigurable("setLanguageCode:"); lock.withLock { storedLanguageCode = newValue } }
+        set { configure("setLanguageCode:") { storedLanguageCode = newValue } }
     }
 
     /// The track's language as a BCP 47 tag ("en-US"); its language subtag names the track's
     /// language when `languageCode` is nil.
     open var extendedLanguageTag: String? {
         get { lock.withLock { storedExtendedLanguageTag } }
-        set { checkConfigurable("setExtendedLanguageTag:"); lock.withLock { storedExtendedLanguageTag = newValue } }
+        set { configure("setExtendedLanguageTag:") { storedExtendedLanguageTag = newValue } }
     }
 
     /// The track's display size; `.zero` (the default) uses the encoded size.
     open var naturalSize: CGSize {
         get { lock.withLock { storedNaturalSize } }
         set {
-            if newValue.width < 0 || newValue.height < 0 {
-                WriterError.raise("AVAssetWriterInput", "setNaturalSize:",
-                                  "invalid parameter not satisfying: naturalSize.width >= 0.0 && naturalSize.height >= 0.0")
-            }
-            checkConfigurable("setNaturalSize:")
-            lock.withLock { storedNaturalSize = newValue }
+            configure("setNaturalSize:", valid: newValue.width >= 0 && newValue.height >= 0,
+                      requirement: "naturalSize.width >= 0.0 && naturalSize.height >= 0.0") { storedNaturalSize = newValue }
         }
     }
 
@@ -160,11 +165,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     open var mediaTimeScale: CMTimeScale {
         get { lock.withLock { storedMediaTimeScale } }
         set {
-            if newValue < 0 {
-                WriterError.raise("AVAssetWriterInput", "setMediaTimeScale:", "invalid parameter not satisfying: mediaTimeScale >= 0")
-            }
-            checkConfigurable("setMediaTimeScale:")
-            lock.withLock { storedMediaTimeScale = newValue }
+            configure("setMediaTimeScale:", valid: newValue >= 0, requirement: "mediaTimeScale >= 0") { storedMediaTimeScale = newValue }
         }
     }
 
@@ -172,7 +173,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     /// is then not held back for interleaving, and video is encoded with faster settings.
     open var expectsMediaDataInRealTime: Bool {
         get { lock.withLock { storedExpectsRealTime } }
-        set { checkConfigurable("setExpectsMediaDataInRealTime:"); lock.withLock { storedExpectsRealTime = newValue } }
+        set { configure("setExpectsMediaDataInRealTime:") { storedExpectsRealTime = newValue } }
     }
 
     // MARK: Writing
