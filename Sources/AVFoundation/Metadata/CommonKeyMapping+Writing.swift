@@ -73,6 +73,12 @@ extension CommonKeyMapping {
         return AVMetadataItem.identifier(forKey: key, keySpace: keySpace)?.rawValue
     }
 
+    /// An item's meaning (see `meaning(key:keySpace:)`), or its identifier when it has no key.
+    static func meaning(of item: AVMetadataItem) -> String? {
+        if let key = item.key, let keySpace = item.keySpace, let meaning = meaning(key: key, keySpace: keySpace) { return meaning }
+        return item.identifier?.rawValue
+    }
+
     /// Where a meaning is written, when it is one of the shared meanings.
     static func writeTargets(forMeaning meaning: String) -> MetadataWriteTargets? {
         if meaning.hasPrefix("common:") { return writeTargets[AVMetadataKey(String(meaning.dropFirst(7)))] }
