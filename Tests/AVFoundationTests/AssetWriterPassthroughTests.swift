@@ -92,6 +92,33 @@ import Testing
         #expect(stream["sample_rate"] == "48000")
     }
 
+    /// A track that ends inside an AAC packet (44100 frames: the last packet shows 68 of its
+    /// 1024): AVAssetReader marks the rest as trimmed at the end, and the writer's copy of the
+    /// last packet again lasts 68 frames, so the copy is exactly as long as the source.
+    @Test func anAACTrackEndingInsideAPacketKeepsItsLength() async throws {
+        let source = try WriterFixtures.outputURL("second.m4a")
+        let made = try AssetFixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=1:r=44100", "-c:a", "aac", source.path])
+        try #require(made.status == 0, "\(made.output)")
+        let asset = AVURLAsset(url: source)
+        let track = try #require(try await asset.loadTracks(withMediaType: .audio).first)
+        let format = try #require(try await track.load(.formatDescriptions).first)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        reader.add(output)
+        #expect(reader.startReading())
+        var buffers: [CMSampleBuffer] = []
+        while let buffer = output.copyNextSampleBuffer() { buffers.append(buffer) }
+        let last = try #require(buffers.last)
+        let trim = CMTimeMakeFromDictionary(CMGetAttachment(last, key: kCMSampleBufferAttachmentKey_TrimDurationAtEnd,
+                                                            attachmentModeOut: nil) as? CFDictionary)
+        #expect(trim == CMTime(value: 956, timescale: 44100), "\(trim)")
+        let url = try WriterFixtures.outputURL("second-copy.m4a")
+        let writer = try await Self.write(buffers, mediaType: .audio, to: url, fileType: .m4a, hint: format)
+        #expect(writer.status == .completed, "\(String(describing: writer.error))")
+        #expect(try Self.framemd5(url, "0:a") == (try Self.framemd5(source, "0:a")))
+        #expect(try WriterFixtures.stream(url, "a")["duration_ts"] == "44100")
+    }
+
     @Test func passthroughToMPEG4NeedsAFormatHintAsOnApple() throws {
         let writer = try AVAssetWriter(outputURL: try WriterFixtures.outputURL("nohint.mp4"), fileType: .mp4)
         let input = AVAssetWriterInput(mediaType: .video, outputSettings: nil)

@@ -121,7 +121,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
         }
         guard let buffer else { throw Self.failure("cannot make a sample buffer", url: url) }
         if isAudio {
-            setTrims(on: buffer, pts: pts, duration: duration)
+            setTrims(on: buffer, pts: pts, duration: duration, length: CMSampleBufferGetDuration(buffer))
         } else {
             setDependencies(on: buffer, packet: packet)
         }
@@ -236,13 +236,19 @@ final class ReaderPassthroughSource: ReaderSampleSource {
 
     /// Trim attachments for an audio packet presenting partly outside the range (or past the
     /// track's end): the priming an edit list skips, the padding after the last sample.
-    private func setTrims(on buffer: CMSampleBuffer, pts: CMTime, duration: CMTime) {
-        guard pts.isNumeric, duration.isNumeric, duration > .zero else { return }
+    /// Trims of an audio packet `length` long (its frames, as the buffer counts them) of which
+    /// the container shows `duration` (shorter for the last packet of an encoder's stream: the
+    /// rest is padding): what lies before the range's start or after its end, the track's edit
+    /// or the shown duration.
+    private func setTrims(on buffer: CMSampleBuffer, pts: CMTime, duration: CMTime, length: CMTime) {
+        let length = length.isNumeric && length > .zero ? length : duration
+        guard pts.isNumeric, length.isNumeric, length > .zero else { return }
         let start = max(range.start, .zero)
-        let end = min(range.end, trackEnd)
-        let packetEnd = pts + duration
+        var end = min(range.end, trackEnd)
+        if duration.isNumeric, duration > .zero, duration < length { end = min(end, pts + duration) }
+        let packetEnd = pts + length
         if pts < start {
-            let trim = min(duration, start - pts)
+            let trim = min(length, start - pts)
             CMSetAttachment(buffer, key: kCMSampleBufferAttachmentKey_TrimDurationAtStart,
                             value: CMTimeCopyAsDictionary(trim, allocator: nil), attachmentMode: kCMAttachmentMode_ShouldPropagate)
         }

@@ -421,6 +421,12 @@ final class WriterTrack: @unchecked Sendable {
         }
         let attachments = CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false) as? [Any]
         let pts0 = CMSampleBufferGetPresentationTimeStamp(sample)
+        // Audio whose end is trimmed (the last AAC packet of a track, whose encoder padding the
+        // source's edit hid): the last packet lasts only what is shown, as encoders write it.
+        let trimAtEnd = mediaType == .audio
+            ? CMTimeMakeFromDictionary(CMGetAttachment(sample, key: kCMSampleBufferAttachmentKey_TrimDurationAtEnd,
+                                                       attachmentModeOut: nil) as? CFDictionary)
+            : .invalid
         var offset = packetDescriptions.first.map { Int($0.mStartOffset) } ?? 0
         for i in 0..<packetCount {
             if let d = packetDescriptions.count > i ? packetDescriptions[i] : nil { offset = Int(d.mStartOffset) }
@@ -442,6 +448,9 @@ final class WriterTrack: @unchecked Sendable {
                 (pts, dts, duration) = (pts0, .invalid, .invalid)
             }
             guard pts.isNumeric else { throw WriterError.invalidMedia("A sample has no presentation time.", url: url) }
+            if i == packetCount - 1, trimAtEnd.isNumeric, trimAtEnd > .zero, duration.isNumeric, trimAtEnd < duration {
+                duration = CMTimeSubtract(duration, trimAtEnd)
+            }
             if let end = engine.sessionEnd, pts >= end { offset += size; continue }
             if !engine.container.isQuickTime, duration.isNumeric, CMTimeAdd(pts, duration) <= start { offset += size; continue }
             var isSync = true
