@@ -23,24 +23,42 @@ import Testing
         session.outputURL = out
         session.outputFileType = .mp4
         let ended = CallCounter()
-        session.exportAsynchronously { ended.increment() }
         // Once the export has written its first samples (reading is paced by the encoder, far
-        // from the middle of the file), cut the source in half.
-        var waited = 0
-        while session.progress == 0, session.status != .failed, session.status != .completed, waited < 60_000 {
-            try await Task.sleep(nanoseconds: 1_000_000)
-            waited += 1
+        // from the middle of the file), cut the source in half. A thread of its own watches, so
+        // a busy Swift concurrency pool cannot delay the cut.
+        let seenProgress = ValueLog()
+        let cut = DispatchSemaphore(value: 0)
+        let watcher = Thread {
+            var polls = 0
+            while session.progress == 0, session.status != .failed, session.status != .completed, polls < 120_000 {
+                usleep(500)
+                polls += 1
+            }
+            seenProgress.append(session.status == .exporting ? session.progress : -1)
+            _ = truncate(source.path, off_t(size / 2))
+            cut.signal()
         }
-        #expect(session.status == .exporting)
-        #expect(session.progress < 0.3, "progress \(session.progress) before truncating")
-        #expect(truncate(source.path, off_t(size / 2)) == 0)
-        // Deadline: the export must end within 60 s (it takes a few seconds uncut).
-        waited = 0
-        while ended.count == 0, waited < 600 {
-            try await Task.sleep(nanoseconds: 100_000_000)
-            waited += 1
+        let done = DispatchSemaphore(value: 0)
+        session.exportAsynchronously {
+            ended.increment()
+            done.signal()
         }
-        if ended.count == 0 {
+        watcher.start()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                cut.wait()
+                continuation.resume()
+            }
+        }
+        let progressAtCut = try #require(seenProgress.values.first)
+        #expect(progressAtCut > 0 && progressAtCut < 0.3, "progress \(progressAtCut) when the source was cut (-1: not exporting)")
+        // Deadline: the export must end within 60 s of the cut (it takes a few seconds uncut).
+        let endedInTime = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: done.wait(timeout: .now() + 60) == .success)
+            }
+        }
+        if !endedInTime {
             session.cancelExport()
             Issue.record("the export did not end within 60 s of the truncation")
             return
