@@ -57,6 +57,7 @@ package final class Demuxer: @unchecked Sendable {
         self.url = url
         self.cancellation = cancellation
         let path = url.isFileURL ? url.path : url.absoluteString
+        var probeKey: DemuxerProbeCache.Key?
         if url.isFileURL {
             // Distinguish a missing or unreadable file before FFmpeg collapses both into ENOENT/EACCES.
             var st = stat()
@@ -70,6 +71,7 @@ package final class Demuxer: @unchecked Sendable {
             if access(path, R_OK) != 0 {
                 throw MediaError.opening(code: cffmpeg_averror(errno), path: path)
             }
+            probeKey = DemuxerProbeCache.Key(st)
         }
         cancellationBox = Unmanaged.passRetained(cancellation)
         guard let allocated = avformat_alloc_context() else {
@@ -97,7 +99,13 @@ package final class Demuxer: @unchecked Sendable {
             }
             throw error
         }
-        let infoResult = avformat_find_stream_info(ctx, nil)
+        // A QuickTime-family file this process has probed before, unchanged since, gets the
+        // probe's findings without decoding again (DemuxerProbeCache).
+        let cacheable = probeKey != nil
+            && DemuxerProbeCache.isCacheable(formatName: ctx.pointee.iformat.flatMap { $0.pointee.name.map { String(cString: $0) } } ?? "")
+        let cached = cacheable && DemuxerProbeCache.shared.apply(probeKey!, to: ctx)
+        let infoResult = cached ? 0 : avformat_find_stream_info(ctx, nil)
+        if infoResult >= 0, cacheable, !cached { DemuxerProbeCache.shared.remember(probeKey!, from: ctx) }
         if infoResult < 0 {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = ctx
             avformat_close_input(&doomed)

@@ -132,18 +132,6 @@ enum ExportPlanner {
                 var plan = ExportTrackPlan(mediaType: .audio, tracks: mixes ? audioTracks : [first], readerSettings: reader, writerSettings: writer)
                 plan.useAudioMix = mixes
                 plan.languageCode = first.languageCode
-                if !aacEncodingAvailable(fileType: fileType) {
-                    // Until the writer encodes AAC, an AAC source track is copied as it is.
-                    guard !mixes, asbd?.mFormatID == kAudioFormatMPEG4AAC, let format = first.formatDescriptions.first.map({ $0 as! CMFormatDescription }) else {
-                        throw AVError(.encoderNotFound, userInfo: [
-                            NSLocalizedDescriptionKey: "Cannot Encode",
-                            NSLocalizedFailureReasonErrorKey: "AAC encoding is not available in this build, and the source audio is not AAC.",
-                        ])
-                    }
-                    plan = ExportTrackPlan(mediaType: .audio, tracks: [first], hint: format)
-                    plan.languageCode = first.languageCode
-                    plan.mediaTimeScale = first.naturalTimeScale
-                }
                 plans.append(plan)
             case .lpcm:
                 let pcm: [String: Any] = [
@@ -164,13 +152,6 @@ enum ExportPlanner {
             ])
         }
         return plans
-    }
-
-    /// Whether the writer can encode AAC into `fileType`.
-    static func aacEncodingAvailable(fileType: AVFileType) -> Bool {
-        guard let writer = try? AVAssetWriter(outputURL: URL(fileURLWithPath: "/nonexistent/probe.m4a"), fileType: fileType) else { return false }
-        return writer.canApply(outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48000.0,
-                                                AVNumberOfChannelsKey: 2, AVEncoderBitRateKey: 128_000], forMediaType: .audio)
     }
 
     static func unsupported(_ reason: String) -> AVError {
@@ -344,7 +325,10 @@ final class ExportRun: @unchecked Sendable {
         if lock.withLock({ fileLimitReached }) {
             end = pairs.map { $0.lastEnd ?? range.start }.min() ?? range.start
         }
-        if end.isNumeric, end > range.start, !whole || lock.withLock({ fileLimitReached }) {
+        // The session ends at the range's end even for the whole asset: stored AAC packets are
+        // whole frames, and the end of the movie's edit hides their padding (the source's
+        // decoded length is kept, not rounded up to a frame).
+        if end.isNumeric, end > range.start {
             writer.endSession(atSourceTime: end)
         }
         let finished = DispatchSemaphore(value: 0)
@@ -376,7 +360,14 @@ final class ExportRun: @unchecked Sendable {
                 return
             }
             guard let sample = pair.output.copyNextSampleBuffer() else {
-                if reader.status != .failed { pair.input.markAsFinished() }
+                guard reader.status != .failed else {
+                    // The source failed (damaged, truncated or gone while exporting): stop every
+                    // pair now. The other inputs may wait for this one (interleaving) and this
+                    // one, never finished, would stay ready; cancelling the writer ends both.
+                    stopAll(pairs: pairs, writer: writer)
+                    return
+                }
+                pair.input.markAsFinished()
                 pair.end()
                 return
             }
@@ -397,6 +388,13 @@ final class ExportRun: @unchecked Sendable {
             }
         }
         report(pairs: pairs, start: start, duration: duration)
+    }
+
+    /// Ends every pair after a reading failure: the writer is cancelled (its requesters stop and
+    /// its partial file goes) and `runSteps` reports the reader's error.
+    private func stopAll(pairs: [ExportPair], writer: AVAssetWriter) {
+        if writer.status == .writing { writer.cancelWriting() }
+        for pair in pairs { pair.end() }
     }
 
     private func fileSize() -> Int64 {
