@@ -16,6 +16,12 @@ import Testing
         ["stored", "lpcm"].contains(format) ? allowedGrowthKB : 24 * 1024
     }
 
+    /// glibc's allocator raises its mmap threshold after the first large free and keeps freed
+    /// pictures in per-thread arenas, so a busy machine's thread timing alone moves the peak by
+    /// tens of megabytes. Fixed settings make the peak measure what the program keeps, not where
+    /// the allocator happened to put it.
+    static let allocatorSettings = ["MALLOC_MMAP_THRESHOLD_=131072", "MALLOC_ARENA_MAX=2"]
+
     static func avtool() throws -> URL {
         try #require(AssetWriterFaultTests.avtool, "avtool is not built (swift build --build-tests builds it)")
     }
@@ -36,7 +42,7 @@ import Testing
 
     /// The peak resident KiB `avtool decode` reports for one track format.
     static func decodePeak(_ url: URL, format: String) throws -> (kilobytes: Int, frames: Int) {
-        let result = try AssetFixtures.run(try avtool().path, ["decode", url.path, "--format", format])
+        let result = try AssetFixtures.run("env", Self.allocatorSettings + [try avtool().path, "decode", url.path, "--format", format])
         try #require(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n")
         let memory = try #require(lines.first { $0.hasPrefix("memory:") }, "\(result.output)")
@@ -65,7 +71,7 @@ import Testing
         func peak(frames: Int) throws -> Int {
             let url = try WriterFixtures.outputURL("memory-write-\(frames).mp4")
             try? FileManager.default.removeItem(at: url)
-            let result = try AssetFixtures.run(try Self.avtool().path, [
+            let result = try AssetFixtures.run("env", Self.allocatorSettings + [try Self.avtool().path, 
                 "writer", "write-frames", url.path, "--frames", String(frames), "--width", "320", "--height", "240",
                 "--content", "bars"])
             try #require(result.status == 0, "\(result.output)")
