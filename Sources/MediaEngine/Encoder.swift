@@ -323,20 +323,7 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
 
     /// Every packet the encoder has ready (empty when it needs more pictures or is done).
     package func receivePackets() throws(MediaError) -> [EncodedPacket] {
-        guard let context else { return [] }
-        var out: [EncodedPacket] = []
-        while true {
-            guard let packet = av_packet_alloc() else { throw MediaError.other(code: cffmpeg_averror(ENOMEM), message: "out of memory") }
-            let result = avcodec_receive_packet(context, packet)
-            if result >= 0 {
-                out.append(EncodedPacket(taking: packet, timeBase: timeBase))
-                continue
-            }
-            var doomed: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&doomed)
-            if result == cffmpeg_averror_eagain() || result == cffmpeg_averror_eof() { return out }
-            throw MediaError.other(code: result, message: "\(codecName) failed: \(MediaError.ffmpegMessage(result))")
-        }
+        try readyPackets(timeBase: timeBase, codecName: codecName)
     }
 
     // MARK: Frames

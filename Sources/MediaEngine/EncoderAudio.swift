@@ -391,20 +391,9 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
     }
 
     private func receivePackets() throws(MediaError) -> [EncodedPacket] {
-        guard let context else { return [] }
-        var out: [EncodedPacket] = []
-        while true {
-            guard let packet = av_packet_alloc() else { throw MediaError.other(code: cffmpeg_averror(ENOMEM), message: "out of memory") }
-            let result = avcodec_receive_packet(context, packet)
-            if result >= 0 {
-                if packet.pointee.duration <= 0, frameSize > 0 { packet.pointee.duration = Int64(frameSize) }
-                out.append(EncodedPacket(taking: packet, timeBase: timeBase))
-                continue
-            }
-            var doomed: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&doomed)
-            if result == cffmpeg_averror_eagain() || result == cffmpeg_averror_eof() { return out }
-            throw MediaError.other(code: result, message: "\(name) failed: \(MediaError.ffmpegMessage(result))")
+        let frameSize = self.frameSize
+        return try readyPackets(timeBase: timeBase, codecName: name) { packet in
+            if packet.pointee.duration <= 0, frameSize > 0 { packet.pointee.duration = Int64(frameSize) }
         }
     }
 }

@@ -22,4 +22,25 @@ extension EncoderContext {
         guard let c = codecContext?.pointee, let data = c.extradata, c.extradata_size > 0 else { return Data() }
         return Data(bytes: data, count: Int(c.extradata_size))
     }
+
+    /// Every packet the encoder has ready (empty when it needs more input or is done), in
+    /// `timeBase`; `adjust` may complete a packet first. Failures name `codecName`.
+    func readyPackets(timeBase: AVRational, codecName: String,
+                      adjust: (UnsafeMutablePointer<AVPacket>) -> Void = { _ in }) throws(MediaError) -> [EncodedPacket] {
+        guard let context = codecContext else { return [] }
+        var out: [EncodedPacket] = []
+        while true {
+            guard let packet = av_packet_alloc() else { throw MediaError.other(code: cffmpeg_averror(ENOMEM), message: "out of memory") }
+            let result = avcodec_receive_packet(context, packet)
+            if result >= 0 {
+                adjust(packet)
+                out.append(EncodedPacket(taking: packet, timeBase: timeBase))
+                continue
+            }
+            var doomed: UnsafeMutablePointer<AVPacket>? = packet
+            av_packet_free(&doomed)
+            if result == cffmpeg_averror_eagain() || result == cffmpeg_averror_eof() { return out }
+            throw MediaError.other(code: result, message: "\(codecName) failed: \(MediaError.ffmpegMessage(result))")
+        }
+    }
 }
