@@ -44,7 +44,7 @@ import Testing
 
     @Test func demoRunsTheWholeChainAndEveryOutputIsValid() throws {
         guard MetadataTestSupport.has("ffmpeg"), MetadataTestSupport.has("ffprobe"), let avtool = AssetWriterFaultTests.avtool else {
-            print("skipped: ffmpeg or the avtool binary missing"); return
+            Issue.record("ffmpeg or the avtool binary is missing; run scripts/setup.sh and swift build"); return
         }
         let folder = try AssetFixtures.tempDirectory().appendingPathComponent("demo-output")
         let run = try Self.runDemo(avtool, ["demo", "--generated", "--output", folder.path])

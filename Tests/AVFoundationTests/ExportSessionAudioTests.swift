@@ -63,6 +63,15 @@ enum ExportAudioFixtures {
         return try #require(Int(bytes.output.trimmingCharacters(in: .whitespacesAndNewlines))) / 2
     }
 
+    /// The first audio track as ffmpeg decodes it, mono 32-bit float.
+    static func ffmpegSamples(_ url: URL) throws -> [Float] {
+        let raw = try WriterFixtures.outputURL("samples-\(url.lastPathComponent).f32")
+        let result = try AssetFixtures.run("ffmpeg", ["-v", "error", "-y", "-i", url.path, "-map", "0:a:0", "-ac", "1", "-f", "f32le", raw.path])
+        try #require(result.status == 0, "\(result.output)")
+        let data = try Data(contentsOf: raw)
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
     static func probeDouble(_ url: URL, _ entry: String, stream: Int) throws -> Double {
         try #require(Double(try AssetFixtures.probe(url, entry, stream: stream)), "\(entry) of stream \(stream)")
     }
@@ -193,5 +202,13 @@ enum ExportAudioFixtures {
         // ffmpeg decodes no more than a frame beyond the range either.
         let ffmpegFrames = try F.ffmpegDecodedFrames(out)
         #expect(abs(ffmpegFrames - 48_000) <= 1024, "ffmpeg decodes \(ffmpegFrames) samples")
+        // The first shown samples decode as in the source (to rounding): the AAC packet before the
+        // range came along (trimmed whole) for the decoder's overlap. (Without it the first 1024
+        // samples are off by several hundredths.)
+        let copied = try F.ffmpegSamples(out), original = try F.ffmpegSamples(source)
+        let start = 37 * 48_000 / 25
+        try #require(copied.count >= 4096 && original.count >= start + 4096)
+        let worst = (0..<4096).map { abs(copied[$0] - original[start + $0]) }.max() ?? 1
+        #expect(worst < 1e-3, "the trim's first samples differ from the source's by up to \(worst)")
     }
 }

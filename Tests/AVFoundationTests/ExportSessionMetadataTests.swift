@@ -44,7 +44,7 @@ enum ExportMetadataFixtures {
 
     @Test(arguments: [AVAssetExportPresetPassthrough, AVAssetExportPreset640x480])
     func theSourcesMetadataIsCarriedOver(_ preset: String) async throws {
-        guard W.toolsInstalled else { print("skipped: exiftool or mutagen missing"); return }
+        guard W.toolsInstalled else { Issue.record("exiftool or mutagen is missing; run scripts/setup.sh"); return }
         let source = try F.source("mp4")
         let out = try ExportFixtures.output("carried.m4v")
         let session = try await ExportFixtures.export(source, preset: preset, to: out, type: .m4v)
@@ -64,7 +64,7 @@ enum ExportMetadataFixtures {
 
     @Test(arguments: ["mp4", "mov"])
     func sessionItemsReplaceTheSourcesAndForSharingRemovesPrivateOnes(_ ext: String) async throws {
-        guard W.toolsInstalled else { print("skipped: exiftool or mutagen missing"); return }
+        guard W.toolsInstalled else { Issue.record("exiftool or mutagen is missing; run scripts/setup.sh"); return }
         let source = try F.source(ext)
         // The source has a location and a comment our reader sees.
         let sourceItems = try await AVURLAsset(url: source).load(.metadata)

@@ -21,7 +21,7 @@ import Testing
 
     @Test(arguments: ["m4v", "mov"])
     func metaWritesThroughAPassthroughExport(ext: String) async throws {
-        guard F.toolsInstalled, let avtool = AssetWriterFaultTests.avtool else { print("skipped: tools or avtool missing"); return }
+        guard F.toolsInstalled, let avtool = AssetWriterFaultTests.avtool else { Issue.record("a tool or the avtool binary is missing; run scripts/setup.sh and swift build"); return }
         let source = try F.source(ext, fastStart: false, metadata: ["-metadata", "title=Old title", "-metadata", "album=Kept album",
                                                                      "-metadata", "comment=Removed comment"])
         let directory = source.deletingLastPathComponent()

@@ -49,6 +49,9 @@ final class ReaderPassthroughSource: ReaderSampleSource {
         let stream = packets.stream
         isAudio = stream.kind == .audio
         asbd = formatDescription.flatMap { CMAudioFormatDescriptionGetStreamBasicDescription($0)?.pointee }
+        // AAC read from inside the track comes with the packet before, marked
+        // trimmed whole (TrimDurationAtStart): the decoder needs it for the first shown frames.
+        if isAudio, stream.codecName == "aac" { packets.prerollPackets = 1 }
         if stream.codecName == "h264", stream.extradata.count > 4, stream.extradata.first == 1 {
             h264LengthSize = Int(stream.extradata[stream.extradata.startIndex + 4] & 3) + 1
         }

@@ -57,6 +57,8 @@ final class ReaderTrackPackets {
     private let durationsFromDecodeTimes: Bool
     /// The packet after the one handed out last, read ahead (`durationsFromDecodeTimes`).
     private var lookahead: DemuxerPacket?
+    /// Packets read before the first one a range needs (decoder pre-roll); 0 by default.
+    var prerollPackets = 0
     /// The last decode-time step seen, for the final packet.
     private var lastDecodeStep: Int64?
 
@@ -141,6 +143,9 @@ final class ReaderTrackPackets {
             first = timeline.startIndex(for: shown).map { timeline.frames[$0].decodeIndex } ?? 0
             if timeline.time(ofFrame: 0) > range.start { first = 0 }
         }
+        // Decoder pre-roll: packets before the first one the range needs, so that the first
+        // shown samples decode as they do in the whole track (an AAC frame overlaps the one before).
+        if first > 0, prerollPackets > 0 { first = max(0, first - prerollPackets) }
         firstDecodeIndex = first
         lastDecodeIndex = last
         if let frame = timeline.frameIndex(decodeIndex: first) { clockStart = timeline.time(ofFrame: frame) }
