@@ -390,6 +390,11 @@ enum ExportFixtures {
         #expect(passthrough.maxDuration == (try await asset.load(.duration)))
         passthrough.fileLengthLimit = whole / 2
         #expect(abs(passthrough.maxDuration.seconds - 2) < 0.1)
+        #expect(abs((try await passthrough.estimatedMaximumDuration).seconds - 2) < 0.1)
+        // Estimating leaves the session's settings as they were.
+        #expect(passthrough.timeRange.duration == CMTime(value: 1, timescale: 1))
+        #expect(passthrough.fileLengthLimit == whole / 2)
+        #expect(await passthrough.compatibleFileTypes == passthrough.supportedFileTypes)
     }
 }
 

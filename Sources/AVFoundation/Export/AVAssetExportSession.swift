@@ -143,7 +143,9 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     }
 
     /// The file types the session can write.
-    open func compatibleFileTypes() async -> [AVFileType] { supportedFileTypes }
+    open var compatibleFileTypes: [AVFileType] {
+        get async { supportedFileTypes }
+    }
 
     /// Where the export is written (a file URL; no file may exist there).
     open var outputURL: URL? {
@@ -242,6 +244,14 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     open var estimatedOutputFileLength: Int64 {
         let seconds = exportedDuration.seconds
         guard seconds.isFinite, seconds > 0 else { return 0 }
+        let estimate = Int64((estimatedBytesPerSecond * seconds).rounded())
+        let limit = fileLengthLimit
+        return limit > 0 ? min(estimate, limit) : estimate
+    }
+
+    /// The output's bytes per second of media: the preset's bit rates, or for passthrough the
+    /// source tracks' own, plus about 1 % of container overhead.
+    private var estimatedBytesPerSecond: Double {
         let tracks = asset.tracks.filter { $0.isEnabled }
         var bitsPerSecond = 0.0
         if preset.isPassthrough {
@@ -271,11 +281,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 }
             }
         }
-        // Container overhead: about 1 %.
-        let bytes = bitsPerSecond / 8 * seconds * 1.01
-        let estimate = Int64(bytes.rounded())
-        let limit = fileLengthLimit
-        return limit > 0 ? min(estimate, limit) : estimate
+        return bitsPerSecond / 8 * 1.01
     }
 
     /// Calls `handler` with `estimatedOutputFileLength`.
@@ -293,21 +299,11 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     open var maxDuration: CMTime {
         let duration = asset.duration
         let limit = fileLengthLimit
-        guard limit > 0, duration.isNumeric, duration > .zero else { return duration }
-        let range = timeRange
-        let saved = lock.withLock { () -> Int64 in
-            let s = storedFileLengthLimit
-            storedFileLengthLimit = 0
-            storedTimeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
-            return s
+        let rate = estimatedBytesPerSecond
+        guard limit > 0, duration.isNumeric, duration > .zero, rate > 0, rate * duration.seconds > Double(limit) else {
+            return duration
         }
-        let full = estimatedOutputFileLength
-        lock.withLock {
-            storedFileLengthLimit = saved
-            storedTimeRange = range
-        }
-        guard full > limit, full > 0 else { return duration }
-        return CMTimeMultiplyByFloat64(duration, multiplier: Double(limit) / Double(full))
+        return CMTimeMultiplyByFloat64(duration, multiplier: Double(limit) / (rate * duration.seconds))
     }
 
     /// Calls `handler` with `maxDuration`.
