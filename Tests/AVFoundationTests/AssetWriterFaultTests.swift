@@ -204,48 +204,54 @@ import Testing
 
     // MARK: Misuse Apple answers with an exception
 
+    /// A writer (not started) with one 64×64 H.264 input, for the exit tests' child processes.
+    static func exitTestWriter(_ fileType: AVFileType = .mp4) throws -> (AVAssetWriter, AVAssetWriterInput) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString).\(fileType == .mov ? "mov" : "mp4")")
+        let writer = try AVAssetWriter(outputURL: url, fileType: fileType)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264,
+                                                                          AVVideoWidthKey: 64, AVVideoHeightKey: 64])
+        writer.add(input)
+        return (writer, input)
+    }
+
+    /// A 64×64 BGRA picture.
+    static func blankPicture() -> CVPixelBuffer {
+        var buffer: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 64, 64, kCVPixelFormatType_32BGRA, nil, &buffer)
+        return buffer!
+    }
+
+    /// What the child process wrote to standard error.
+    static func standardError(_ result: ExitTest.Result) -> String {
+        String(decoding: result.standardErrorContent, as: UTF8.self)
+    }
+
     @Test func addingAnInputAfterStartWritingStopsTheProgram() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString).mp4")
-            let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
-            let settings: [String: Any] = [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 64]
-            writer.add(AVAssetWriterInput(mediaType: .video, outputSettings: settings))
+            let (writer, input) = try AssetWriterFaultTests.exitTestWriter()
             _ = writer.startWriting()
-            writer.add(AVAssetWriterInput(mediaType: .video, outputSettings: settings))
+            writer.add(AVAssetWriterInput(mediaType: .video, outputSettings: input.outputSettings))
         }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("-[AVAssetWriter addInput:] Cannot call method when status is 1"))
+            #expect(Self.standardError(result).contains("-[AVAssetWriter addInput:] Cannot call method when status is 1"))
         }
     }
 
     @Test func appendingBeforeStartSessionStopsTheProgram() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString).mp4")
-            let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
-            let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264,
-                                                                              AVVideoWidthKey: 64, AVVideoHeightKey: 64])
+            let (writer, input) = try AssetWriterFaultTests.exitTestWriter()
             let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input)
-            writer.add(input)
             _ = writer.startWriting()
-            var buffer: CVPixelBuffer?
-            CVPixelBufferCreate(nil, 64, 64, kCVPixelFormatType_32BGRA, nil, &buffer)
-            _ = adaptor.append(buffer!, withPresentationTime: .zero)
+            _ = adaptor.append(AssetWriterFaultTests.blankPicture(), withPresentationTime: .zero)
         }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Must start a session (using -[AVAssetWriter startSessionAtSourceTime:) before appending pixel buffers"))
+            #expect(Self.standardError(result).contains("Must start a session (using -[AVAssetWriter startSessionAtSourceTime:) before appending pixel buffers"))
         }
     }
 
     @Test func appendingASampleBufferBeforeStartSessionStopsTheProgram() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString).mov")
-            let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
-            let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264,
-                                                                              AVVideoWidthKey: 64, AVVideoHeightKey: 64])
-            writer.add(input)
+            let (writer, input) = try AssetWriterFaultTests.exitTestWriter(.mov)
             _ = writer.startWriting()
-            var buffer: CVPixelBuffer?
-            CVPixelBufferCreate(nil, 64, 64, kCVPixelFormatType_32BGRA, nil, &buffer)
+            let buffer: CVPixelBuffer? = AssetWriterFaultTests.blankPicture()
             var format: CMVideoFormatDescription?
             CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: buffer!, formatDescriptionOut: &format)
             var timing = CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
@@ -254,28 +260,22 @@ import Testing
                                                      sampleTiming: &timing, sampleBufferOut: &sample)
             _ = input.append(sample!)
         }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("-[AVAssetWriterInput appendSampleBuffer:] Cannot append sample buffer: Must start a session"))
+            #expect(Self.standardError(result).contains("-[AVAssetWriterInput appendSampleBuffer:] Cannot append sample buffer: Must start a session"))
         }
     }
 
     @Test func appendingAfterMarkAsFinishedStopsTheProgram() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString).mp4")
-            let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
-            let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264,
-                                                                              AVVideoWidthKey: 64, AVVideoHeightKey: 64])
+            let (writer, input) = try AssetWriterFaultTests.exitTestWriter()
             let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input)
-            writer.add(input)
             _ = writer.startWriting()
             writer.startSession(atSourceTime: .zero)
-            var buffer: CVPixelBuffer?
-            CVPixelBufferCreate(nil, 64, 64, kCVPixelFormatType_32BGRA, nil, &buffer)
-            _ = adaptor.append(buffer!, withPresentationTime: .zero)
+            let buffer = AssetWriterFaultTests.blankPicture()
+            _ = adaptor.append(buffer, withPresentationTime: .zero)
             input.markAsFinished()
-            _ = adaptor.append(buffer!, withPresentationTime: CMTime(value: 1, timescale: 30))
+            _ = adaptor.append(buffer, withPresentationTime: CMTime(value: 1, timescale: 30))
         }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("Cannot call method when status is 2"))
+            #expect(Self.standardError(result).contains("Cannot call method when status is 2"))
         }
     }
 
@@ -285,7 +285,7 @@ import Testing
             _ = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 96_000,
                                                                       AVNumberOfChannelsKey: 2])
         }.map { result in
-            let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let text = Self.standardError(result)
             #expect(text.contains("initWithMediaType:outputSettings:sourceFormatHint:"))
             #expect(text.contains("96000 Hz is not a valid sample rate for Format ID 'aac '"))
         }
