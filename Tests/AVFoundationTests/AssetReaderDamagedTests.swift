@@ -129,15 +129,9 @@ struct AssetReaderDamagedTests {
 
     // MARK: Misuse (Apple raises exceptions; here the process stops with Apple's message)
 
-    /// Expects the child process's standard error to hold `reason` (Apple's exception text).
-    static func expect(_ result: ExitTest.Result?, says reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains(reason), "\(message)", sourceLocation: sourceLocation)
-    }
-
     @Test("adding an output after reading started stops the process with Apple's message")
     func addAfterStart() async {
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let reader = try AVAssetReader(asset: asset)
             reader.add(AVAssetReaderTrackOutput(track: track, outputSettings: nil))
@@ -148,14 +142,14 @@ struct AssetReaderDamagedTests {
 
     @Test("adding an output twice, or one another reader has, stops the process with Apple's message")
     func addTwice() async {
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
             reader.add(output)
             reader.add(output)
         }, says: "*** -[AVAssetReader addOutput:] cannot add the same output twice")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
             try AVAssetReader(asset: asset).add(output)
@@ -165,35 +159,35 @@ struct AssetReaderDamagedTests {
 
     @Test("startReading twice, copying before startReading, bad settings, resets out of turn stop the process")
     func otherMisuse() async {
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, _) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let reader = try AVAssetReader(asset: asset)
             _ = reader.startReading()
             _ = reader.startReading()
         }, says: "*** -[AVAssetReader startReading] cannot be called again after reading has already started")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (_, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             _ = AVAssetReaderTrackOutput(track: track, outputSettings: nil).copyNextSampleBuffer()
         }, says: "NSInternalInconsistencyException', reason: '*** -[AVAssetReaderTrackOutput copyNextSampleBuffer] "
                  + "cannot copy next sample buffer before adding this output")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (_, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             _ = AVAssetReaderTrackOutput(track: track, outputSettings: ["NoSuchKey": 1])
         }, says: "NSInvalidArgumentException', reason: '*** -[AVAssetReaderTrackOutput initWithTrack:outputSettings:] "
                  + "Output settings dictionary contains one or more invalid keys: NoSuchKey")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (_, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             _ = AVAssetReaderTrackOutput(track: track, outputSettings: ["AVVideoCodecKey": "avc1"])
         }, says: "AVAssetReaderTrackOutput does not currently support compressed output")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (_, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             _ = AVAssetReaderTrackOutput(track: track, outputSettings: ["CleanAperture": [String: Any]()])
         }, says: "does not support the output settings keys CleanAperture")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (_, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             AVAssetReaderTrackOutput(track: track, outputSettings: nil).audioTimePitchAlgorithm = AVAudioTimePitchAlgorithm(rawValue: "Fast")
         }, says: "setAudioTimePitchAlgorithm:] invalid time pitch algorithm Fast")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
@@ -201,13 +195,13 @@ struct AssetReaderDamagedTests {
             _ = reader.startReading()
             output.alwaysCopiesSampleData = false
         }, says: "setAlwaysCopiesSampleData:] cannot be called after reading has started")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, _) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let reader = try AVAssetReader(asset: asset)
             _ = reader.startReading()
             reader.timeRange = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1))
         }, says: "*** -[AVAssetReader setTimeRange:] cannot be called after reading has started")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
@@ -215,7 +209,7 @@ struct AssetReaderDamagedTests {
             _ = reader.startReading()
             output.reset(forReadingTimeRanges: [NSValue(timeRange: CMTimeRange(start: .zero, duration: .positiveInfinity))])
         }, says: "resetForReadingTimeRanges:] cannot reset an output whose supportsRandomAccess is NO")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
@@ -224,7 +218,7 @@ struct AssetReaderDamagedTests {
             _ = reader.startReading()
             output.reset(forReadingTimeRanges: [NSValue(timeRange: CMTimeRange(start: .zero, duration: .positiveInfinity))])
         }, says: "cannot be called before copyNextSampleBuffer has returned NULL")
-        Self.expect(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        expectExit(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (asset, track) = try await ReaderFixtures.track(ReaderFixtures.numbered)
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)

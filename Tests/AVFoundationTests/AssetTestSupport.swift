@@ -55,3 +55,10 @@ enum AssetFixtures {
         return url
     }
 }
+
+/// Expects an exit test's child process to have written `reason` (Apple's exception text) to
+/// standard error.
+func expectExit(_ result: ExitTest.Result?, says reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains(reason), "\(message)", sourceLocation: sourceLocation)
+}

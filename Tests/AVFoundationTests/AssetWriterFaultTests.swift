@@ -221,34 +221,28 @@ import Testing
         return buffer!
     }
 
-    /// What the child process wrote to standard error.
-    static func standardError(_ result: ExitTest.Result) -> String {
-        String(decoding: result.standardErrorContent, as: UTF8.self)
-    }
 
     @Test func addingAnInputAfterStartWritingStopsTheProgram() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (writer, input) = try AssetWriterFaultTests.exitTestWriter()
             _ = writer.startWriting()
             writer.add(AVAssetWriterInput(mediaType: .video, outputSettings: input.outputSettings))
-        }.map { result in
-            #expect(Self.standardError(result).contains("-[AVAssetWriter addInput:] Cannot call method when status is 1"))
         }
+        expectExit(result, says: "-[AVAssetWriter addInput:] Cannot call method when status is 1")
     }
 
     @Test func appendingBeforeStartSessionStopsTheProgram() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (writer, input) = try AssetWriterFaultTests.exitTestWriter()
             let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input)
             _ = writer.startWriting()
             _ = adaptor.append(AssetWriterFaultTests.blankPicture(), withPresentationTime: .zero)
-        }.map { result in
-            #expect(Self.standardError(result).contains("Must start a session (using -[AVAssetWriter startSessionAtSourceTime:) before appending pixel buffers"))
         }
+        expectExit(result, says: "Must start a session (using -[AVAssetWriter startSessionAtSourceTime:) before appending pixel buffers")
     }
 
     @Test func appendingASampleBufferBeforeStartSessionStopsTheProgram() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (writer, input) = try AssetWriterFaultTests.exitTestWriter(.mov)
             _ = writer.startWriting()
             let buffer: CVPixelBuffer? = AssetWriterFaultTests.blankPicture()
@@ -259,13 +253,12 @@ import Testing
             CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: buffer!, formatDescription: format!,
                                                      sampleTiming: &timing, sampleBufferOut: &sample)
             _ = input.append(sample!)
-        }.map { result in
-            #expect(Self.standardError(result).contains("-[AVAssetWriterInput appendSampleBuffer:] Cannot append sample buffer: Must start a session"))
         }
+        expectExit(result, says: "-[AVAssetWriterInput appendSampleBuffer:] Cannot append sample buffer: Must start a session")
     }
 
     @Test func appendingAfterMarkAsFinishedStopsTheProgram() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (writer, input) = try AssetWriterFaultTests.exitTestWriter()
             let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input)
             _ = writer.startWriting()
@@ -274,21 +267,18 @@ import Testing
             _ = adaptor.append(buffer, withPresentationTime: .zero)
             input.markAsFinished()
             _ = adaptor.append(buffer, withPresentationTime: CMTime(value: 1, timescale: 30))
-        }.map { result in
-            #expect(Self.standardError(result).contains("Cannot call method when status is 2"))
         }
+        expectExit(result, says: "Cannot call method when status is 2")
     }
 
     @Test func unsupportedOutputSettingsStopTheProgramAtInit() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             // AAC LC has no 96 kHz mode.
             _ = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 96_000,
                                                                       AVNumberOfChannelsKey: 2])
-        }.map { result in
-            let text = Self.standardError(result)
-            #expect(text.contains("initWithMediaType:outputSettings:sourceFormatHint:"))
-            #expect(text.contains("96000 Hz is not a valid sample rate for Format ID 'aac '"))
         }
+        expectExit(result, says: "initWithMediaType:outputSettings:sourceFormatHint:")
+        expectExit(result, says: "96000 Hz is not a valid sample rate for Format ID 'aac '")
     }
 }
 
