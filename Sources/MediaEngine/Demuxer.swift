@@ -45,6 +45,9 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
+    /// QuickTime family: video packet durations come from the sample table (see
+    /// `takeDurationFromSampleTable`).
+    private let sampleTableDurations: Bool
     private let cancellation: DemuxerCancellation
     private let cancellationBox: Unmanaged<DemuxerCancellation>
 
@@ -133,6 +136,7 @@ package final class Demuxer: @unchecked Sendable {
         }
         tags = Demuxer.dictionary(fc.metadata)
         let isQuickTime = formatName.contains("mov") || formatName.contains("mp4")
+        sampleTableDurations = isQuickTime
         var infos: [StreamInfo] = []
         var usedIDs = Set<CMPersistentTrackID>()
         for i in 0..<Int(fc.nb_streams) {
@@ -205,7 +209,31 @@ package final class Demuxer: @unchecked Sendable {
             av_packet_free(&doomed)
             throw MediaError.failedToParse(code: MediaError.invalidDataCode, message: "packet for unknown stream \(index)")
         }
+        if sampleTableDurations, streams[index].mediaType == kCMMediaType_Video, let stream = ctx.pointee.streams[index] {
+            Demuxer.takeDurationFromSampleTable(packet, stream: stream)
+        }
         return DemuxerPacket(taking: packet, timeBase: streams[index].timeBase)
+    }
+
+    /// A QuickTime video sample lasts until the next one's decode time (the sample table's
+    /// meaning). FFmpeg 5.1 estimates the duration of a packet with a composition offset
+    /// (B-frames) from the frame rate instead — one tick for movie-fragment tracks with
+    /// timescales below 1000 — so the duration is taken from the stream's index, whose entries
+    /// are the samples' decode times. The last sample keeps FFmpeg's duration unless that is
+    /// far below the step before it (an estimate, not the file's).
+    private static func takeDurationFromSampleTable(_ packet: UnsafeMutablePointer<AVPacket>, stream: UnsafeMutablePointer<AVStream>) {
+        let dts = packet.pointee.dts
+        guard dts != cffmpeg_nopts() else { return }
+        let count = avformat_index_get_entries_count(stream)
+        let i = av_index_search_timestamp(stream, dts, AVSEEK_FLAG_ANY | AVSEEK_FLAG_BACKWARD)
+        guard count > 1, i >= 0, let entry = avformat_index_get_entry(stream, i), entry.pointee.timestamp == dts else { return }
+        if i + 1 < count, let next = avformat_index_get_entry(stream, i + 1) {
+            let step = next.pointee.timestamp - dts
+            if step > 0 { packet.pointee.duration = step }
+        } else if i > 0, let previous = avformat_index_get_entry(stream, i - 1) {
+            let step = dts - previous.pointee.timestamp
+            if step > 0, packet.pointee.duration < step / 2 { packet.pointee.duration = step }
+        }
     }
 
     /// Seeks so that the next packets read for `stream` start at the keyframe at or before

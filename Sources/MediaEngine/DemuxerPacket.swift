@@ -3,7 +3,7 @@ import CFFmpeg
 import CoreMedia
 
 /// A compressed packet as read from the container. It owns the `AVPacket` (freed when the
-/// packet dies) and exposes its payload without copying. Immutable once handed on.
+/// packet dies) and exposes its payload without copying. Immutable after creation.
 package final class DemuxerPacket: @unchecked Sendable {
     /// The FFmpeg packet, for `avcodec_send_packet`; valid while this object lives. Do not modify.
     package let pointer: UnsafeMutablePointer<AVPacket>
@@ -44,12 +44,6 @@ package final class DemuxerPacket: @unchecked Sendable {
     package var position: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }
     /// The payload size in bytes.
     package var size: Int { Int(max(0, pointer.pointee.size)) }
-
-    /// Replaces the duration (in the stream's time base) — for the packet's reader, before it
-    /// hands the packet on, when the container's meaning differs from FFmpeg's estimate.
-    package func setDuration(_ ticks: Int64) {
-        pointer.pointee.duration = ticks
-    }
 
     /// Calls `body` with the payload bytes (no copy); valid only inside `body`.
     package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

@@ -134,6 +134,23 @@ struct DemuxerTests {
         #expect(cached.entries == index.entries)
     }
 
+    @Test("QuickTime B-frame packets last until the next decode time, also in 600-timescale movie fragments")
+    func sampleTableDurations() throws {
+        guard DemuxerFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing; run scripts/setup.sh"); return }
+        // FFmpeg 5.1 alone reports one-tick durations for these packets (ffprobe -show_packets).
+        let url = try DemuxerFixtures.generate("fragments600.mov", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=2",
+                                                                     "-c:v", "libx264", "-bf", "2", "-g", "15", "-video_track_timescale", "600",
+                                                                     "-movflags", "+frag_keyframe+default_base_moof"])
+        let d = try Demuxer(url: url)
+        var durations: [Int64] = []
+        while let p = try d.readPacket() { durations.append(p.rawDuration) }
+        #expect(durations.count == 60)
+        #expect(durations.allSatisfy { $0 == 20 }, "\(Set(durations))")
+        // Shared by every consumer: the packet index has them too.
+        let index = try PacketIndex.scan(url: url)[0]!
+        #expect(index.entries.allSatisfy { $0.duration == 20 })
+    }
+
     @Test("display matrix of a rotated MOV becomes the tkhd transform")
     func rotation() throws {
         guard DemuxerFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing; run scripts/setup.sh"); return }

@@ -50,17 +50,8 @@ final class ReaderTrackPackets {
     /// The latest presentation end and the longest duration of the packets read in this window.
     private var readEnd: CMTime?
     private var longestDuration = CMTime.zero
-    /// QuickTime video: a sample lasts until the next one's decode time (the sample table's
-    /// meaning). FFmpeg 5.1 gives a packet with a composition offset (B-frames) an estimated
-    /// duration instead, one tick for movie-fragment tracks with timescales below 1000; so the
-    /// next packet is read ahead and the duration taken from the decode times.
-    private let durationsFromDecodeTimes: Bool
-    /// The packet after the one handed out last, read ahead (`durationsFromDecodeTimes`).
-    private var lookahead: DemuxerPacket?
     /// Packets read before the first one a range needs (decoder pre-roll); 0 by default.
     var prerollPackets = 0
-    /// The last decode-time step seen, for the final packet.
-    private var lastDecodeStep: Int64?
 
     /// Opens `url` for the stream with FFmpeg index `streamIndex`. Failures are `AVError`s.
     init(url: URL, streamIndex: Int, cancellation: DemuxerCancellation) throws {
@@ -78,7 +69,6 @@ final class ReaderTrackPackets {
         stream = demuxer.streams[streamIndex]
         demuxer.selectStreams([streamIndex])
         let quickTime = demuxer.formatName.contains("mov") || demuxer.formatName.contains("mp4")
-        durationsFromDecodeTimes = quickTime && stream.mediaType == kCMMediaType_Video
         if quickTime, stream.duration.isNumeric, stream.duration > .zero {
             declaredEnd = (stream.startTime.isNumeric ? stream.startTime : .zero) + stream.duration
         } else {
@@ -108,8 +98,6 @@ final class ReaderTrackPackets {
     /// inside it (the range lies before the first or after the last sample).
     func position(for range: CMTimeRange) throws -> Bool {
         pending = nil
-        lookahead = nil
-        lastDecodeStep = nil
         finished = false
         readEnd = nil
         stopDecodeTime = nil
@@ -163,11 +151,11 @@ final class ReaderTrackPackets {
         if finished { return nil }
         while true {
             let packet: DemuxerPacket
-            if let p = pending, !durationsFromDecodeTimes {
+            if let p = pending {
                 pending = nil
                 packet = p
             } else {
-                let read = try readStreamPacket()
+                let read = try readOwnPacket()
                 guard let read else {
                     finished = true
                     if let declaredEnd, let reached = readEnd, reached + longestDuration < declaredEnd {
@@ -177,7 +165,6 @@ final class ReaderTrackPackets {
                     }
                     return nil
                 }
-                guard read.streamIndex == stream.index else { continue }
                 packet = read
             }
             let index = nextDecodeIndex ?? decodeIndex(of: packet)
@@ -255,36 +242,6 @@ final class ReaderTrackPackets {
             guard let read else { return nil }
             if read.streamIndex == stream.index { return read }
         }
-    }
-
-    /// The next packet of the stream (after any packet a seek left pending); with
-    /// `durationsFromDecodeTimes`, with its duration set from the next packet's decode time.
-    private func readStreamPacket() throws -> DemuxerPacket? {
-        guard durationsFromDecodeTimes else { return try readOwnPacket() }
-        let current: DemuxerPacket
-        if let p = pending {
-            pending = nil
-            current = p
-        } else if let l = lookahead {
-            lookahead = nil
-            current = l
-        } else {
-            guard let read = try readOwnPacket() else { return nil }
-            current = read
-        }
-        let next = try readOwnPacket()
-        lookahead = next
-        if let dts = current.rawDTS {
-            if let nextDTS = next?.rawDTS, nextDTS > dts {
-                current.setDuration(nextDTS - dts)
-                lastDecodeStep = nextDTS - dts
-            } else if next == nil, let step = lastDecodeStep, current.rawDuration < step / 2 {
-                // The last sample: no next decode time; an estimate far below the others' is
-                // FFmpeg's, not the file's.
-                current.setDuration(step)
-            }
-        }
-        return current
     }
 
     private func decodeIndex(of packet: DemuxerPacket) -> Int? { timeline?.decodeIndex(ofTimestamp: packet.rawPTS) }
