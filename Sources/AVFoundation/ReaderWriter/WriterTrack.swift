@@ -220,10 +220,25 @@ final class WriterTrack: @unchecked Sendable {
         s.profile = video.profile
         s.level = video.level
         s.expectedFrameRate = video.expectedFrameRate
-        s.realTime = realTime
+        s.realTime = video.realTime ?? realTime
+        if video.prioritizeSpeed { s.realTime = true }
         s.scaling = video.scaling
         s.entropyCABAC = video.entropyCABAC
         s.pixelAspect = video.pixelAspect
+        s.dataRateLimit = video.dataRateLimit
+        s.minQP = video.minQP
+        s.maxQP = video.maxQP
+        s.openGOP = video.openGOP
+        if video.constrainedHigh { s.maxBFrames = 0 }
+        if let rate = video.nonDroppableFrameRate {
+            // B-frames fill the gap between the frame rate and the non-droppable rate.
+            let fps = video.expectedFrameRate ?? 30
+            s.maxBFrames = min(s.maxBFrames ?? 16, max(0, Int((fps / rate).rounded()) - 1))
+        }
+        if video.insertHDRMetadata {
+            s.masteringDisplay = video.masteringDisplay
+            s.contentLightLevel = video.contentLightLevel
+        }
         var color = video.color
         if color.primaries == nil { color.primaries = attachment(kCVImageBufferColorPrimariesKey, of: buffer) }
         if color.transferFunction == nil { color.transferFunction = attachment(kCVImageBufferTransferFunctionKey, of: buffer) }
