@@ -2,7 +2,7 @@
 // rates (8–96 kHz), channel counts (mono, stereo, 5.1) and codecs (PCM, MP3, AAC, Vorbis, FLAC),
 // alone and beside a small video track, each exported with every compatible preset and judged
 // with ffprobe (rate, channels, duration within one AAC frame of the source's).
-@testable import AVFoundation
+@testable @_spi(Tools) import AVFoundation
 import Foundation
 import Testing
 
@@ -146,4 +146,27 @@ struct AudioMatrixSource: CustomStringConvertible, Sendable {
         #expect(plan(192_000, 44100, 2) == (44100, 2, 192_000))
         #expect(plan(128_000, 0, 2) == (48000, 2, 128_000))
     }
+
+    @Test func planMessagesNameMediaTypesAsWords() throws {
+        let source = try #require(ExportFixtures.hd)
+        let asset = AVURLAsset(url: source)
+        let lines = try ExportPlanInspection.plans(asset: asset, presetName: AVAssetExportPreset640x480, fileType: .mp4)
+        #expect(lines.contains { $0.hasPrefix("video track 1: ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("audio track 2: ") }, "\(lines)")
+        #expect(!lines.joined().contains("soun") && !lines.joined().contains("vide "))
+        // A plan the writer refuses (AAC into a WAVE file) says which track, in words.
+        let aacInWave = ExportPreset(name: "AACInWave", video: .none, audio: .aac(bitRate: 128_000, channels: 2), fileTypes: [.wav],
+                                     acceptsAudioOnly: true)
+        do {
+            _ = try ExportPlanner.plan(asset: asset, preset: aacInWave, fileType: .wav, audioMix: nil)
+            Issue.record("planned")
+        } catch {
+            let ns = error as NSError
+            #expect(ns.code == AVError.Code.operationNotSupportedForAsset.rawValue)
+            #expect(ns.localizedDescription == "Operation Stopped")
+            let reason = try #require(ns.localizedFailureReason)
+            #expect(reason.contains("the asset's audio track") && !reason.contains("soun"), "\(reason)")
+        }
+    }
 }
+
