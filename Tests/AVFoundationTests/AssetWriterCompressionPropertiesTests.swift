@@ -162,6 +162,29 @@ import Testing
         }
     }
 
+    @Test func publishedAppleCodeFormsCompileAndWork() async throws {
+        // As published Apple code writes them: CFString keys and values straight in the literal,
+        // and AVVideo… keys with a Video Toolbox value cast to String.
+        let cfForm: [String: Any] = [
+            AVVideoCodecKey: AVVideoCodecType.hevc, AVVideoWidthKey: 160, AVVideoHeightKey: 120,
+            AVVideoCompressionPropertiesKey: [kVTCompressionPropertyKey_ProfileLevel: kVTProfileLevel_HEVC_Main10_AutoLevel],
+        ]
+        let url = try WriterFixtures.outputURL("cf-form.mov")
+        var writer = try await WriterFixtures.writeFrames(to: url, fileType: .mov, settings: cfForm, count: 3, width: 160, height: 120)
+        #expect(writer.status == .completed, "\(String(describing: writer.error))")
+        #expect(try WriterFixtures.stream(url)["profile"] == "Main 10")
+        let stringForm: [String: Any] = [
+            AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 160, AVVideoHeightKey: 120,
+            AVVideoCompressionPropertiesKey: [AVVideoProfileLevelKey: kVTProfileLevel_H264_Main_AutoLevel as String,
+                                              AVVideoH264EntropyModeKey: kVTH264EntropyMode_CABAC as String],
+        ]
+        let url2 = try WriterFixtures.outputURL("string-form.mov")
+        writer = try await WriterFixtures.writeFrames(to: url2, fileType: .mov, settings: stringForm, count: 3, width: 160, height: 120)
+        #expect(writer.status == .completed, "\(String(describing: writer.error))")
+        #expect(try WriterFixtures.stream(url2)["profile"] == "Main")
+        #expect(try x264Options(url2).contains("cabac=1"))
+    }
+
     @Test func hlgTagsComeFromTheCompressionProperties() async throws {
         let properties: [String: Any] = [
             kVTCompressionPropertyKey_ProfileLevel as String: kVTProfileLevel_HEVC_Main10_AutoLevel as String,
