@@ -79,6 +79,24 @@ public let kVTCompressionPropertyKey_MinAllowedFrameQP: CFString = "MinAllowedFr
 public let kVTCompressionPropertyKey_MaxAllowedFrameQP: CFString = "MaxAllowedFrameQP"
 /// The quality of the alpha channel (HEVC with alpha).
 public let kVTCompressionPropertyKey_TargetQualityForAlpha: CFString = "TargetQualityForAlpha"
+/// The highest frame rate the encoder must keep up with in real time.
+public let kVTCompressionPropertyKey_MaximumRealTimeFrameRate: CFString = "MaximumRealTimeFrameRate"
+/// Whether a hardware encoder is in use (read-only).
+public let kVTCompressionPropertyKey_UsingHardwareAcceleratedVideoEncoder: CFString = "UsingHardwareAcceleratedVideoEncoder"
+/// The number of reference frames the encoder may keep.
+public let kVTCompressionPropertyKey_ReferenceBufferCount: CFString = "ReferenceBufferCount"
+/// How much the quantiser adapts across the picture.
+public let kVTCompressionPropertyKey_SpatialAdaptiveQPLevel: CFString = "SpatialAdaptiveQPLevel"
+/// Whether dynamic HDR metadata of the source is carried over.
+public let kVTCompressionPropertyKey_PreserveDynamicHDRMetadata: CFString = "PreserveDynamicHDRMetadata"
+/// How alpha is stored (HEVC with alpha).
+public let kVTCompressionPropertyKey_AlphaChannelMode: CFString = "AlphaChannelMode"
+/// A variable bit rate in bits per second.
+public let kVTCompressionPropertyKey_VariableBitRate: CFString = "VariableBitRate"
+/// The peak bit rate of the video buffering verifier, in bits per second.
+public let kVTCompressionPropertyKey_VBVMaxBitRate: CFString = "VBVMaxBitRate"
+/// The duration the video buffering verifier's buffer holds, in seconds.
+public let kVTCompressionPropertyKey_VBVBufferDuration: CFString = "VBVBufferDuration"
 
 // MARK: H.264 entropy modes
 

@@ -218,8 +218,10 @@ import Testing
         for value in [kVTProfileLevel_HEVC_Main_AutoLevel, kVTProfileLevel_HEVC_Main10_AutoLevel, kVTProfileLevel_HEVC_Main42210_AutoLevel] {
             #expect(writer.canApply(outputSettings: settings(.hevc, [profile: value as String]), forMediaType: .video), "\(value)")
         }
+        #expect(!writer.canApply(outputSettings: settings(.h264, [kVTCompressionPropertyKey_VBVMaxBitRate as String: 1_000_000]), forMediaType: .video))
         #expect(writer.canApply(outputSettings: settings(.hevc, [kVTCompressionPropertyKey_ExpectedDuration as String: 10.0,
-                                                                 kVTCompressionPropertyKey_MaximizePowerEfficiency as String: true]),
+                                                                 kVTCompressionPropertyKey_MaximizePowerEfficiency as String: true,
+                                                                 kVTCompressionPropertyKey_MaximumRealTimeFrameRate as String: 60]),
                                 forMediaType: .video))
     }
 

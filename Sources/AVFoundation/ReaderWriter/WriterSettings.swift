@@ -320,12 +320,16 @@ enum WriterOutputSettings {
         ]
         /// Hints about the source that change nothing in the output here (as on Apple, where they
         /// tune the encoder's effort).
-        static let hints: Set<String> = ["ExpectedDuration", "SourceFrameCount", "MaximizePowerEfficiency"]
+        static let hints: Set<String> = ["ExpectedDuration", "SourceFrameCount", "MaximizePowerEfficiency", "MaximumRealTimeFrameRate"]
         /// Real Video Toolbox keys FFmpeg's encoders cannot honour: `canApply` answers false.
         static let unsupported: Set<String> = [
             "ConstantBitRate", "MaxFrameDelayCount", "MaxH264SliceBytes", "BaseLayerFrameRateFraction", "CleanAperture",
-            "FieldCount", "FieldDetail", "ICCProfile", "GammaLevel", "Depth", "TargetQualityForAlpha",
+            "FieldCount", "FieldDetail", "ICCProfile", "GammaLevel", "Depth", "TargetQualityForAlpha", "ReferenceBufferCount",
+            "SpatialAdaptiveQPLevel", "PreserveDynamicHDRMetadata", "AlphaChannelMode", "VariableBitRate", "VBVMaxBitRate",
+            "VBVBufferDuration",
         ]
+        /// Properties an encoder reports, never takes.
+        static let readOnly: Set<String> = ["NumberOfPendingFrames", "UsingHardwareAcceleratedVideoEncoder"]
         /// Keys that only apply to H.264.
         static let h264Only: Set<String> = ["H264EntropyMode", "MaxH264SliceBytes"]
     }
@@ -336,8 +340,8 @@ enum WriterOutputSettings {
     static func parseCompressionProperties(_ p: [String: Any], into v: inout WriterVideoSettings) -> WriterSettingsError? {
         let codecName = v.codecType.rawValue
         for key in p.keys.sorted() {
-            if key == "NumberOfPendingFrames" {
-                return .invalid("Compression property NumberOfPendingFrames is read-only")
+            if CompressionKey.readOnly.contains(key) {
+                return .invalid("Compression property \(key) is read-only")
             }
             let known = CompressionKey.honoured.contains(key) || CompressionKey.hints.contains(key) || CompressionKey.unsupported.contains(key)
             if !known || (CompressionKey.h264Only.contains(key) && v.codecType != .h264) {
@@ -381,6 +385,7 @@ enum WriterOutputSettings {
             v.nonDroppableFrameRate = try positiveDouble(AVVideoAverageNonDroppableFrameRateKey)
             _ = try positiveDouble("ExpectedDuration")
             _ = try positiveInt("SourceFrameCount")
+            _ = try positiveDouble("MaximumRealTimeFrameRate")
             v.allowFrameReordering = try bool(AVVideoAllowFrameReorderingKey)
             v.realTime = try bool("RealTime")
             v.prioritizeSpeed = try bool("PrioritizeEncodingSpeedOverQuality") ?? false
