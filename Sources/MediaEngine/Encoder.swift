@@ -99,6 +99,9 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
         /// Quantiser bounds (H.264/HEVC QP).
         package var minQP: Int?
         package var maxQP: Int?
+        /// Constant bit rate (`averageBitRate` every second, `dataRateLimit` its buffer): x264
+        /// writes CBR HRD parameters and pads, x265 keeps strictly to it.
+        package var constantBitRate = false
         /// Open groups of pictures (nil: the encoder's default).
         package var openGOP: Bool?
         /// HEVC HDR10 SEI messages: SMPTE ST 2086 mastering display colour volume (24 bytes,
@@ -283,6 +286,7 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
             if keyint == 1 { ctx.pointee.keyint_min = 1 }
             if let cabac = s.entropyCABAC { try set("coder", cabac ? "cabac" : "cavlc") }
             if let open = s.openGOP { try set("x264-params", "open-gop=\(open ? 1 : 0)") }
+            if s.constantBitRate { try set("nal-hrd", "cbr") }
         case .hevc:
             try set("preset", s.speedPreset ?? (s.realTime ? "veryfast" : "medium"))
             var params = ["log-level=none"]
@@ -292,6 +296,7 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
             if let q = s.minQP { params.append("qpmin=\(q)") }
             if let q = s.maxQP { params.append("qpmax=\(q)") }
             if let open = s.openGOP { params.append(open ? "open-gop=1" : "no-open-gop=1") }
+            if s.constantBitRate { params.append("strict-cbr=1") }
             if let d = s.masteringDisplay, d.count == 24 {
                 let bytes = [UInt8](d)
                 func big(_ offset: Int, _ count: Int) -> Int {

@@ -110,6 +110,18 @@ import Testing
         #expect(options.contains("subme=2 ") && options.contains(" ref=1 "), "\(options)")
     }
 
+    @Test func constantBitRateIsStrict() async throws {
+        let (url, _) = try await write(.h264, [kVTCompressionPropertyKey_ConstantBitRate as String: 500_000,
+                                               kVTCompressionPropertyKey_ExpectedFrameRate as String: 30],
+                                       name: "cbr.mov", count: 30)
+        let options = try x264Options(url)
+        #expect(options.contains("rc=cbr ") && options.contains("bitrate=500 "), "\(options)")
+        #expect(options.contains("vbv_maxrate=500 ") && options.contains("nal_hrd=cbr"), "\(options)")
+        // Padded to the rate: one second of pictures is about 500 kbit (62.5 kB).
+        let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
+        #expect(size > 40_000 && size < 90_000, "\(size) bytes")
+    }
+
     @Test func nonDroppableFrameRateAndTemporalCompressionShapeTheGOP() async throws {
         // Every frame non-droppable: no B-frames.
         let (url, stream) = try await write(.h264, [AVVideoAverageNonDroppableFrameRateKey: 30, AVVideoExpectedSourceFrameRateKey: 30],
@@ -207,7 +219,9 @@ import Testing
         // Real Video Toolbox values libx264/libx265 cannot write: canApply answers false.
         #expect(!writer.canApply(outputSettings: settings(.h264, [profile: kVTProfileLevel_H264_Extended_AutoLevel as String]), forMediaType: .video))
         #expect(!writer.canApply(outputSettings: settings(.hevc, [profile: kVTProfileLevel_HEVC_Monochrome_AutoLevel as String]), forMediaType: .video))
-        #expect(!writer.canApply(outputSettings: settings(.h264, [kVTCompressionPropertyKey_ConstantBitRate as String: 1_000_000]), forMediaType: .video))
+        #expect(!writer.canApply(outputSettings: settings(.h264, [kVTCompressionPropertyKey_ConstantBitRate as String: 1_000_000,
+                                                                  kVTCompressionPropertyKey_AverageBitRate as String: 1_000_000]),
+                                 forMediaType: .video))
         #expect(!writer.canApply(outputSettings: settings(.h264, [kVTCompressionPropertyKey_MaxH264SliceBytes as String: 1200]), forMediaType: .video))
         #expect(!writer.canApply(outputSettings: settings(.h264, [kVTCompressionPropertyKey_ContentLightLevelInfo as String: Data([0, 1, 0, 1])]),
                                  forMediaType: .video))

@@ -125,6 +125,8 @@ struct WriterVideoSettings {
     var nonDroppableFrameRate: Double?
     /// H.264 Constrained High: High without B-frames.
     var constrainedHigh = false
+    /// `kVTCompressionPropertyKey_ConstantBitRate`: bits per second, every second.
+    var constantBitRate: Int?
     /// `kVTCompressionPropertyKey_MinAllowedFrameQP` / `_MaxAllowedFrameQP`.
     var minQP: Int?
     var maxQP: Int?
@@ -314,6 +316,7 @@ enum WriterOutputSettings {
         static let honoured: Set<String> = [
             "AverageBitRate", "Quality", "MaxKeyFrameInterval", "MaxKeyFrameIntervalDuration", "AllowFrameReordering",
             "ExpectedFrameRate", "ProfileLevel", "H264EntropyMode", "RealTime", "AllowTemporalCompression", "DataRateLimits",
+            "ConstantBitRate",
             "AverageNonDroppableFrameRate", "ColorPrimaries", "TransferFunction", "YCbCrMatrix", "PixelAspectRatio",
             "HDRMetadataInsertionMode", "MasteringDisplayColorVolume", "ContentLightLevelInfo", "MinAllowedFrameQP",
             "MaxAllowedFrameQP", "AllowOpenGOP", "PrioritizeEncodingSpeedOverQuality",
@@ -323,7 +326,7 @@ enum WriterOutputSettings {
         static let hints: Set<String> = ["ExpectedDuration", "SourceFrameCount", "MaximizePowerEfficiency", "MaximumRealTimeFrameRate"]
         /// Real Video Toolbox keys FFmpeg's encoders cannot honour: `canApply` answers false.
         static let unsupported: Set<String> = [
-            "ConstantBitRate", "MaxFrameDelayCount", "MaxH264SliceBytes", "BaseLayerFrameRateFraction", "CleanAperture",
+            "MaxFrameDelayCount", "MaxH264SliceBytes", "BaseLayerFrameRateFraction", "CleanAperture",
             "FieldCount", "FieldDetail", "ICCProfile", "GammaLevel", "Depth", "TargetQualityForAlpha", "ReferenceBufferCount",
             "SpatialAdaptiveQPLevel", "PreserveDynamicHDRMetadata", "AlphaChannelMode", "VariableBitRate", "VBVMaxBitRate",
             "VBVBufferDuration",
@@ -379,6 +382,7 @@ enum WriterOutputSettings {
         }
         do {
             v.averageBitRate = try positiveInt(AVVideoAverageBitRateKey)
+            v.constantBitRate = try positiveInt("ConstantBitRate")
             v.maxKeyFrameInterval = try positiveInt(AVVideoMaxKeyFrameIntervalKey)
             v.maxKeyFrameIntervalDuration = try positiveDouble(AVVideoMaxKeyFrameIntervalDurationKey)
             v.expectedFrameRate = try positiveDouble(AVVideoExpectedSourceFrameRateKey)
@@ -401,6 +405,9 @@ enum WriterOutputSettings {
         }
         if v.masteringDisplay != nil || v.contentLightLevel != nil, v.codecType != .hevc {
             return .unsupported("HDR metadata (MasteringDisplayColorVolume, ContentLightLevelInfo) is written for HEVC only")
+        }
+        if v.constantBitRate != nil, v.averageBitRate != nil || p["DataRateLimits"] != nil {
+            return .unsupported("Compression property ConstantBitRate cannot be combined with AverageBitRate or DataRateLimits")
         }
         if let low = v.minQP, let high = v.maxQP, low > high {
             return .invalid("compression property MinAllowedFrameQP must not exceed MaxAllowedFrameQP")

@@ -226,6 +226,12 @@ final class WriterTrack: @unchecked Sendable {
         s.entropyCABAC = video.entropyCABAC
         s.pixelAspect = video.pixelAspect
         s.dataRateLimit = video.dataRateLimit
+        if let cbr = video.constantBitRate {
+            // Constant bit rate: the average is the peak, over a one-second buffer.
+            s.averageBitRate = cbr
+            s.dataRateLimit = (cbr, cbr)
+            s.constantBitRate = true
+        }
         s.minQP = video.minQP
         s.maxQP = video.maxQP
         s.openGOP = video.openGOP
