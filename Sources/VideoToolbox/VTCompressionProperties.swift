@@ -111,6 +111,8 @@ public let kVTH264EntropyMode_CABAC: CFString = "CABAC"
 public let kVTHDRMetadataInsertionMode_None: CFString = "None"
 /// HDR metadata in the bitstream when the colour tags call for it.
 public let kVTHDRMetadataInsertionMode_Auto: CFString = "Auto"
+/// As `Auto`, asking the encoder to keep SDR range in the metadata it generates.
+public let kVTHDRMetadataInsertionMode_RequestSDRRangePreservation: CFString = "RequestSDRRangePreservation"
 
 // MARK: Profiles and levels
 

@@ -197,6 +197,20 @@ import Testing
         #expect(try x264Options(url2).contains("cabac=1"))
     }
 
+    @Test func sdrVideoGetsNoHDRMetadata() async throws {
+        // Video Toolbox inserts HDR metadata only into HDR streams: BT.709 gets none.
+        let properties: [String: Any] = [
+            kVTCompressionPropertyKey_MasteringDisplayColorVolume as String: Self.masteringDisplay,
+            kVTCompressionPropertyKey_ContentLightLevelInfo as String: Data([0x03, 0xE8, 0x01, 0x90]),
+            kVTCompressionPropertyKey_TransferFunction as String: AVVideoTransferFunction_ITU_R_709_2,
+        ]
+        let (url, stream) = try await write(.hevc, properties, name: "sdr.mov", count: 2)
+        #expect(stream["color_transfer"] == "bt709")
+        let side = try AssetFixtures.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1", "-show_frames",
+                                                     "-show_entries", "frame_side_data", "-of", "default=nw=1", url.path]).output
+        #expect(!side.contains("Mastering display metadata") && !side.contains("Content light level metadata"), "\(side)")
+    }
+
     @Test func hlgTagsComeFromTheCompressionProperties() async throws {
         let properties: [String: Any] = [
             kVTCompressionPropertyKey_ProfileLevel as String: kVTProfileLevel_HEVC_Main10_AutoLevel as String,

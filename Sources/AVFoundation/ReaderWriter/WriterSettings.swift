@@ -428,7 +428,7 @@ enum WriterOutputSettings {
         if let raw = p["HDRMetadataInsertionMode"] {
             switch WriterValue.string(raw) {
             case "None": v.insertHDRMetadata = false
-            case "Auto": v.insertHDRMetadata = true
+            case "Auto", "RequestSDRRangePreservation": v.insertHDRMetadata = true
             default: return .invalid("unknown HDRMetadataInsertionMode value \(raw)")
             }
         }

@@ -241,10 +241,6 @@ final class WriterTrack: @unchecked Sendable {
             let fps = video.expectedFrameRate ?? 30
             s.maxBFrames = min(s.maxBFrames ?? 16, max(0, Int((fps / rate).rounded()) - 1))
         }
-        if video.insertHDRMetadata {
-            s.masteringDisplay = video.masteringDisplay
-            s.contentLightLevel = video.contentLightLevel
-        }
         var color = video.color
         if color.primaries == nil { color.primaries = attachment(kCVImageBufferColorPrimariesKey, of: buffer) }
         if color.transferFunction == nil { color.transferFunction = attachment(kCVImageBufferTransferFunctionKey, of: buffer) }
@@ -252,6 +248,12 @@ final class WriterTrack: @unchecked Sendable {
             color.matrix = attachment(kCVImageBufferYCbCrMatrixKey, of: buffer)
         }
         s.color = color
+        // HDR10 metadata goes into HDR streams (PQ or HLG) unless the insertion mode is None, as
+        // Video Toolbox decides from the output colour space.
+        if video.insertHDRMetadata, [AVVideoTransferFunction_SMPTE_ST_2084_PQ, AVVideoTransferFunction_ITU_R_2100_HLG].contains(color.transferFunction) {
+            s.masteringDisplay = video.masteringDisplay
+            s.contentLightLevel = video.contentLightLevel
+        }
         do {
             encoder = try Encoder(video: s)
         } catch {
