@@ -114,6 +114,9 @@ struct AVErrorTests {
         #expect(AVError(.decodeFailed).localizedDescription == "Cannot Decode")
         #expect(AVError(.fileAlreadyExists).localizedDescription == "Cannot Save")
         #expect(AVError(.diskFull).localizedDescription == "Operation Stopped")
+        let export = AVError(.exportFailed) as NSError
+        #expect(export.localizedDescription == "Cannot Complete Export")
+        #expect(export.localizedRecoverySuggestion == "Try exporting again.")
     }
 
     @Test("a nested error prints after its address, in the same form")

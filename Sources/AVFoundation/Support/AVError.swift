@@ -221,6 +221,9 @@ public struct AVError: CustomNSError, Hashable, Sendable {
         if info[NSLocalizedFailureReasonErrorKey] == nil, let reason = AVError.failureReason(for: code) {
             info[NSLocalizedFailureReasonErrorKey] = reason
         }
+        if info[NSLocalizedRecoverySuggestionErrorKey] == nil, let suggestion = AVError.recoverySuggestion(for: code) {
+            info[NSLocalizedRecoverySuggestionErrorKey] = suggestion
+        }
         storage = UserInfoBox(info)
     }
 
@@ -327,6 +330,19 @@ public struct AVError: CustomNSError, Hashable, Sendable {
         case .invalidVideoComposition: return "The video could not be composed."
         case .serverIncorrectlyConfigured: return "The server is not correctly configured."
         case .unknown: return "An unknown error occurred."
+        default: return nil
+        }
+    }
+
+    /// Apple's `NSLocalizedRecoverySuggestion` for `code`, where it gives one.
+    static func recoverySuggestion(for code: Code) -> String? {
+        switch code {
+        case .exportFailed: return "Try exporting again."
+        case .fileAlreadyExists: return "Try saving again."
+        case .operationInterrupted: return "Stop other operations and try again."
+        case .mediaServicesWereReset: return "Try again later."
+        case .decoderTemporarilyUnavailable: return "Stop any other actions that decode media and try again."
+        case .encoderTemporarilyUnavailable: return "Stop any other actions that encode media and try again."
         default: return nil
         }
     }
