@@ -92,6 +92,23 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
         package var entropyCABAC: Bool?
         /// Pixel aspect ratio (horizontal, vertical spacing); nil: square.
         package var pixelAspect: (horizontal: Int32, vertical: Int32)?
+        /// Peak bit rate (bits per second) over a buffer of `bufferBits` (VBV); nil: no cap.
+        package var dataRateLimit: (bitsPerSecond: Int, bufferBits: Int)?
+        /// The most B-frames in a row (nil: the encoder's choice; `allowFrameReordering` false: 0).
+        package var maxBFrames: Int?
+        /// Quantiser bounds (H.264/HEVC QP).
+        package var minQP: Int?
+        package var maxQP: Int?
+        /// Constant bit rate (`averageBitRate` every second, `dataRateLimit` its buffer): x264
+        /// writes CBR HRD parameters and pads, x265 keeps strictly to it.
+        package var constantBitRate = false
+        /// Open groups of pictures (nil: the encoder's default).
+        package var openGOP: Bool?
+        /// HEVC HDR10 SEI messages: SMPTE ST 2086 mastering display colour volume (24 bytes,
+        /// big-endian: G, B, R and white point x/y in 0.00002 units, max/min luminance in 0.0001
+        /// cd/m²) and CEA-861.3 content light level (MaxCLL, MaxFALL).
+        package var masteringDisplay: Data?
+        package var contentLightLevel: Data?
 
         package init(codec: VideoCodec, width: Int, height: Int, timescale: Int32, sourcePixelFormat: OSType) {
             self.codec = codec
@@ -155,6 +172,8 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
             encoderName = "libx265"
             if settings.profile == "main10" {
                 format = AV_PIX_FMT_YUV420P10LE
+            } else if settings.profile == "main422-10" {
+                format = AV_PIX_FMT_YUV422P10LE
             } else {
                 format = AV_PIX_FMT_YUV420P
                 conversion = sourceFull && PixelFormat.isYCbCr(settings.sourcePixelFormat) ? OSType(fourCC: "f420") : OSType(fourCC: "y420")
@@ -245,7 +264,14 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
             keyint = min(keyint ?? frames, frames)
         }
         if let keyint { ctx.pointee.gop_size = Int32(clamping: keyint) }
+        if let b = s.maxBFrames { ctx.pointee.max_b_frames = Int32(clamping: min(max(b, 0), 16)) }
         if s.allowFrameReordering == false || keyint == 1 { ctx.pointee.max_b_frames = 0 }
+        if let limit = s.dataRateLimit, limit.bitsPerSecond > 0, limit.bufferBits > 0 {
+            ctx.pointee.rc_max_rate = Int64(limit.bitsPerSecond)
+            ctx.pointee.rc_buffer_size = Int32(clamping: limit.bufferBits)
+        }
+        if let q = s.minQP { ctx.pointee.qmin = Int32(clamping: q) }
+        if let q = s.maxQP { ctx.pointee.qmax = Int32(clamping: q) }
         let priv = ctx.pointee.priv_data
         func set(_ key: String, _ value: String) throws(MediaError) {
             let r = av_opt_set(priv, key, value, 0)
@@ -259,12 +285,33 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
             if let q = s.quality, s.averageBitRate == nil { try set("crf", String(Encoder.crf(quality: q))) }
             if keyint == 1 { ctx.pointee.keyint_min = 1 }
             if let cabac = s.entropyCABAC { try set("coder", cabac ? "cabac" : "cavlc") }
+            if let open = s.openGOP { try set("x264-params", "open-gop=\(open ? 1 : 0)") }
+            if s.constantBitRate { try set("nal-hrd", "cbr") }
         case .hevc:
             try set("preset", s.speedPreset ?? (s.realTime ? "veryfast" : "medium"))
             var params = ["log-level=none"]
             if let q = s.quality, s.averageBitRate == nil { try set("crf", String(Encoder.crf(quality: q))) }
             if let profile = s.profile { try set("profile", profile) }
             if keyint == 1 { params.append("keyint=1:min-keyint=1") }
+            if let q = s.minQP { params.append("qpmin=\(q)") }
+            if let q = s.maxQP { params.append("qpmax=\(q)") }
+            if let open = s.openGOP { params.append(open ? "open-gop=1" : "no-open-gop=1") }
+            if s.constantBitRate { params.append("strict-cbr=1") }
+            if let d = s.masteringDisplay, d.count == 24 {
+                let bytes = [UInt8](d)
+                func big(_ offset: Int, _ count: Int) -> Int {
+                    var value = 0
+                    for i in 0..<count { value = value << 8 | Int(bytes[offset + i]) }
+                    return value
+                }
+                let v = (0..<8).map { big($0 * 2, 2) } + [big(16, 4), big(20, 4)]
+                params.append("master-display=G(\(v[0]),\(v[1]))B(\(v[2]),\(v[3]))R(\(v[4]),\(v[5]))WP(\(v[6]),\(v[7]))L(\(v[8]),\(v[9]))")
+            }
+            if let d = s.contentLightLevel, d.count == 4 {
+                let b = [UInt8](d)
+                let cll = Int(b[0]) << 8 | Int(b[1]), fall = Int(b[2]) << 8 | Int(b[3])
+                params.append("max-cll=\(cll),\(fall)")
+            }
             try set("x265-params", params.joined(separator: ":"))
         case .proRes(let profile):
             try set("profile", String(profile))

@@ -90,4 +90,68 @@ struct AVErrorTests {
         #expect(AVError.Code(rawValue: -11800) == .unknown && AVError.Code(rawValue: -11849) == .failedToLoadMediaData)
         #expect(AVError.Code.contentIsUnavailable.rawValue == -11863 && AVError.Code.operationCancelled.rawValue == -11878)
     }
+
+    @Test("print, String(describing:) and interpolation show Apple's NSError form; localizedDescription its title")
+    func printsLikeApple() {
+        let error = AVError(.operationNotSupportedForAsset)
+        let expected = "Error Domain=AVFoundationErrorDomain Code=-11838 \"Operation Stopped\" UserInfo={NSLocalizedDescription=Operation Stopped, "
+            + "NSLocalizedFailureReason=The operation is not supported for this media.}"
+        #expect("\(error)" == expected)
+        #expect(String(describing: error) == expected)
+        #expect(String(reflecting: error) == expected)
+        let existential: any Error = error
+        #expect(String(describing: existential) == expected)
+        var printed = ""
+        print(existential, to: &printed)
+        #expect(printed == expected + "\n")
+        #expect(error.localizedDescription == "Operation Stopped")
+        #expect(existential.localizedDescription == "Operation Stopped")
+        let ns = error as NSError
+        #expect(ns.localizedDescription == "Operation Stopped")
+        #expect(ns.localizedFailureReason == "The operation is not supported for this media.")
+        // Apple's titles for the codes apps meet most.
+        #expect(AVError(.fileFormatNotRecognized).localizedDescription == "Cannot Open")
+        #expect(AVError(.decodeFailed).localizedDescription == "Cannot Decode")
+        #expect(AVError(.fileAlreadyExists).localizedDescription == "Cannot Save")
+        #expect(AVError(.diskFull).localizedDescription == "Operation Stopped")
+        let export = AVError(.exportFailed) as NSError
+        #expect(export.localizedDescription == "Cannot Complete Export")
+        #expect(export.localizedRecoverySuggestion == "Try exporting again.")
+    }
+
+    @Test("a nested error prints after its address, in the same form")
+    func nestedErrorsPrintLikeApple() {
+        let error = AVError(.decodeFailed, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSOSStatusErrorDomain, code: -12909),
+                                                     AVErrorPersistentTrackIDKey: NSNumber(value: 2)])
+        let text = "\(error)"
+        #expect(text.hasPrefix("Error Domain=AVFoundationErrorDomain Code=-11821 \"Cannot Decode\" UserInfo={AVErrorPersistentTrackIDKey=2, "))
+        #expect(text.contains("NSLocalizedFailureReason=The media data could not be decoded. It may be damaged."))
+        #expect(text.range(of: #"NSUnderlyingError=0x[0-9a-f]+ \{Error Domain=NSOSStatusErrorDomain Code=-12909 "\(null\)"\}"#,
+                           options: .regularExpression) != nil, "\(text)")
+        #expect(!text.contains("AVError("))
+    }
+
+    @Test("errors from real failures print in Apple's form, with their failure reason")
+    func realFailuresPrintLikeApple() async throws {
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent("notes.mov")
+        try String(repeating: "not a movie\n", count: 100).write(to: url, atomically: true, encoding: .utf8)
+        do {
+            _ = try await AVURLAsset(url: url).load(.tracks)
+            Issue.record("loaded")
+        } catch {
+            let text = "\(error)"
+            #expect(text.hasPrefix("Error Domain=AVFoundationErrorDomain Code=-11828 \"Cannot Open\" UserInfo={"), "\(text)")
+            #expect(text.contains("NSLocalizedFailureReason=This media format is not supported."), "\(text)")
+            #expect(error.localizedDescription == "Cannot Open")
+        }
+        // An export onto an existing file.
+        guard let source = ExportFixtures.audioOnly else { Issue.record("no fixture"); return }
+        let out = try ExportFixtures.output("taken.m4a")
+        try Data([1]).write(to: out)
+        let session = try await ExportFixtures.export(source, preset: AVAssetExportPresetAppleM4A, to: out, type: .m4a)
+        let error = try #require(session.error)
+        #expect("\(error)".hasPrefix("Error Domain=AVFoundationErrorDomain Code=-11823 \"Cannot Save\" UserInfo={"), "\(error)")
+        #expect(error.localizedDescription == "Cannot Save")
+    }
 }
+

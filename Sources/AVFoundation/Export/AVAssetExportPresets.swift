@@ -4,6 +4,7 @@ import CoreAudioTypes
 import CoreGraphics
 import CoreMedia
 import Foundation
+import MediaEngine
 
 /// A preset that exports at a low quality suitable for sharing over a cellular network.
 public let AVAssetExportPresetLowQuality: String = "AVAssetExportPresetLowQuality"
@@ -47,7 +48,9 @@ struct ExportPreset: Sendable {
     enum Audio: Sendable {
         /// No audio track is written.
         case none
-        /// AAC at `bitRate`, at most `channels` channels, 44.1 kHz sources kept, others 48 kHz.
+        /// AAC at `bitRate` (lowered to what the encoder takes at the output's rate and channel
+        /// count), at most `channels` channels, standard AAC rates kept, others 48 kHz
+        /// (`aacOutput(bitRate:maxChannels:sourceRate:sourceChannels:)`).
         case aac(bitRate: Int, channels: Int)
         /// 16-bit linear PCM at the source's rate and channels.
         case lpcm
@@ -116,9 +119,28 @@ struct ExportPreset: Sendable {
         return (even(w * scale), even(h * scale))
     }
 
-    /// The output sample rate for AAC: 44.1 kHz and 48 kHz sources keep theirs (so do 32 kHz and
-    /// lower standard AAC rates); anything else becomes 48 kHz.
+    /// The output sample rate for AAC: the rates the AAC encoder takes (8, 11.025, 12, 16, 22.05,
+    /// 24, 32, 44.1 and 48 kHz) are kept; anything else (96 kHz, 88.2 kHz, 7.35 kHz, odd rates)
+    /// becomes 48 kHz.
     static func aacSampleRate(source: Double) -> Double {
-        [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000].contains(source) ? source : 48000
+        let rates = EncoderAudio.sampleRates(.aac) ?? [48_000]
+        return source.rounded() == source && rates.contains(Int(source)) ? source : 48_000
+    }
+
+    /// What an AAC preset writes for a source of `sourceRate` Hz with `sourceChannels` channels:
+    /// the rate `aacSampleRate(source:)` gives, at most `maxChannels` channels (a 5.1 source is
+    /// mixed down to stereo, a mono one stays mono), and the preset's `bitRate` brought inside the
+    /// range the encoder takes at that rate and channel count (AAC carries at most 6144 bits per
+    /// channel in a 1024-sample frame, so 128 kb/s mono needs at least 21.3 kHz: an 11.025 kHz
+    /// mono source is written at 66.15 kb/s).
+    static func aacOutput(bitRate: Int, maxChannels: Int, sourceRate: Double, sourceChannels: Int)
+        -> (sampleRate: Double, channels: Int, bitRate: Int) {
+        let rate = aacSampleRate(source: sourceRate.isFinite && sourceRate > 0 ? sourceRate : 48_000)
+        let channels = max(1, min(maxChannels, sourceChannels))
+        var bits = bitRate
+        if let range = EncoderAudio.bitRateRange(.aac, sampleRate: Int(rate), channels: channels) {
+            bits = min(max(bits, range.lowerBound), range.upperBound)
+        }
+        return (rate, channels, bits)
     }
 }

@@ -124,11 +124,17 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 return formats.allSatisfy { container.canPassThrough($0) == nil }
             }
         }
+        let candidates: [AVFileType]
         switch preset.video {
         case .none:
-            return hasAudio ? preset.fileTypes : []
+            candidates = hasAudio ? preset.fileTypes : []
         case .encode:
-            return hasVideo || (preset.acceptsAudioOnly && hasAudio) ? preset.fileTypes : []
+            candidates = hasVideo || (preset.acceptsAudioOnly && hasAudio) ? preset.fileTypes : []
+        }
+        // Only the types the export's plan can be written to: every setting adapted to the
+        // source (rate, channels, bit rate) and accepted by the writer.
+        return candidates.filter { type in
+            (try? ExportPlanner.plan(asset: asset, preset: preset, fileType: type, audioMix: nil)) != nil
         }
     }
 

@@ -40,8 +40,12 @@ struct ExportTrackPlan: @unchecked Sendable {
     /// One line for `avtool convert --verbose`.
     var summary: String {
         let source = tracks.map { "track \($0.trackID)" }.joined(separator: "+")
-        guard let settings = writerSettings else { return "\(mediaType.rawValue) \(source): passthrough (samples copied)" }
-        return "\(mediaType.rawValue) \(source): \(ExportTrackPlan.describe(settings))"
+        return "\(mediaType.spokenName) \(source): \(settingsSummary)"
+    }
+
+    /// The writer settings in one line, or passthrough.
+    var settingsSummary: String {
+        writerSettings.map(ExportTrackPlan.describe) ?? "passthrough (samples copied)"
     }
 
     static func describe(_ settings: [String: Any]) -> String {
@@ -52,6 +56,28 @@ struct ExportTrackPlan: @unchecked Sendable {
             if key == AVFormatIDKey, let id = value as? AudioFormatID { return "\(key)='\(MuxerStreamFormat.fourCC(id))'" }
             return "\(key)=\(value.map { "\($0)" } ?? "nil")"
         }.joined(separator: ", ")
+    }
+}
+
+extension AVMediaType {
+    /// The media type as a word for messages ("audio", "video", "closed caption"), where its raw
+    /// value is a four-character code ("soun", "vide", "clcp").
+    var spokenName: String {
+        switch self {
+        case .audio: return "audio"
+        case .video: return "video"
+        case .text: return "text"
+        case .closedCaption: return "closed caption"
+        case .subtitle: return "subtitle"
+        case .timecode: return "timecode"
+        case .metadata: return "metadata"
+        case .muxed: return "muxed"
+        case .haptic: return "haptic"
+        case .depthData: return "depth data"
+        case .metadataObject: return "metadata object"
+        case .auxiliaryPicture: return "auxiliary picture"
+        default: return "'\(rawValue)'"
+        }
     }
 }
 
@@ -119,8 +145,8 @@ enum ExportPlanner {
             case .none:
                 break
             case .aac(let bitRate, let maxChannels):
-                let rate = ExportPreset.aacSampleRate(source: sourceRate)
-                let channels = max(1, min(maxChannels, sourceChannels))
+                let (rate, channels, bitRate) = ExportPreset.aacOutput(bitRate: bitRate, maxChannels: maxChannels,
+                                                                       sourceRate: sourceRate, sourceChannels: sourceChannels)
                 let reader: [String: Any] = [
                     AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: true, AVLinearPCMBitDepthKey: 32,
                     AVLinearPCMIsNonInterleaved: false, AVLinearPCMIsBigEndianKey: false,
@@ -134,11 +160,23 @@ enum ExportPlanner {
                 plan.languageCode = first.languageCode
                 plans.append(plan)
             case .lpcm:
-                let pcm: [String: Any] = [
+                var pcm: [String: Any] = [
                     AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: false, AVLinearPCMBitDepthKey: 16,
                     AVLinearPCMIsNonInterleaved: false, AVLinearPCMIsBigEndianKey: false,
                     AVSampleRateKey: sourceRate, AVNumberOfChannelsKey: sourceChannels,
                 ]
+                if sourceChannels > 2 {
+                    // More than stereo needs its layout spelled out: the source's, else the
+                    // usual one for the count (5.1: L R C LFE Ls Rs).
+                    var size = 0
+                    let format = first.formatDescriptions.first as! CMFormatDescription?
+                    if let format, let layout = CMAudioFormatDescriptionGetChannelLayout(format, sizeOut: &size), size > 0,
+                       AudioChannelSet(audioChannelLayout: Data(bytes: layout, count: size))?.count == sourceChannels {
+                        pcm[AVChannelLayoutKey] = Data(bytes: layout, count: size)
+                    } else {
+                        pcm[AVChannelLayoutKey] = AVOutputSettingsAssistant.layoutData(channels: sourceChannels)
+                    }
+                }
                 var plan = ExportTrackPlan(mediaType: .audio, tracks: mixes ? audioTracks : [first], readerSettings: pcm, writerSettings: pcm)
                 plan.useAudioMix = mixes
                 plan.languageCode = first.languageCode
@@ -151,11 +189,34 @@ enum ExportPlanner {
                 NSLocalizedFailureReasonErrorKey: "The preset \(preset.name) has nothing to export from this asset.",
             ])
         }
+        for plan in plans {
+            if let problem = writerProblem(plan, container: container) {
+                throw unsupported("The preset \(preset.name) cannot write the asset's \(plan.mediaType.spokenName) track to a "
+                                  + "\(fileType.rawValue) file with settings {\(plan.settingsSummary)}: \(problem)")
+            }
+        }
         return plans
     }
 
+    /// Why the writer would not take `plan`'s settings for `container`; nil when it takes them
+    /// (what `AVAssetWriter.canApply(outputSettings:forMediaType:)` checks, with its reason).
+    static func writerProblem(_ plan: ExportTrackPlan, container: WriterContainer) -> String? {
+        guard let settings = plan.writerSettings else { return nil }  // passthrough: checked by canPassThrough
+        switch WriterOutputSettings.parse(settings, mediaType: plan.mediaType) {
+        case .failure(let error):
+            return error.reason
+        case .success(.video(let v)):
+            guard let codec = v.codec else { return "AVAssetWriter cannot encode video with codec '\(v.codecType.rawValue)'" }
+            return container.canStore(codec)
+        case .success(.audio(let a)):
+            if let missing = a.missingKey, plan.hint == nil { return missing }
+            guard let codec = a.codec else { return "AVAssetWriter cannot encode audio to '\(MuxerStreamFormat.fourCC(a.formatID))'" }
+            return container.canStore(codec)
+        }
+    }
+
     static func unsupported(_ reason: String) -> AVError {
-        AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "Operation Not Supported", NSLocalizedFailureReasonErrorKey: reason])
+        AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "Operation Stopped", NSLocalizedFailureReasonErrorKey: reason])
     }
 }
 
@@ -265,10 +326,11 @@ final class ExportRun: @unchecked Sendable {
             if plan.mediaTimeScale > 0 { input.mediaTimeScale = plan.mediaTimeScale }
             input.expectsMediaDataInRealTime = false
             guard reader.canAdd(output) else {
-                return ExportPlanner.unsupported("The \(plan.mediaType.rawValue) track cannot be read for this export.")
+                return ExportPlanner.unsupported("The \(plan.mediaType.spokenName) track cannot be read for this export.")
             }
             guard writer.canAdd(input) else {
-                return ExportPlanner.unsupported("A \(plan.mediaType.rawValue) track with settings {\(plan.summary)} cannot be written to a \(c.fileType.rawValue) file.")
+                return ExportPlanner.unsupported("The \(plan.mediaType.spokenName) track with settings {\(plan.settingsSummary)} "
+                                                 + "cannot be written to a \(c.fileType.rawValue) file.")
             }
             reader.add(output)
             writer.add(input)

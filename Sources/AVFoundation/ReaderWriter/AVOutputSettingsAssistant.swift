@@ -174,7 +174,7 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
     }
 
     /// An `AudioChannelLayout` (tag only) for `channels` as `Data`.
-    private static func layoutData(channels: Int) -> Data {
+    static func layoutData(channels: Int) -> Data {
         let tag: AudioChannelLayoutTag
         switch channels {
         case 1: tag = kAudioChannelLayoutTag_Mono

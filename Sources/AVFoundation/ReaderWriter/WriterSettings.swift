@@ -59,6 +59,22 @@ enum WriterValue {
             var out: [String: Any] = [:]
             for (k, val) in v { if let key = string(k) { out[key] = val } }
             return out
+        case let v as [AnyHashable: Any]:
+            // Keys typed CFString (`[kVTCompressionPropertyKey_…: …]`) whatever CFString is.
+            var out: [String: Any] = [:]
+            for (k, val) in v {
+                guard let key = string(k.base) else { return nil }
+                out[key] = val
+            }
+            return out
+        default: return nil
+        }
+    }
+
+    static func array(_ value: Any?) -> [Any]? {
+        switch value {
+        case let v as [Any]: return v
+        case let v as NSArray: return v.map { $0 }
         default: return nil
         }
     }
@@ -98,6 +114,30 @@ struct WriterVideoSettings {
     var entropyCABAC: Bool?
     var pixelAspect: (horizontal: Int32, vertical: Int32)?
     var color = EncoderColor()
+    /// `kVTCompressionPropertyKey_RealTime` (nil: the input's `expectsMediaDataInRealTime`).
+    var realTime: Bool?
+    /// `kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality`.
+    var prioritizeSpeed = false
+    /// `kVTCompressionPropertyKey_DataRateLimits`: the tightest (bytes, seconds) pair as a peak
+    /// rate in bits per second and the buffer it is measured over, in bits.
+    var dataRateLimit: (bitsPerSecond: Int, bufferBits: Int)?
+    /// `AVVideoAverageNonDroppableFrameRateKey`: frames per second that are not droppable (I and P).
+    var nonDroppableFrameRate: Double?
+    /// H.264 Constrained High: High without B-frames.
+    var constrainedHigh = false
+    /// `kVTCompressionPropertyKey_ConstantBitRate`: bits per second, every second.
+    var constantBitRate: Int?
+    /// `kVTCompressionPropertyKey_MinAllowedFrameQP` / `_MaxAllowedFrameQP`.
+    var minQP: Int?
+    var maxQP: Int?
+    /// `kVTCompressionPropertyKey_AllowOpenGOP`.
+    var openGOP: Bool?
+    /// `kVTCompressionPropertyKey_HDRMetadataInsertionMode` is not `None`.
+    var insertHDRMetadata = true
+    /// `kVTCompressionPropertyKey_MasteringDisplayColorVolume` (24 bytes) and
+    /// `_ContentLightLevelInfo` (4 bytes), big-endian as SMPTE ST 2086 / CEA-861.3 lay them out.
+    var masteringDisplay: Data?
+    var contentLightLevel: Data?
 
     /// The engine codec; nil for codec types this build cannot encode ('muxa').
     var codec: Encoder.VideoCodec? {
@@ -264,76 +304,212 @@ enum WriterOutputSettings {
             guard let p = WriterValue.dictionary(propsValue) else {
                 return .failure(.invalid("AVVideoCompressionPropertiesKey must be a dictionary"))
             }
-            func positiveInt(_ key: String) -> Result<Int?, WriterSettingsError> {
-                guard let raw = p[key] else { return .success(nil) }
-                guard let n = WriterValue.int(raw) ?? WriterValue.double(raw).map({ Int($0.rounded()) }), n > 0 else {
-                    return .failure(.invalid("compression property \(key) must be a positive number"))
-                }
-                return .success(n)
-            }
-            func positiveDouble(_ key: String) -> Result<Double?, WriterSettingsError> {
-                guard let raw = p[key] else { return .success(nil) }
-                guard let d = WriterValue.double(raw), d.isFinite, d > 0 else {
-                    return .failure(.invalid("compression property \(key) must be a positive number"))
-                }
-                return .success(d)
-            }
-            do {
-                v.averageBitRate = try positiveInt(AVVideoAverageBitRateKey).get()
-                v.maxKeyFrameInterval = try positiveInt(AVVideoMaxKeyFrameIntervalKey).get()
-                v.maxKeyFrameIntervalDuration = try positiveDouble(AVVideoMaxKeyFrameIntervalDurationKey).get()
-                v.expectedFrameRate = try positiveDouble(AVVideoExpectedSourceFrameRateKey).get()
-            } catch {
-                return .failure(error)
-            }
-            if let raw = p[AVVideoQualityKey] {
-                guard let q = WriterValue.double(raw), q >= 0, q <= 1 else {
-                    return .failure(.invalid("compression property Quality must be a number from 0.0 to 1.0"))
-                }
-                v.quality = q
-            }
-            if let raw = p[AVVideoAllowFrameReorderingKey] {
-                guard let b = WriterValue.bool(raw) else { return .failure(.invalid("compression property AllowFrameReordering must be a Boolean")) }
-                v.allowFrameReordering = b
-            }
-            if let raw = p[AVVideoH264EntropyModeKey] {
-                switch WriterValue.string(raw) {
-                case AVVideoH264EntropyModeCABAC: v.entropyCABAC = true
-                case AVVideoH264EntropyModeCAVLC: v.entropyCABAC = false
-                default: return .failure(.invalid("unknown H264EntropyMode value \(raw)"))
-                }
-            }
-            if let raw = p[AVVideoProfileLevelKey] {
-                guard let name = WriterValue.string(raw), let parsed = profileLevel(name, codec: v.codecType) else {
-                    return .failure(.invalid("unknown ProfileLevel value \(raw) for codec \(codec)"))
-                }
-                v.profile = parsed.profile
-                v.level = parsed.level
-            }
+            if let error = parseCompressionProperties(p, into: &v) { return .failure(error) }
         }
         return .success(v)
     }
 
-    /// ("high", 41) for "H264_High_4_1"; ("main", nil) for "H264_Main_AutoLevel" or
-    /// "HEVC_Main_AutoLevel"; nil when the name is not a profile/level of `codec`.
-    static func profileLevel(_ name: String, codec: AVVideoCodecType) -> (profile: String, level: Int32?)? {
+    /// The compression property keys (Video Toolbox's names; the AVVideo…Key constants have the
+    /// same strings) the writer knows, by what it does with them.
+    enum CompressionKey {
+        /// Honoured for every codec that has the notion (bit rate, keyframes, colour, …).
+        static let honoured: Set<String> = [
+            "AverageBitRate", "Quality", "MaxKeyFrameInterval", "MaxKeyFrameIntervalDuration", "AllowFrameReordering",
+            "ExpectedFrameRate", "ProfileLevel", "H264EntropyMode", "RealTime", "AllowTemporalCompression", "DataRateLimits",
+            "ConstantBitRate",
+            "AverageNonDroppableFrameRate", "ColorPrimaries", "TransferFunction", "YCbCrMatrix", "PixelAspectRatio",
+            "HDRMetadataInsertionMode", "MasteringDisplayColorVolume", "ContentLightLevelInfo", "MinAllowedFrameQP",
+            "MaxAllowedFrameQP", "AllowOpenGOP", "PrioritizeEncodingSpeedOverQuality",
+        ]
+        /// Hints about the source that change nothing in the output here (as on Apple, where they
+        /// tune the encoder's effort).
+        static let hints: Set<String> = ["ExpectedDuration", "SourceFrameCount", "MaximizePowerEfficiency", "MaximumRealTimeFrameRate"]
+        /// Real Video Toolbox keys FFmpeg's encoders cannot honour: `canApply` answers false.
+        static let unsupported: Set<String> = [
+            "MaxFrameDelayCount", "MaxH264SliceBytes", "BaseLayerFrameRateFraction", "CleanAperture",
+            "FieldCount", "FieldDetail", "ICCProfile", "GammaLevel", "Depth", "TargetQualityForAlpha", "ReferenceBufferCount",
+            "SpatialAdaptiveQPLevel", "PreserveDynamicHDRMetadata", "AlphaChannelMode", "VariableBitRate", "VBVMaxBitRate",
+            "VBVBufferDuration",
+        ]
+        /// Properties an encoder reports, never takes.
+        static let readOnly: Set<String> = ["NumberOfPendingFrames", "UsingHardwareAcceleratedVideoEncoder"]
+        /// Keys that only apply to H.264.
+        static let h264Only: Set<String> = ["H264EntropyMode", "MaxH264SliceBytes"]
+    }
+
+    /// Reads `AVVideoCompressionPropertiesKey`'s dictionary into `v`; the error Apple's frameworks
+    /// give for it (an exception for what no encoder takes, `canApply` false for what this one
+    /// cannot do), or nil.
+    static func parseCompressionProperties(_ p: [String: Any], into v: inout WriterVideoSettings) -> WriterSettingsError? {
+        let codecName = v.codecType.rawValue
+        for key in p.keys.sorted() {
+            if CompressionKey.readOnly.contains(key) {
+                return .invalid("Compression property \(key) is read-only")
+            }
+            let known = CompressionKey.honoured.contains(key) || CompressionKey.hints.contains(key) || CompressionKey.unsupported.contains(key)
+            if !known || (CompressionKey.h264Only.contains(key) && v.codecType != .h264) {
+                return .invalid("Compression property \(key) is not supported for video codec type \(codecName)")
+            }
+        }
+        if let key = p.keys.sorted().first(where: { CompressionKey.unsupported.contains($0) }) {
+            return .unsupported("Compression property \(key) is not supported by this AV Foundation's \(codecName) encoder")
+        }
+        func positiveInt(_ key: String) throws(WriterSettingsError) -> Int? {
+            guard let raw = p[key] else { return nil }
+            guard let n = WriterValue.int(raw) ?? WriterValue.double(raw).map({ Int($0.rounded()) }), n > 0 else {
+                throw .invalid("compression property \(key) must be a positive number")
+            }
+            return n
+        }
+        func positiveDouble(_ key: String) throws(WriterSettingsError) -> Double? {
+            guard let raw = p[key] else { return nil }
+            guard let d = WriterValue.double(raw), d.isFinite, d > 0 else {
+                throw .invalid("compression property \(key) must be a positive number")
+            }
+            return d
+        }
+        func bool(_ key: String) throws(WriterSettingsError) -> Bool? {
+            guard let raw = p[key] else { return nil }
+            guard let b = WriterValue.bool(raw) else { throw .invalid("compression property \(key) must be a Boolean") }
+            return b
+        }
+        func data(_ key: String, count: Int) throws(WriterSettingsError) -> Data? {
+            guard let raw = p[key] else { return nil }
+            guard let d = WriterValue.data(raw), d.count == count else {
+                throw .invalid("compression property \(key) must be \(count) bytes of data")
+            }
+            return d
+        }
+        do {
+            v.averageBitRate = try positiveInt(AVVideoAverageBitRateKey)
+            v.constantBitRate = try positiveInt("ConstantBitRate")
+            v.maxKeyFrameInterval = try positiveInt(AVVideoMaxKeyFrameIntervalKey)
+            v.maxKeyFrameIntervalDuration = try positiveDouble(AVVideoMaxKeyFrameIntervalDurationKey)
+            v.expectedFrameRate = try positiveDouble(AVVideoExpectedSourceFrameRateKey)
+            v.nonDroppableFrameRate = try positiveDouble(AVVideoAverageNonDroppableFrameRateKey)
+            _ = try positiveDouble("ExpectedDuration")
+            _ = try positiveInt("SourceFrameCount")
+            _ = try positiveDouble("MaximumRealTimeFrameRate")
+            v.allowFrameReordering = try bool(AVVideoAllowFrameReorderingKey)
+            v.realTime = try bool("RealTime")
+            v.prioritizeSpeed = try bool("PrioritizeEncodingSpeedOverQuality") ?? false
+            v.openGOP = try bool("AllowOpenGOP")
+            _ = try bool("MaximizePowerEfficiency")
+            if try bool("AllowTemporalCompression") == false { v.maxKeyFrameInterval = 1 }
+            v.minQP = try positiveInt("MinAllowedFrameQP")
+            v.maxQP = try positiveInt("MaxAllowedFrameQP")
+            v.masteringDisplay = try data("MasteringDisplayColorVolume", count: 24)
+            v.contentLightLevel = try data("ContentLightLevelInfo", count: 4)
+        } catch {
+            return error
+        }
+        if v.masteringDisplay != nil || v.contentLightLevel != nil, v.codecType != .hevc {
+            return .unsupported("HDR metadata (MasteringDisplayColorVolume, ContentLightLevelInfo) is written for HEVC only")
+        }
+        if v.constantBitRate != nil, v.averageBitRate != nil || p["DataRateLimits"] != nil {
+            return .unsupported("Compression property ConstantBitRate cannot be combined with AverageBitRate or DataRateLimits")
+        }
+        if let low = v.minQP, let high = v.maxQP, low > high {
+            return .invalid("compression property MinAllowedFrameQP must not exceed MaxAllowedFrameQP")
+        }
+        if let raw = p[AVVideoQualityKey] {
+            guard let q = WriterValue.double(raw), q >= 0, q <= 1 else {
+                return .invalid("compression property Quality must be a number from 0.0 to 1.0")
+            }
+            v.quality = q
+        }
+        if let raw = p[AVVideoH264EntropyModeKey] {
+            switch WriterValue.string(raw) {
+            case AVVideoH264EntropyModeCABAC: v.entropyCABAC = true
+            case AVVideoH264EntropyModeCAVLC: v.entropyCABAC = false
+            default: return .invalid("unknown H264EntropyMode value \(raw)")
+            }
+        }
+        if let raw = p["HDRMetadataInsertionMode"] {
+            switch WriterValue.string(raw) {
+            case "None": v.insertHDRMetadata = false
+            case "Auto", "RequestSDRRangePreservation": v.insertHDRMetadata = true
+            default: return .invalid("unknown HDRMetadataInsertionMode value \(raw)")
+            }
+        }
+        if let raw = p["DataRateLimits"] {
+            // Pairs of (bytes, seconds); the tightest pair bounds the peak rate.
+            guard let values = WriterValue.array(raw)?.map(WriterValue.double), !values.isEmpty, values.count % 2 == 0,
+                  values.allSatisfy({ ($0 ?? 0) > 0 && $0!.isFinite }) else {
+                return .invalid("compression property DataRateLimits must hold pairs of a byte count and a duration in seconds")
+            }
+            let pairs = stride(from: 0, to: values.count, by: 2).map { (bytes: values[$0]!, seconds: values[$0 + 1]!) }
+            let tightest = pairs.min { $0.bytes / $0.seconds < $1.bytes / $1.seconds }!
+            v.dataRateLimit = (Int((tightest.bytes * 8 / tightest.seconds).rounded()), Int((tightest.bytes * 8).rounded()))
+        }
+        if let aspect = p["PixelAspectRatio"], v.pixelAspect == nil {
+            guard let d = WriterValue.dictionary(aspect),
+                  let h = WriterValue.int(d[AVVideoPixelAspectRatioHorizontalSpacingKey]),
+                  let vs = WriterValue.int(d[AVVideoPixelAspectRatioVerticalSpacingKey]), h > 0, vs > 0,
+                  h <= Int(Int32.max), vs <= Int(Int32.max) else {
+                return .invalid("compression property PixelAspectRatio needs positive horizontal and vertical spacings")
+            }
+            v.pixelAspect = (Int32(h), Int32(vs))
+        }
+        // Colour tags given as compression properties (Video Toolbox's way); the
+        // AVVideoColorPropertiesKey dictionary wins where both are given.
+        for (key, path) in [("ColorPrimaries", \EncoderColor.primaries), ("TransferFunction", \EncoderColor.transferFunction),
+                            ("YCbCrMatrix", \EncoderColor.matrix)] {
+            guard let raw = p[key] else { continue }
+            guard let value = WriterValue.string(raw) else { return .invalid("compression property \(key) must be a string") }
+            if v.color[keyPath: path] == nil { v.color[keyPath: path] = value }
+        }
+        if let raw = p[AVVideoProfileLevelKey] {
+            guard let name = WriterValue.string(raw), let parsed = profileLevel(name, codec: v.codecType) else {
+                return .invalid("unknown ProfileLevel value \(raw) for codec \(codecName)")
+            }
+            guard let profile = parsed.profile else {
+                return .unsupported("The profile \(name) is not supported by this AV Foundation's \(codecName) encoder")
+            }
+            v.profile = profile
+            v.level = parsed.level
+            v.constrainedHigh = name.hasPrefix("H264_ConstrainedHigh_")
+        }
+        return nil
+    }
+
+    /// The encoder profile for a ProfileLevel value: ("high", 41) for "H264_High_4_1"; ("main",
+    /// nil) for "H264_Main_AutoLevel" or "HEVC_Main_AutoLevel"; ("baseline", nil) for
+    /// "H264_ConstrainedBaseline_AutoLevel" (x264's Baseline is Constrained Baseline); ("high",
+    /// nil) for "H264_ConstrainedHigh_AutoLevel" (with B-frames off); ("main422-10", nil) for
+    /// "HEVC_Main42210_AutoLevel". A nil profile: a real profile of `codec` that libx264/libx265
+    /// cannot write (H.264 Extended, HEVC Monochrome). Nil: not a profile/level of `codec`.
+    static func profileLevel(_ name: String, codec: AVVideoCodecType) -> (profile: String?, level: Int32?)? {
         let parts = name.split(separator: "_").map(String.init)
         guard parts.count >= 3 else { return nil }
-        let family = parts[0], profileName = parts[1].lowercased()
+        let family = parts[0], profileName = parts[1]
         let levelParts = parts[2...]
         var level: Int32?
         if levelParts.first != "AutoLevel" {
             guard levelParts.count == 2, let major = Int32(levelParts.first!), let minor = Int32(levelParts.last!),
                   (1...6).contains(major), (0...9).contains(minor) else { return nil }
             level = major * 10 + minor
+        } else if levelParts.count != 1 {
+            return nil
         }
         switch (family, codec) {
         case ("H264", .h264):
-            guard ["baseline", "main", "high"].contains(profileName) else { return nil }
-            return (profileName, level)
+            switch profileName {
+            case "Baseline", "Main", "High": return (profileName.lowercased(), level)
+            case "ConstrainedBaseline" where level == nil: return ("baseline", nil)
+            case "ConstrainedHigh" where level == nil: return ("high", nil)
+            case "Extended": return (nil, level)
+            default: return nil
+            }
         case ("HEVC", .hevc):
-            guard ["main", "main10"].contains(profileName), level == nil else { return nil }
-            return (profileName, nil)
+            guard level == nil else { return nil }
+            switch profileName {
+            case "Main": return ("main", nil)
+            case "Main10": return ("main10", nil)
+            case "Main42210": return ("main422-10", nil)
+            case "Monochrome", "Monochrome10": return (nil, nil)
+            default: return nil
+            }
         default:
             return nil
         }

@@ -220,10 +220,27 @@ final class WriterTrack: @unchecked Sendable {
         s.profile = video.profile
         s.level = video.level
         s.expectedFrameRate = video.expectedFrameRate
-        s.realTime = realTime
+        s.realTime = video.realTime ?? realTime
+        if video.prioritizeSpeed { s.realTime = true }
         s.scaling = video.scaling
         s.entropyCABAC = video.entropyCABAC
         s.pixelAspect = video.pixelAspect
+        s.dataRateLimit = video.dataRateLimit
+        if let cbr = video.constantBitRate {
+            // Constant bit rate: the average is the peak, over a one-second buffer.
+            s.averageBitRate = cbr
+            s.dataRateLimit = (cbr, cbr)
+            s.constantBitRate = true
+        }
+        s.minQP = video.minQP
+        s.maxQP = video.maxQP
+        s.openGOP = video.openGOP
+        if video.constrainedHigh { s.maxBFrames = 0 }
+        if let rate = video.nonDroppableFrameRate {
+            // B-frames fill the gap between the frame rate and the non-droppable rate.
+            let fps = video.expectedFrameRate ?? 30
+            s.maxBFrames = min(s.maxBFrames ?? 16, max(0, Int((fps / rate).rounded()) - 1))
+        }
         var color = video.color
         if color.primaries == nil { color.primaries = attachment(kCVImageBufferColorPrimariesKey, of: buffer) }
         if color.transferFunction == nil { color.transferFunction = attachment(kCVImageBufferTransferFunctionKey, of: buffer) }
@@ -231,6 +248,12 @@ final class WriterTrack: @unchecked Sendable {
             color.matrix = attachment(kCVImageBufferYCbCrMatrixKey, of: buffer)
         }
         s.color = color
+        // HDR10 metadata goes into HDR streams (PQ or HLG) unless the insertion mode is None, as
+        // Video Toolbox decides from the output colour space.
+        if video.insertHDRMetadata, [AVVideoTransferFunction_SMPTE_ST_2084_PQ, AVVideoTransferFunction_ITU_R_2100_HLG].contains(color.transferFunction) {
+            s.masteringDisplay = video.masteringDisplay
+            s.contentLightLevel = video.contentLightLevel
+        }
         do {
             encoder = try Encoder(video: s)
         } catch {

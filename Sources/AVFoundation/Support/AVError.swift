@@ -221,6 +221,9 @@ public struct AVError: CustomNSError, Hashable, Sendable {
         if info[NSLocalizedFailureReasonErrorKey] == nil, let reason = AVError.failureReason(for: code) {
             info[NSLocalizedFailureReasonErrorKey] = reason
         }
+        if info[NSLocalizedRecoverySuggestionErrorKey] == nil, let suggestion = AVError.recoverySuggestion(for: code) {
+            info[NSLocalizedRecoverySuggestionErrorKey] = suggestion
+        }
         storage = UserInfoBox(info)
     }
 
@@ -290,36 +293,104 @@ public struct AVError: CustomNSError, Hashable, Sendable {
     /// `Code.diskFull`.
     public static var diskFull: Code { .diskFull }
 
+    /// Apple's `NSLocalizedDescription` for `code` (the short title its alerts show).
     static func description(for code: Code) -> String {
         switch code {
-        case .fileFormatNotRecognized, .fileFailedToParse, .failedToParse, .contentIsUnavailable: return "Cannot Open"
-        case .decoderNotFound, .decodeFailed, .undecodableMediaData: return "Cannot Decode"
+        case .fileFormatNotRecognized, .fileFailedToParse, .failedToParse, .contentIsUnavailable, .invalidSourceMedia: return "Cannot Open"
+        case .decoderNotFound, .decodeFailed, .undecodableMediaData, .decoderTemporarilyUnavailable: return "Cannot Decode"
+        case .encoderNotFound, .encodeFailed, .encoderTemporarilyUnavailable, .unsupportedOutputSettings: return "Cannot Encode"
         case .noImageAtTime: return "Cannot Open"
-        case .fileAlreadyExists: return "File already exists"
-        case .diskFull: return "Disk Full"
+        case .fileAlreadyExists: return "Cannot Save"
         case .outOfMemory: return "Out of Memory"
-        case .operationCancelled: return "Operation Stopped"
-        case .exportFailed: return "Operation Stopped"
+        case .diskFull, .operationCancelled, .operationNotSupportedForAsset, .invalidVideoComposition, .serverIncorrectlyConfigured:
+            return "Operation Stopped"
+        case .exportFailed: return "Cannot Complete Export"
+        case .operationInterrupted: return "Operation Interrupted"
+        case .mediaServicesWereReset: return "Cannot Complete Action"
         case .failedToLoadMediaData: return "Cannot Load Media Data"
         default: return "The operation could not be completed"
         }
     }
 
+    /// Apple's `NSLocalizedFailureReason` for `code`, where it gives one.
     static func failureReason(for code: Code) -> String? {
         switch code {
         case .fileFormatNotRecognized: return "This media format is not supported."
-        case .fileFailedToParse, .failedToParse: return "This media may be damaged."
+        case .fileFailedToParse, .failedToParse, .invalidSourceMedia: return "This media may be damaged."
         case .decoderNotFound: return "The decoder required for this media is not available."
+        case .decoderTemporarilyUnavailable: return "The decoder required for this media is busy."
         case .decodeFailed: return "The media data could not be decoded. It may be damaged."
+        case .encoderNotFound: return "The encoder required for this media is not available."
         case .noImageAtTime: return "This media does not have an image at the requested time."
         case .fileAlreadyExists: return "A file already exists at the destination."
-        case .diskFull: return "There is not enough available space."
+        case .diskFull: return "There is not enough available space to continue the file writing."
         case .outOfMemory: return "There is not enough memory."
         case .operationCancelled: return "The operation was cancelled."
+        case .operationNotSupportedForAsset: return "The operation is not supported for this media."
+        case .invalidVideoComposition: return "The video could not be composed."
+        case .serverIncorrectlyConfigured: return "The server is not correctly configured."
         case .unknown: return "An unknown error occurred."
         default: return nil
         }
     }
+
+    /// Apple's `NSLocalizedRecoverySuggestion` for `code`, where it gives one.
+    static func recoverySuggestion(for code: Code) -> String? {
+        switch code {
+        case .exportFailed: return "Try exporting again."
+        case .fileAlreadyExists: return "Try saving again."
+        case .operationInterrupted: return "Stop other operations and try again."
+        case .mediaServicesWereReset: return "Try again later."
+        case .decoderTemporarilyUnavailable: return "Stop any other actions that decode media and try again."
+        case .encoderTemporarilyUnavailable: return "Stop any other actions that encode media and try again."
+        default: return nil
+        }
+    }
+
+    /// What an `NSError` in Apple's Foundation prints for `domain`, `code` and `userInfo`:
+    /// `Error Domain=D Code=N "description" UserInfo={Key=value, …}` — the quoted text is the
+    /// `NSLocalizedDescription` ("(null)" without one), nested errors print the same way after
+    /// their address, and the keys come in sorted order (Apple's order is its dictionary's).
+    static func appleDescription(domain: String, code: Int, userInfo: [String: Any]) -> String {
+        let title = (userInfo[NSLocalizedDescriptionKey] as? String).map { "\"\($0)\"" } ?? "\"(null)\""
+        var text = "Error Domain=\(domain) Code=\(code) \(title)"
+        guard !userInfo.isEmpty else { return text }
+        let pairs = userInfo.keys.sorted().map { key in "\(key)=\(describeValue(userInfo[key]!))" }
+        text += " UserInfo={\(pairs.joined(separator: ", "))}"
+        return text
+    }
+
+    private static func describeValue(_ value: Any) -> String {
+        switch value {
+        case let error as AVError:
+            return describeValue(error as NSError)
+        case let error as NSError:
+            let address = "0x" + String(UInt(bitPattern: Unmanaged.passUnretained(error).toOpaque()), radix: 16)
+            return "\(address) {\(appleDescription(domain: error.domain, code: error.code, userInfo: error.userInfo))}"
+        case let url as URL:
+            return url.absoluteString
+        case let url as NSURL:
+            return url.absoluteString
+        case let number as NSNumber:
+            return number.stringValue
+        case let value as NSValue where value.timeValue.isValid:
+            let time = value.timeValue
+            return "CMTime: {\(time.value)/\(time.timescale) = \(String(format: "%.3f", time.seconds))}"
+        default:
+            return "\(value)"
+        }
+    }
+}
+
+/// `print(error)`, `"\(error)"` and `String(describing: error)` show what Apple's show for an
+/// AV Foundation error (which arrives as the NSError it bridges to):
+/// `Error Domain=AVFoundationErrorDomain Code=-11838 "Operation Stopped" UserInfo={…}`.
+extension AVError: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        AVError.appleDescription(domain: AVFoundationErrorDomain, code: code.rawValue, userInfo: userInfo)
+    }
+
+    public var debugDescription: String { description }
 }
 
 extension AVError.Code {

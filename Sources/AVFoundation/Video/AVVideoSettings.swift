@@ -87,6 +87,9 @@ public let AVVideoAllowFrameReorderingKey: String = "AllowFrameReordering"
 public let AVVideoExpectedSourceFrameRateKey: String = "ExpectedFrameRate"
 /// The profile and level of the encoded stream.
 public let AVVideoProfileLevelKey: String = "ProfileLevel"
+/// The average rate of frames that are not droppable (I and P frames), in frames per second:
+/// below the frame rate, the encoder puts droppable B-frames between them.
+public let AVVideoAverageNonDroppableFrameRateKey: String = "AverageNonDroppableFrameRate"
 /// The H.264 entropy coder.
 public let AVVideoH264EntropyModeKey: String = "H264EntropyMode"
 /// CAVLC entropy coding.
