@@ -27,7 +27,7 @@ package struct VTPropertyError: Error, Sendable {
 @discardableResult
 public func VTSessionSetProperty(_ session: VTSession, key propertyKey: CFString, value propertyValue: Any?) -> OSStatus {
     guard let session = session as? any VTPropertySession else { return kVTParameterErr }
-    return session.setProperty(key: propertyKey, value: propertyValue)
+    return session.setProperty(key: (propertyKey as String), value: propertyValue)
 }
 
 /// Sets several properties of a session: stops at the first failure and returns its status.
@@ -54,7 +54,7 @@ public func VTSessionCopyProperty<Value>(_ session: VTSession, key propertyKey: 
                                          valueOut propertyValueOut: UnsafeMutablePointer<Value?>?) -> OSStatus {
     guard let out = propertyValueOut else { return kVTParameterErr }
     guard let target = session as? any VTPropertySession else { return kVTParameterErr }
-    switch target.copyProperty(key: propertyKey) {
+    switch target.copyProperty(key: (propertyKey as String)) {
     case .failure(let error):
         return error.status
     case .success(nil):
