@@ -64,7 +64,7 @@ struct ClientPackageTests {
         }
     }
 
-    @Test("CMTime helpers the app declares, UTType calls and CF idioms give Apple's answers", arguments: executables)
+    @Test("CMTime helpers the app declares, UTType calls, CF idioms and URLSession give Apple's answers", arguments: executables)
     func idioms(_ executable: String) throws {
         let (status, lines) = try ClientPackage.run(executable, ["idioms"])
         #expect(status == 0, "\(lines)")
@@ -74,10 +74,11 @@ struct ClientPackageTests {
             + " m4atype=public.mpeg-4-audio movtype=true url=clip.mov kept=song.m4a m4a=public.mpeg-4-audio"
             + " audio=true mp3=audio/mpeg wav=wav aiff=aiff legacy=true")
         let bgra = kCVPixelFormatType_32BGRA
-        #expect(ClientPackage.line(lines, "cf format") ==
-            "\(bgra) bridged=\(bgra) cfkeys=\(bgra) swift=\(bgra) width=true height=false")
-        #expect(ClientPackage.line(lines, "cf types") == "string,number,boolean,dictionary,array,pixelbuffer pixelbuffer=true")
-        #expect(ClientPackage.line(lines, "cf flags") == "0 codec=\(kCMVideoCodecType_H264) data=3:6 bool=true pool=42")
+        #expect(ClientPackage.line(lines, "cfdict") ==
+            "format=\(bgra) bridged=\(bgra) cfkeys=\(bgra) swift=\(bgra) width=true height=false")
+        #expect(ClientPackage.line(lines, "cftypes") == "string,number,boolean,dictionary,array,pixelbuffer pixelbuffer=true")
+        #expect(ClientPackage.line(lines, "cfmisc") == "flags=0 codec=\(kCMVideoCodecType_H264) data=3:6 bool=true pool=42")
+        #expect(ClientPackage.line(lines, "network") == "method=GET range=bytes=0- timeout=30.0 type=public.mpeg-4")
         #expect(ClientPackage.line(lines, "roundtrip") ==
             "before=true set=[false, false, false, false] cleared=[true, true, true, true]")
     }

@@ -33,21 +33,21 @@ enum CoreFoundationIdioms {
         let fromSwift = (swiftAttributes as CFDictionary as? [String: Any])?[kCVPixelBufferPixelFormatTypeKey as String] as? OSType
         let hasWidth = CFDictionaryContainsKey(cfAttributes, Unmanaged.passUnretained(kCVPixelBufferWidthKey).toOpaque())
         let hasHeight = CFDictionaryContainsKey(cfAttributes, Unmanaged.passUnretained(kCVPixelBufferHeightKey).toOpaque())
-        print("cf format=\(gotNumber ? FourCharCode(format) : 0) bridged=\(bridged ?? 0) cfkeys=\(viaCFKeys ?? 0)"
+        print("cfdict format=\(gotNumber ? FourCharCode(format) : 0) bridged=\(bridged ?? 0) cfkeys=\(viaCFKeys ?? 0)"
               + " swift=\(fromSwift ?? 0) width=\(hasWidth) height=\(hasHeight)")
 
         var pixelBuffer: CVPixelBuffer?
         CVPixelBufferCreate(kCFAllocatorDefault, 16, 16, kCVPixelFormatType_32BGRA, cfAttributes, &pixelBuffer)
         let values: [CFTypeRef] = [kCVPixelBufferWidthKey, NSNumber(value: 3), kCFBooleanTrue, cfAttributes,
                                    [1, 2] as CFArray, pixelBuffer!]
-        print("cf types=\(values.map(describe).joined(separator: ",")) pixelbuffer=\(isPixelBuffer(pixelBuffer!))")
+        print("cftypes \(values.map(describe).joined(separator: ",")) pixelbuffer=\(isPixelBuffer(pixelBuffer!))")
 
         let flags: CVOptionFlags = 0
         let code: FourCharCode = kCMVideoCodecType_H264
         let data = CFDataCreateMutable(kCFAllocatorDefault, 0)!
         CFDataAppendBytes(data, [1, 2, 3], 3)
         let bytes = CFDataGetBytePtr(data)!
-        print("cf flags=\(flags) codec=\(code) data=\(CFDataGetLength(data)):\(bytes[0] + bytes[1] + bytes[2])"
+        print("cfmisc flags=\(flags) codec=\(code) data=\(CFDataGetLength(data)):\(bytes[0] + bytes[1] + bytes[2])"
               + " bool=\(CFBooleanGetValue(kCFBooleanTrue)) pool=\(autoreleasepool { 41 + 1 })")
     }
 }

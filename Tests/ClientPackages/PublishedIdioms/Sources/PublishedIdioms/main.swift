@@ -21,6 +21,7 @@ do {
         TypeIdentifiers.run()
         CoreFoundationIdioms.run()
         KeyframeScanner.roundTrip()
+        MediaDownloader.run()
     }
 } catch {
     print("error: \(error)")
