@@ -20,6 +20,8 @@ enum ClientPackage {
 
     /// The folder holding the two executables, or the build's output.
     static let binDirectory: Result<URL, BuildFailure> = {
+        let resolved = packageDirectory.appendingPathComponent("Package.resolved")
+        let hadResolved = FileManager.default.fileExists(atPath: resolved.path)
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         build.arguments = ["swift", "build", "--package-path", packageDirectory.path, "--scratch-path", scratch.path]
@@ -35,6 +37,8 @@ enum ClientPackage {
         do { try build.run() } catch { return .failure(BuildFailure(log: "cannot run swift build: \(error)")) }
         let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         build.waitUntilExit()
+        // SwiftPM records the resolution beside the manifest; leave the source tree as it was.
+        if !hadResolved { try? FileManager.default.removeItem(at: resolved) }
         guard build.terminationStatus == 0 else { return .failure(BuildFailure(log: log)) }
         return .success(scratch.appendingPathComponent("debug"))
     }()
