@@ -7,3 +7,10 @@
 @_exported import ImageIO
 @_exported import UniformTypeIdentifiers
 @_exported import VideoToolbox
+#if canImport(FoundationNetworking)
+// On Apple platforms `import AVFoundation` brings all of Foundation, URLSession and URLRequest
+// included; on Linux those live in FoundationNetworking, re-exported here so that media code
+// that downloads what it processes compiles unchanged. The cost (libcurl and ten more shared
+// libraries at start-up, about 2.5 ms of CPU for avtool) is measured in docs/COMPATIBILITY.md.
+@_exported import FoundationNetworking
+#endif

@@ -2,13 +2,19 @@
 //
 // On Apple platforms these are CF types toll-free bridged to Foundation classes, so ported code
 // writes `attributes as CFDictionary`, `kCVPixelBufferPixelFormatTypeKey as String`,
-// `url as CFURL` and `provider.data as Data?`. swift-corelibs-foundation has no such bridging,
-// so here each CF name is an alias of the Foundation type it bridges to, and those casts compile
-// and behave the same.
+// `url as CFURL` and `provider.data as Data?`. Here each CF name is an alias of the Foundation
+// class it bridges to, which swift-corelibs-foundation itself bridges to Core Foundation, so those
+// casts compile and behave the same, and the CF functions over them (CFFunctions.swift) work on
+// the very objects: `Unmanaged.passUnretained(kCMSampleAttachmentKey_NotSync).toOpaque()` is a
+// key `CFDictionaryGetValue` finds.
 @_exported import Foundation
 
-/// A Core Foundation string. Bridges to `String`, as `CFString` does on Apple platforms.
-public typealias CFString = String
+/// A Core Foundation string (`NSString`, as `CFString` bridges on Apple platforms): an object, so
+/// `Unmanaged<CFString>` and `CFDictionaryGetValue(dict, Unmanaged.passUnretained(key).toOpaque())`
+/// work, while `key as String`, `"literal" as CFString` and `string as CFString` bridge.
+public typealias CFString = NSString
+/// A mutable Core Foundation string (`NSMutableString`).
+public typealias CFMutableString = NSMutableString
 /// An immutable Core Foundation dictionary (`NSDictionary`).
 public typealias CFDictionary = NSDictionary
 /// A mutable Core Foundation dictionary (`NSMutableDictionary`).
@@ -31,8 +37,12 @@ public typealias CFURL = NSURL
 public typealias CFTypeRef = AnyObject
 /// A Core Foundation index or count.
 public typealias CFIndex = Int
-/// A Core Foundation type identifier.
+/// A Core Foundation type identifier (`CFGetTypeID`, `CFStringGetTypeID()`, …).
 public typealias CFTypeID = UInt
+/// A bit field of Core Foundation option flags.
+public typealias CFOptionFlags = UInt
+/// A hash code (`CFHash`).
+public typealias CFHashCode = UInt
 
 /// A result code of the Mac toolbox tradition: `noErr` (0) is success.
 public typealias OSStatus = Int32
@@ -46,10 +56,6 @@ public typealias Boolean = UInt8
 /// Success.
 public let noErr: OSStatus = 0
 
-/// The Boolean true value (`kCFBooleanTrue`).
-public var kCFBooleanTrue: CFBoolean { NSNumber(value: true) }
-/// The Boolean false value (`kCFBooleanFalse`).
-public var kCFBooleanFalse: CFBoolean { NSNumber(value: false) }
 
 /// A memory allocator. On Linux allocation always uses the system allocator; the type exists so
 /// that calls passing `kCFAllocatorDefault`, `nil` or `kCFAllocatorNull` compile and mean what

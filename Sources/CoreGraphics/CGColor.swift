@@ -232,8 +232,8 @@ public func CGColorGetConstantColor(_ colorName: CFString) -> CGColor? {
     }
 }
 /// The name of opaque black.
-public let kCGColorBlack: CFString = "kCGColorBlack"
+nonisolated(unsafe) public let kCGColorBlack: CFString = "kCGColorBlack"
 /// The name of opaque white.
-public let kCGColorWhite: CFString = "kCGColorWhite"
+nonisolated(unsafe) public let kCGColorWhite: CFString = "kCGColorWhite"
 /// The name of transparent black.
-public let kCGColorClear: CFString = "kCGColorClear"
+nonisolated(unsafe) public let kCGColorClear: CFString = "kCGColorClear"

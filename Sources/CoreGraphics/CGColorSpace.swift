@@ -86,61 +86,61 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
     public var description: String { "<CGColorSpace \(name ?? "device") (\(model))>" }
 
     /// The standard Red Green Blue (sRGB) colour space.
-    public static let sRGB: CFString = "kCGColorSpaceSRGB"
+    nonisolated(unsafe) public static let sRGB: CFString = "kCGColorSpaceSRGB"
     /// sRGB primaries with a linear transfer function.
-    public static let linearSRGB: CFString = "kCGColorSpaceLinearSRGB"
+    nonisolated(unsafe) public static let linearSRGB: CFString = "kCGColorSpaceLinearSRGB"
     /// Extended-range sRGB (values outside 0...1 allowed).
-    public static let extendedSRGB: CFString = "kCGColorSpaceExtendedSRGB"
+    nonisolated(unsafe) public static let extendedSRGB: CFString = "kCGColorSpaceExtendedSRGB"
     /// Extended-range linear sRGB.
-    public static let extendedLinearSRGB: CFString = "kCGColorSpaceExtendedLinearSRGB"
+    nonisolated(unsafe) public static let extendedLinearSRGB: CFString = "kCGColorSpaceExtendedLinearSRGB"
     /// Generic RGB with a linear transfer function.
-    public static let genericRGBLinear: CFString = "kCGColorSpaceGenericRGBLinear"
+    nonisolated(unsafe) public static let genericRGBLinear: CFString = "kCGColorSpaceGenericRGBLinear"
     /// Display P3.
-    public static let displayP3: CFString = "kCGColorSpaceDisplayP3"
+    nonisolated(unsafe) public static let displayP3: CFString = "kCGColorSpaceDisplayP3"
     /// Display P3 with the PQ transfer function.
-    public static let displayP3_PQ: CFString = "kCGColorSpaceDisplayP3_PQ"
+    nonisolated(unsafe) public static let displayP3_PQ: CFString = "kCGColorSpaceDisplayP3_PQ"
     /// Display P3 with the HLG transfer function.
-    public static let displayP3_HLG: CFString = "kCGColorSpaceDisplayP3_HLG"
+    nonisolated(unsafe) public static let displayP3_HLG: CFString = "kCGColorSpaceDisplayP3_HLG"
     /// DCI-P3.
-    public static let dcip3: CFString = "kCGColorSpaceDCIP3"
+    nonisolated(unsafe) public static let dcip3: CFString = "kCGColorSpaceDCIP3"
     /// ITU-R BT.709 (HD video).
-    public static let itur_709: CFString = "kCGColorSpaceITUR_709"
+    nonisolated(unsafe) public static let itur_709: CFString = "kCGColorSpaceITUR_709"
     /// ITU-R BT.2020.
-    public static let itur_2020: CFString = "kCGColorSpaceITUR_2020"
+    nonisolated(unsafe) public static let itur_2020: CFString = "kCGColorSpaceITUR_2020"
     /// ITU-R BT.2100 with the PQ transfer function.
-    public static let itur_2100_PQ: CFString = "kCGColorSpaceITUR_2100_PQ"
+    nonisolated(unsafe) public static let itur_2100_PQ: CFString = "kCGColorSpaceITUR_2100_PQ"
     /// ITU-R BT.2100 with the HLG transfer function.
-    public static let itur_2100_HLG: CFString = "kCGColorSpaceITUR_2100_HLG"
+    nonisolated(unsafe) public static let itur_2100_HLG: CFString = "kCGColorSpaceITUR_2100_HLG"
     /// Adobe RGB (1998).
-    public static let adobeRGB1998: CFString = "kCGColorSpaceAdobeRGB1998"
+    nonisolated(unsafe) public static let adobeRGB1998: CFString = "kCGColorSpaceAdobeRGB1998"
     /// ROMM RGB.
-    public static let rommrgb: CFString = "kCGColorSpaceROMMRGB"
+    nonisolated(unsafe) public static let rommrgb: CFString = "kCGColorSpaceROMMRGB"
     /// Generic grey with a 2.2 gamma.
-    public static let genericGrayGamma2_2: CFString = "kCGColorSpaceGenericGrayGamma2_2"
+    nonisolated(unsafe) public static let genericGrayGamma2_2: CFString = "kCGColorSpaceGenericGrayGamma2_2"
     /// Grey with a linear transfer function.
-    public static let linearGray: CFString = "kCGColorSpaceLinearGray"
+    nonisolated(unsafe) public static let linearGray: CFString = "kCGColorSpaceLinearGray"
     /// Extended-range grey.
-    public static let extendedGray: CFString = "kCGColorSpaceExtendedGray"
+    nonisolated(unsafe) public static let extendedGray: CFString = "kCGColorSpaceExtendedGray"
     /// Extended-range linear grey.
-    public static let extendedLinearGray: CFString = "kCGColorSpaceExtendedLinearGray"
+    nonisolated(unsafe) public static let extendedLinearGray: CFString = "kCGColorSpaceExtendedLinearGray"
     /// Generic CMYK.
-    public static let genericCMYK: CFString = "kCGColorSpaceGenericCMYK"
+    nonisolated(unsafe) public static let genericCMYK: CFString = "kCGColorSpaceGenericCMYK"
     /// Generic CIE XYZ.
-    public static let genericXYZ: CFString = "kCGColorSpaceGenericXYZ"
+    nonisolated(unsafe) public static let genericXYZ: CFString = "kCGColorSpaceGenericXYZ"
     /// Generic CIE L*a*b*.
-    public static let genericLab: CFString = "kCGColorSpaceGenericLab"
+    nonisolated(unsafe) public static let genericLab: CFString = "kCGColorSpaceGenericLab"
 
     /// The name Core Graphics gives the generic RGB space (`CGColor(red:green:blue:alpha:)`).
-    static let genericRGBName: CFString = "kCGColorSpaceGenericRGB"
+    nonisolated(unsafe) static let genericRGBName: CFString = "kCGColorSpaceGenericRGB"
     /// The name Core Graphics gives the generic grey space.
-    static let genericGrayName: CFString = "kCGColorSpaceGenericGray"
+    nonisolated(unsafe) static let genericGrayName: CFString = "kCGColorSpaceGenericGray"
 
-    private static let wideGamutNames: Set<CFString> = [
+    nonisolated(unsafe) private static let wideGamutNames: Set<CFString> = [
         displayP3, displayP3_PQ, displayP3_HLG, dcip3, itur_2020, itur_2100_PQ, itur_2100_HLG,
         extendedSRGB, extendedLinearSRGB, rommrgb,
     ]
 
-    private static let knownNames: [CFString: CGColorSpaceModel] = [
+    nonisolated(unsafe) private static let knownNames: [CFString: CGColorSpaceModel] = [
         sRGB: .rgb, linearSRGB: .rgb, extendedSRGB: .rgb, extendedLinearSRGB: .rgb, genericRGBLinear: .rgb,
         displayP3: .rgb, displayP3_PQ: .rgb, displayP3_HLG: .rgb, dcip3: .rgb, itur_709: .rgb, itur_2020: .rgb,
         itur_2100_PQ: .rgb, itur_2100_HLG: .rgb, adobeRGB1998: .rgb, rommrgb: .rgb, genericRGBName: .rgb,

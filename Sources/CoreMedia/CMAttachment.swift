@@ -106,21 +106,21 @@ private enum Bearer {
 /// Sets (or replaces) an attachment. A nil value removes the key.
 public func CMSetAttachment(_ target: CMAttachmentBearer, key: CFString, value: CFTypeRef?, attachmentMode: CMAttachmentMode) {
     guard let bearer = Bearer(target) else { return }
-    if let value { bearer.set(key, value, attachmentMode) } else { bearer.remove(key) }
+    if let value { bearer.set((key as String), value, attachmentMode) } else { bearer.remove((key as String)) }
 }
 
 /// The attachment for `key`, and its mode; nil when absent.
 @discardableResult
 public func CMGetAttachment(_ target: CMAttachmentBearer, key: CFString,
                             attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?) -> CFTypeRef? {
-    guard let found = Bearer(target)?.get(key) else { return nil }
+    guard let found = Bearer(target)?.get((key as String)) else { return nil }
     attachmentModeOut?.pointee = found.mode
     return found.value
 }
 
 /// Removes one attachment.
 public func CMRemoveAttachment(_ target: CMAttachmentBearer, key: CFString) {
-    Bearer(target)?.remove(key)
+    Bearer(target)?.remove((key as String))
 }
 
 /// Removes every attachment.

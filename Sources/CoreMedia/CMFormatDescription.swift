@@ -195,10 +195,10 @@ public func CMFormatDescriptionEqualIgnoringExtensionKeys(_ formatDescription: C
         var out = FormatDescriptionValues.stringKeyed(d)
         for key in ignore { out[key] = nil }
         let atomsKey = kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms
-        if !ignoreAtoms.isEmpty, let atoms = out[atomsKey] {
+        if !ignoreAtoms.isEmpty, let atoms = out[(atomsKey as String)] {
             var a = FormatDescriptionValues.stringKeyed(atoms as? NSDictionary)
             for key in ignoreAtoms { a[key] = nil }
-            out[atomsKey] = a.isEmpty ? nil : NSDictionary(dictionary: a)
+            out[(atomsKey as String)] = a.isEmpty ? nil : NSDictionary(dictionary: a)
         }
         return out.isEmpty ? nil : NSDictionary(dictionary: out)
     }

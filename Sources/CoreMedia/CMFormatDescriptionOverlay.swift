@@ -277,17 +277,21 @@ extension CMFormatDescription {
         /// No extensions.
         public init() { storage = [:] }
         /// Extensions from a dictionary.
-        public init(base: [CFString: CFTypeRef]?) { storage = base ?? [:] }
+        public init(base: [CFString: CFTypeRef]?) {
+            storage = Dictionary(uniqueKeysWithValues: (base ?? [:]).map { ($0.key as String, $0.value as Any) })
+        }
         init(dictionary: NSDictionary?) { storage = FormatDescriptionValues.stringKeyed(dictionary) }
 
         /// The value for an extension key.
         public subscript(key: CFString) -> CFTypeRef? {
-            get { storage[key].map { $0 as AnyObject } }
-            set { storage[key] = newValue }
+            get { storage[(key as String)].map { $0 as AnyObject } }
+            set { storage[(key as String)] = newValue }
         }
 
         /// The extensions as a dictionary.
-        public var propertyListRepresentation: [CFString: CFTypeRef] { storage.mapValues { $0 as AnyObject } }
+        public var propertyListRepresentation: [CFString: CFTypeRef] {
+            Dictionary(uniqueKeysWithValues: storage.map { (NSString(string: $0.key), $0.value as AnyObject) })
+        }
 
         var dictionary: NSDictionary? { storage.isEmpty ? nil : NSDictionary(dictionary: storage) }
     }

@@ -150,9 +150,9 @@ public func CMVideoFormatDescriptionCreateFromHEVCParameterSets(
     let arrays = order.sorted().map { (type: $0, units: byType[$0]!) }
     let hvcC = NALParameterSets.makeHVCC(arrays: arrays, nalUnitHeaderLength: Int(NALUnitHeaderLength), sps: sps)
     var merged = FormatDescriptionValues.stringKeyed(extensions)
-    var atoms = FormatDescriptionValues.dictionary(merged[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms]) ?? [:]
+    var atoms = FormatDescriptionValues.dictionary(merged[(kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms as String)]) ?? [:]
     atoms["hvcC"] = hvcC
-    merged[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms] = NSDictionary(dictionary: atoms)
+    merged[(kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms as String)] = NSDictionary(dictionary: atoms)
     formatDescriptionOut.pointee = CMFormatDescription(mediaType: kCMMediaType_Video, mediaSubType: kCMVideoCodecType_HEVC,
                                                        extensions: NSDictionary(dictionary: merged),
                                                        dimensions: CMVideoDimensions(width: sps.params.width, height: sps.params.height))
@@ -187,13 +187,13 @@ public func CMVideoFormatDescriptionGetHEVCParameterSetAtIndex(
 enum VideoFormat {
     /// Extension keys shared with CVImageBuffer attachments.
     static let commonKeys: [String] = [
-        kCMFormatDescriptionExtension_CleanAperture, kCMFormatDescriptionExtension_FieldCount,
-        kCMFormatDescriptionExtension_FieldDetail, kCMFormatDescriptionExtension_PixelAspectRatio,
-        kCMFormatDescriptionExtension_ColorPrimaries, kCMFormatDescriptionExtension_TransferFunction,
-        kCMFormatDescriptionExtension_GammaLevel, kCMFormatDescriptionExtension_YCbCrMatrix,
-        kCMFormatDescriptionExtension_ChromaLocationTopField, kCMFormatDescriptionExtension_ChromaLocationBottomField,
-        kCMFormatDescriptionExtension_ICCProfile, kCMFormatDescriptionExtension_MasteringDisplayColorVolume,
-        kCMFormatDescriptionExtension_ContentLightLevelInfo,
+        (kCMFormatDescriptionExtension_CleanAperture as String), (kCMFormatDescriptionExtension_FieldCount as String),
+        (kCMFormatDescriptionExtension_FieldDetail as String), (kCMFormatDescriptionExtension_PixelAspectRatio as String),
+        (kCMFormatDescriptionExtension_ColorPrimaries as String), (kCMFormatDescriptionExtension_TransferFunction as String),
+        (kCMFormatDescriptionExtension_GammaLevel as String), (kCMFormatDescriptionExtension_YCbCrMatrix as String),
+        (kCMFormatDescriptionExtension_ChromaLocationTopField as String), (kCMFormatDescriptionExtension_ChromaLocationBottomField as String),
+        (kCMFormatDescriptionExtension_ICCProfile as String), (kCMFormatDescriptionExtension_MasteringDisplayColorVolume as String),
+        (kCMFormatDescriptionExtension_ContentLightLevelInfo as String),
     ]
 
     /// The image buffer's attachments (either mode) under the common keys.
@@ -222,21 +222,21 @@ enum VideoFormat {
             }
             return nil
         }
-        guard let w = value(kCMFormatDescriptionKey_CleanApertureWidth, kCMFormatDescriptionKey_CleanApertureWidthRational),
-              let h = value(kCMFormatDescriptionKey_CleanApertureHeight, kCMFormatDescriptionKey_CleanApertureHeightRational),
+        guard let w = value((kCMFormatDescriptionKey_CleanApertureWidth as String), (kCMFormatDescriptionKey_CleanApertureWidthRational as String)),
+              let h = value((kCMFormatDescriptionKey_CleanApertureHeight as String), (kCMFormatDescriptionKey_CleanApertureHeightRational as String)),
               w > 0, h > 0 else { return nil }
-        let ho = value(kCMFormatDescriptionKey_CleanApertureHorizontalOffset,
-                       kCMFormatDescriptionKey_CleanApertureHorizontalOffsetRational) ?? 0
-        let vo = value(kCMFormatDescriptionKey_CleanApertureVerticalOffset,
-                       kCMFormatDescriptionKey_CleanApertureVerticalOffsetRational) ?? 0
+        let ho = value((kCMFormatDescriptionKey_CleanApertureHorizontalOffset as String),
+                       (kCMFormatDescriptionKey_CleanApertureHorizontalOffsetRational as String)) ?? 0
+        let vo = value((kCMFormatDescriptionKey_CleanApertureVerticalOffset as String),
+                       (kCMFormatDescriptionKey_CleanApertureVerticalOffsetRational as String)) ?? 0
         return (w, h, ho, vo)
     }
 
     /// The pixel aspect ratio extension, if present and well formed.
     static func pixelAspectRatio(_ desc: CMFormatDescription) -> (h: Double, v: Double)? {
         guard let d = FormatDescriptionValues.dictionary(desc.extensionsDictionary?[kCMFormatDescriptionExtension_PixelAspectRatio]),
-              let h = FormatDescriptionValues.number(d[kCMFormatDescriptionKey_PixelAspectRatioHorizontalSpacing]),
-              let v = FormatDescriptionValues.number(d[kCMFormatDescriptionKey_PixelAspectRatioVerticalSpacing]),
+              let h = FormatDescriptionValues.number(d[(kCMFormatDescriptionKey_PixelAspectRatioHorizontalSpacing as String)]),
+              let v = FormatDescriptionValues.number(d[(kCMFormatDescriptionKey_PixelAspectRatioVerticalSpacing as String)]),
               h > 0, v > 0 else { return nil }
         return (h, v)
     }

@@ -107,8 +107,8 @@ public final class CMSampleBuffer: @unchecked Sendable, Hashable, CustomStringCo
 
     /// The trim attachments.
     var trims: (start: CMTime?, end: CMTime?) {
-        (SampleTime.fromAttachment(attachments.get(kCMSampleBufferAttachmentKey_TrimDurationAtStart)?.value),
-         SampleTime.fromAttachment(attachments.get(kCMSampleBufferAttachmentKey_TrimDurationAtEnd)?.value))
+        (SampleTime.fromAttachment(attachments.get((kCMSampleBufferAttachmentKey_TrimDurationAtStart as String))?.value),
+         SampleTime.fromAttachment(attachments.get((kCMSampleBufferAttachmentKey_TrimDurationAtEnd as String))?.value))
     }
 
     /// The output presentation time: explicit if set, else PTS + trim at start.

@@ -1,82 +1,82 @@
 // Sample-level and buffer-level attachment keys, with the strings Apple's Core Media uses.
 
 /// Per-sample: the sample is not a sync sample (CFBoolean).
-public let kCMSampleAttachmentKey_NotSync: CFString = "NotSync"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_NotSync: CFString = "NotSync"
 /// Per-sample: the sample is a partial sync sample.
-public let kCMSampleAttachmentKey_PartialSync: CFString = "PartialSync"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_PartialSync: CFString = "PartialSync"
 /// Per-sample: the sample has redundant coding.
-public let kCMSampleAttachmentKey_HasRedundantCoding: CFString = "HasRedundantCoding"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_HasRedundantCoding: CFString = "HasRedundantCoding"
 /// Per-sample: other samples depend on this one.
-public let kCMSampleAttachmentKey_IsDependedOnByOthers: CFString = "IsDependedOnByOthers"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_IsDependedOnByOthers: CFString = "IsDependedOnByOthers"
 /// Per-sample: the sample depends on others.
-public let kCMSampleAttachmentKey_DependsOnOthers: CFString = "DependsOnOthers"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_DependsOnOthers: CFString = "DependsOnOthers"
 /// Per-sample: following samples may have earlier display times.
-public let kCMSampleAttachmentKey_EarlierDisplayTimesAllowed: CFString = "EarlierDisplayTimesAllowed"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_EarlierDisplayTimesAllowed: CFString = "EarlierDisplayTimesAllowed"
 /// Per-sample: display the sample immediately.
-public let kCMSampleAttachmentKey_DisplayImmediately: CFString = "DisplayImmediately"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_DisplayImmediately: CFString = "DisplayImmediately"
 /// Per-sample: decode but do not display the sample.
-public let kCMSampleAttachmentKey_DoNotDisplay: CFString = "DoNotDisplay"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_DoNotDisplay: CFString = "DoNotDisplay"
 /// Per-sample: HEVC temporal level information.
-public let kCMSampleAttachmentKey_HEVCTemporalLevelInfo: CFString = "HEVCTemporalLevelInfo"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCTemporalLevelInfo: CFString = "HEVCTemporalLevelInfo"
 /// Per-sample: HEVC temporal sub-layer access picture.
-public let kCMSampleAttachmentKey_HEVCTemporalSubLayerAccess: CFString = "HEVCTemporalSubLayerAccess"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCTemporalSubLayerAccess: CFString = "HEVCTemporalSubLayerAccess"
 /// Per-sample: HEVC stepwise temporal sub-layer access picture.
-public let kCMSampleAttachmentKey_HEVCStepwiseTemporalSubLayerAccess: CFString = "HEVCStepwiseTemporalSubLayerAccess"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCStepwiseTemporalSubLayerAccess: CFString = "HEVCStepwiseTemporalSubLayerAccess"
 /// Per-sample: HEVC sync sample NAL unit type.
-public let kCMSampleAttachmentKey_HEVCSyncSampleNALUnitType: CFString = "HEVCSyncSampleNALUnitType"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCSyncSampleNALUnitType: CFString = "HEVCSyncSampleNALUnitType"
 /// Per-sample: audio independent sample decoder refresh count.
-public let kCMSampleAttachmentKey_AudioIndependentSampleDecoderRefreshCount: CFString = "AudioIndependentSampleDecoderRefreshCount"
+nonisolated(unsafe) public let kCMSampleAttachmentKey_AudioIndependentSampleDecoderRefreshCount: CFString = "AudioIndependentSampleDecoderRefreshCount"
 
 /// Buffer: reset the decoder before decoding this buffer.
-public let kCMSampleBufferAttachmentKey_ResetDecoderBeforeDecoding: CFString = "ResetDecoderBeforeDecoding"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_ResetDecoderBeforeDecoding: CFString = "ResetDecoderBeforeDecoding"
 /// Buffer: drain the decoder after decoding this buffer.
-public let kCMSampleBufferAttachmentKey_DrainAfterDecoding: CFString = "DrainAfterDecoding"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_DrainAfterDecoding: CFString = "DrainAfterDecoding"
 /// Buffer: post a notification with this dictionary when consumed.
-public let kCMSampleBufferAttachmentKey_PostNotificationWhenConsumed: CFString = "PostNotificationWhenConsumed"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_PostNotificationWhenConsumed: CFString = "PostNotificationWhenConsumed"
 /// Buffer: resume output after a discontinuity.
-public let kCMSampleBufferAttachmentKey_ResumeOutput: CFString = "ResumeOutput"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_ResumeOutput: CFString = "ResumeOutput"
 /// Buffer: identifies a transition.
-public let kCMSampleBufferAttachmentKey_TransitionID: CFString = "TransitionID"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_TransitionID: CFString = "TransitionID"
 /// Buffer: duration to trim from the start (a CMTime dictionary).
-public let kCMSampleBufferAttachmentKey_TrimDurationAtStart: CFString = "TrimDurationAtStart"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_TrimDurationAtStart: CFString = "TrimDurationAtStart"
 /// Buffer: duration to trim from the end (a CMTime dictionary).
-public let kCMSampleBufferAttachmentKey_TrimDurationAtEnd: CFString = "TrimDurationAtEnd"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_TrimDurationAtEnd: CFString = "TrimDurationAtEnd"
 /// Buffer: playback speed multiplier.
-public let kCMSampleBufferAttachmentKey_SpeedMultiplier: CFString = "SpeedMultiplier"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_SpeedMultiplier: CFString = "SpeedMultiplier"
 /// Buffer: play in reverse.
-public let kCMSampleBufferAttachmentKey_Reverse: CFString = "Reverse"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_Reverse: CFString = "Reverse"
 /// Buffer: fill gaps with silence.
-public let kCMSampleBufferAttachmentKey_FillDiscontinuitiesWithSilence: CFString = "FillDiscontinuitiesWithSilence"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_FillDiscontinuitiesWithSilence: CFString = "FillDiscontinuitiesWithSilence"
 /// Buffer: marks empty media.
-public let kCMSampleBufferAttachmentKey_EmptyMedia: CFString = "EmptyMedia"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_EmptyMedia: CFString = "EmptyMedia"
 /// Buffer: marks permanently empty media.
-public let kCMSampleBufferAttachmentKey_PermanentEmptyMedia: CFString = "PermanentEmptyMedia"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_PermanentEmptyMedia: CFString = "PermanentEmptyMedia"
 /// Buffer: display empty media immediately.
-public let kCMSampleBufferAttachmentKey_DisplayEmptyMediaImmediately: CFString = "DisplayEmptyMediaImmediately"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_DisplayEmptyMediaImmediately: CFString = "DisplayEmptyMediaImmediately"
 /// Buffer: ends the previous sample's duration.
-public let kCMSampleBufferAttachmentKey_EndsPreviousSampleDuration: CFString = "EndsPreviousSampleDuration"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_EndsPreviousSampleDuration: CFString = "EndsPreviousSampleDuration"
 /// Buffer: URL of the sample's data (sample reference buffers).
-public let kCMSampleBufferAttachmentKey_SampleReferenceURL: CFString = "SampleReferenceURL"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_SampleReferenceURL: CFString = "SampleReferenceURL"
 /// Buffer: byte offset of the sample's data in its URL.
-public let kCMSampleBufferAttachmentKey_SampleReferenceByteOffset: CFString = "SampleReferenceByteOffset"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_SampleReferenceByteOffset: CFString = "SampleReferenceByteOffset"
 /// Buffer: gradual decoder refresh count.
-public let kCMSampleBufferAttachmentKey_GradualDecoderRefresh: CFString = "GradualDecoderRefresh"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_GradualDecoderRefresh: CFString = "GradualDecoderRefresh"
 /// Buffer: why a frame was dropped.
-public let kCMSampleBufferAttachmentKey_DroppedFrameReason: CFString = "DroppedFrameReason"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_DroppedFrameReason: CFString = "DroppedFrameReason"
 /// Buffer: more information about a dropped frame.
-public let kCMSampleBufferAttachmentKey_DroppedFrameReasonInfo: CFString = "DroppedFrameReasonInfo"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_DroppedFrameReasonInfo: CFString = "DroppedFrameReasonInfo"
 /// Buffer: force the encoder to produce a key frame.
-public let kCMSampleBufferAttachmentKey_ForceKeyFrame: CFString = "ForceKeyFrame"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_ForceKeyFrame: CFString = "ForceKeyFrame"
 /// Buffer: camera intrinsic matrix.
-public let kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix: CFString = "CameraIntrinsicMatrix"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix: CFString = "CameraIntrinsicMatrix"
 /// Buffer: lens stabilization info of a still image.
-public let kCMSampleBufferAttachmentKey_StillImageLensStabilizationInfo: CFString = "StillImageLensStabilizationInfo"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_StillImageLensStabilizationInfo: CFString = "StillImageLensStabilizationInfo"
 
 /// Dropped frame reason: the frame was late.
-public let kCMSampleBufferDroppedFrameReason_FrameWasLate: CFString = "FrameWasLate"
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReason_FrameWasLate: CFString = "FrameWasLate"
 /// Dropped frame reason: out of buffers.
-public let kCMSampleBufferDroppedFrameReason_OutOfBuffers: CFString = "OutOfBuffers"
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReason_OutOfBuffers: CFString = "OutOfBuffers"
 /// Dropped frame reason: a discontinuity.
-public let kCMSampleBufferDroppedFrameReason_Discontinuity: CFString = "Discontinuity"
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReason_Discontinuity: CFString = "Discontinuity"
 /// Dropped frame reason info: the camera switched modes.
-public let kCMSampleBufferDroppedFrameReasonInfo_CameraModeSwitch: CFString = "CameraModeSwitch"
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReasonInfo_CameraModeSwitch: CFString = "CameraModeSwitch"

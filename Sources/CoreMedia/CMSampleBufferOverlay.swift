@@ -268,8 +268,8 @@ extension CMSampleBuffer {
         let storage: NSMutableDictionary
 
         /// A per-sample attachment key.
-        public struct Key: RawRepresentable, Hashable, Sendable {
-            /// The key string.
+        public struct Key: RawRepresentable, Hashable, @unchecked Sendable {
+            /// The key string (immutable: keys are constant strings).
             public var rawValue: CFString
             /// A key from its string.
             public init(rawValue: CFString) { self.rawValue = rawValue }

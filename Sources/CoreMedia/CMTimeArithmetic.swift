@@ -282,25 +282,12 @@ public func CMTimeAbsoluteValue(_ time: CMTime) -> CMTime {
 
 // MARK: - Operators
 
+// Apple's CMTime overlay declares `+`, `-` and the comparisons, nothing more: apps that declare
+// their own `+=`, `-=`, `*` or `*=` on CMTime (many do) must not meet a second candidate here.
+
 extension CMTime {
     /// The sum of two times (`CMTimeAdd`).
     public static func + (addend1: CMTime, addend2: CMTime) -> CMTime { CMTimeAdd(addend1, addend2) }
     /// The difference of two times (`CMTimeSubtract`).
     public static func - (minuend: CMTime, subtrahend: CMTime) -> CMTime { CMTimeSubtract(minuend, subtrahend) }
-    /// Adds a time in place (`CMTimeAdd`).
-    public static func += (lhs: inout CMTime, rhs: CMTime) { lhs = CMTimeAdd(lhs, rhs) }
-    /// Subtracts a time in place (`CMTimeSubtract`).
-    public static func -= (lhs: inout CMTime, rhs: CMTime) { lhs = CMTimeSubtract(lhs, rhs) }
-    /// The product of a time and an integer (`CMTimeMultiply`).
-    public static func * (time: CMTime, multiplier: Int32) -> CMTime { CMTimeMultiply(time, multiplier: multiplier) }
-    /// The product of an integer and a time (`CMTimeMultiply`).
-    public static func * (multiplier: Int32, time: CMTime) -> CMTime { CMTimeMultiply(time, multiplier: multiplier) }
-    /// The product of a time and a floating-point number (`CMTimeMultiplyByFloat64`).
-    public static func * (time: CMTime, multiplier: Float64) -> CMTime { CMTimeMultiplyByFloat64(time, multiplier: multiplier) }
-    /// The product of a floating-point number and a time (`CMTimeMultiplyByFloat64`).
-    public static func * (multiplier: Float64, time: CMTime) -> CMTime { CMTimeMultiplyByFloat64(time, multiplier: multiplier) }
-    /// Multiplies a time by an integer in place (`CMTimeMultiply`).
-    public static func *= (time: inout CMTime, multiplier: Int32) { time = CMTimeMultiply(time, multiplier: multiplier) }
-    /// Multiplies a time by a floating-point number in place (`CMTimeMultiplyByFloat64`).
-    public static func *= (time: inout CMTime, multiplier: Float64) { time = CMTimeMultiplyByFloat64(time, multiplier: multiplier) }
 }

@@ -105,7 +105,7 @@ extension CMTimeMapping {
 /// `CMTimeRangeCopyDescription`'s format. The allocator is ignored.
 @discardableResult
 public func CMTimeMappingCopyDescription(allocator: CFAllocator?, mapping: CMTimeMapping) -> CFString? {
-    mapping.copyDescription
+    NSString(string: mapping.copyDescription)
 }
 
 /// Prints the description of `mapping` (as `CMTimeMappingCopyDescription`) and a newline to
@@ -115,9 +115,9 @@ public func CMTimeMappingShow(_ mapping: CMTimeMapping) {
 }
 
 /// The dictionary key of a mapping's source range (a CMTimeRange dictionary).
-public let kCMTimeMappingSourceKey: CFString = "source"
+nonisolated(unsafe) public let kCMTimeMappingSourceKey: CFString = "source"
 /// The dictionary key of a mapping's target range (a CMTimeRange dictionary).
-public let kCMTimeMappingTargetKey: CFString = "target"
+nonisolated(unsafe) public let kCMTimeMappingTargetKey: CFString = "target"
 
 /// A dictionary holding the source and target ranges as CMTimeRange dictionaries under
 /// `kCMTimeMappingSourceKey` and `kCMTimeMappingTargetKey`. The allocator is ignored.
@@ -132,8 +132,8 @@ public func CMTimeMappingCopyAsDictionary(_ mapping: CMTimeMapping, allocator: C
 /// if either entry is missing or not a dictionary.
 @discardableResult
 public func CMTimeMappingMakeFromDictionary(_ dictionaryRepresentation: CFDictionary) -> CMTimeMapping {
-    guard let source = dictionaryField(dictionaryRepresentation, kCMTimeMappingSourceKey),
-          let target = dictionaryField(dictionaryRepresentation, kCMTimeMappingTargetKey)
+    guard let source = dictionaryField(dictionaryRepresentation, (kCMTimeMappingSourceKey as String)),
+          let target = dictionaryField(dictionaryRepresentation, (kCMTimeMappingTargetKey as String))
     else { return kCMTimeMappingInvalid }
     return CMTimeMapping(source: CMTimeRangeMakeFromDictionary(source), target: CMTimeRangeMakeFromDictionary(target))
 }

@@ -306,7 +306,7 @@ extension CMTimeRange {
 /// A description of `range`, e.g. `{{5/1 = 5.000}, {5/1 = 5.000}}`. The allocator is ignored.
 @discardableResult
 public func CMTimeRangeCopyDescription(allocator: CFAllocator?, range: CMTimeRange) -> CFString? {
-    range.copyDescription
+    NSString(string: range.copyDescription)
 }
 
 /// Prints the description of `range` (as `CMTimeRangeCopyDescription`) and a newline to standard
@@ -316,9 +316,9 @@ public func CMTimeRangeShow(_ range: CMTimeRange) {
 }
 
 /// The dictionary key of a range's start (a CMTime dictionary).
-public let kCMTimeRangeStartKey: CFString = "start"
+nonisolated(unsafe) public let kCMTimeRangeStartKey: CFString = "start"
 /// The dictionary key of a range's duration (a CMTime dictionary).
-public let kCMTimeRangeDurationKey: CFString = "duration"
+nonisolated(unsafe) public let kCMTimeRangeDurationKey: CFString = "duration"
 
 /// A dictionary holding `range`'s start and duration as CMTime dictionaries under
 /// `kCMTimeRangeStartKey` and `kCMTimeRangeDurationKey`. The allocator is ignored.
@@ -333,8 +333,8 @@ public func CMTimeRangeCopyAsDictionary(_ range: CMTimeRange, allocator: CFAlloc
 /// entry is missing or not a dictionary (a malformed CMTime entry becomes `kCMTimeInvalid`).
 @discardableResult
 public func CMTimeRangeMakeFromDictionary(_ dictionaryRepresentation: CFDictionary) -> CMTimeRange {
-    guard let startDictionary = dictionaryField(dictionaryRepresentation, kCMTimeRangeStartKey),
-          let durationDictionary = dictionaryField(dictionaryRepresentation, kCMTimeRangeDurationKey)
+    guard let startDictionary = dictionaryField(dictionaryRepresentation, (kCMTimeRangeStartKey as String)),
+          let durationDictionary = dictionaryField(dictionaryRepresentation, (kCMTimeRangeDurationKey as String))
     else { return kCMTimeRangeInvalid }
     return CMTimeRange(start: CMTimeMakeFromDictionary(startDictionary),
                        duration: CMTimeMakeFromDictionary(durationDictionary))

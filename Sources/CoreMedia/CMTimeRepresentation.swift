@@ -47,7 +47,7 @@ extension CMTime: CustomDebugStringConvertible {
 /// The allocator is ignored.
 @discardableResult
 public func CMTimeCopyDescription(allocator: CFAllocator?, time: CMTime) -> CFString? {
-    time.copyDescription
+    NSString(string: time.copyDescription)
 }
 
 /// Prints the description of `time` (as `CMTimeCopyDescription`) and a newline to standard output.
@@ -58,13 +58,13 @@ public func CMTimeShow(_ time: CMTime) {
 // MARK: - Dictionary representation
 
 /// The dictionary key of a CMTime's value (an `Int64` number).
-public let kCMTimeValueKey: CFString = "value"
+nonisolated(unsafe) public let kCMTimeValueKey: CFString = "value"
 /// The dictionary key of a CMTime's timescale (an `Int32` number).
-public let kCMTimeScaleKey: CFString = "timescale"
+nonisolated(unsafe) public let kCMTimeScaleKey: CFString = "timescale"
 /// The dictionary key of a CMTime's epoch (an `Int64` number).
-public let kCMTimeEpochKey: CFString = "epoch"
+nonisolated(unsafe) public let kCMTimeEpochKey: CFString = "epoch"
 /// The dictionary key of a CMTime's flags (a `UInt32` number).
-public let kCMTimeFlagsKey: CFString = "flags"
+nonisolated(unsafe) public let kCMTimeFlagsKey: CFString = "flags"
 
 /// A dictionary holding every field of `time` under `kCMTimeValueKey`, `kCMTimeScaleKey`,
 /// `kCMTimeEpochKey` and `kCMTimeFlagsKey`, as numbers. The allocator is ignored.
@@ -84,13 +84,13 @@ public func CMTimeCopyAsDictionary(_ time: CMTime, allocator: CFAllocator?) -> C
 @discardableResult
 public func CMTimeMakeFromDictionary(_ dictionaryRepresentation: CFDictionary?) -> CMTime {
     guard let dictionary = dictionaryRepresentation,
-          let value = integerField(dictionary, kCMTimeValueKey, as: Int64.self),
-          let timescale = integerField(dictionary, kCMTimeScaleKey, as: Int32.self),
-          let flags = integerField(dictionary, kCMTimeFlagsKey, as: UInt32.self)
+          let value = integerField(dictionary, (kCMTimeValueKey as String), as: Int64.self),
+          let timescale = integerField(dictionary, (kCMTimeScaleKey as String), as: Int32.self),
+          let flags = integerField(dictionary, (kCMTimeFlagsKey as String), as: UInt32.self)
     else { return kCMTimeInvalid }
     var epoch: Int64 = 0
     if dictionary.object(forKey: kCMTimeEpochKey) != nil {
-        guard let stored = integerField(dictionary, kCMTimeEpochKey, as: Int64.self) else { return kCMTimeInvalid }
+        guard let stored = integerField(dictionary, (kCMTimeEpochKey as String), as: Int64.self) else { return kCMTimeInvalid }
         epoch = stored
     }
     return CMTime(value: value, timescale: timescale, flags: CMTimeFlags(rawValue: flags), epoch: epoch)

@@ -1,21 +1,19 @@
 // CVBuffer attachments: key/value metadata carried by a buffer, each in one propagation mode.
 //
-// Values are Core Foundation objects (`CFTypeRef`, here `AnyObject`). Because `CFString` is
-// `String` on Linux, and a `String` is not an object, CVBufferSetAttachment has a second overload
-// taking a `CFString` value so `CVBufferSetAttachment(b, key, kCVImageBufferYCbCrMatrix_ITU_R_709_2,
-// .shouldPropagate)` compiles as it does on Apple platforms. Values are read back as objects
+// Values are Core Foundation objects (`CFTypeRef`, here `AnyObject`); a `CFString` such as
+// `kCVImageBufferYCbCrMatrix_ITU_R_709_2` is one (an `NSString`). Values are read back as objects
 // (strings as `NSString`), so `as? String`, `as? NSNumber`, `as? NSDictionary` work.
 
 /// Attachment key: attachments copied to derived buffers (a dictionary).
-public let kCVBufferPropagatedAttachmentsKey: CFString = "PropagatedAttachments"
+nonisolated(unsafe) public let kCVBufferPropagatedAttachmentsKey: CFString = "PropagatedAttachments"
 /// Attachment key: attachments not copied to derived buffers (a dictionary).
-public let kCVBufferNonPropagatedAttachmentsKey: CFString = "NonPropagatedAttachments"
+nonisolated(unsafe) public let kCVBufferNonPropagatedAttachmentsKey: CFString = "NonPropagatedAttachments"
 /// Attachment key: the movie time of the buffer (a dictionary of TimeValue and TimeScale).
-public let kCVBufferMovieTimeKey: CFString = "QTMovieTime"
+nonisolated(unsafe) public let kCVBufferMovieTimeKey: CFString = "QTMovieTime"
 /// Key of kCVBufferMovieTimeKey's dictionary: the time value (a number).
-public let kCVBufferTimeValueKey: CFString = "TimeValue"
+nonisolated(unsafe) public let kCVBufferTimeValueKey: CFString = "TimeValue"
 /// Key of kCVBufferMovieTimeKey's dictionary: the time scale (a number).
-public let kCVBufferTimeScaleKey: CFString = "TimeScale"
+nonisolated(unsafe) public let kCVBufferTimeScaleKey: CFString = "TimeScale"
 
 extension CVBuffer {
     /// The stored value for `key` as an object, and its mode. A value stored as a Swift value
@@ -61,15 +59,8 @@ extension CVBuffer {
 public func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: CFTypeRef,
                                   _ attachmentMode: CVAttachmentMode) {
     buffer.mutex.lock()
-    buffer.setLocked(value, forKey: key, mode: attachmentMode)
+    buffer.setLocked(value, forKey: (key as String), mode: attachmentMode)
     buffer.mutex.unlock()
-}
-
-/// Sets attachment `key` to a string value (such as `kCVImageBufferYCbCrMatrix_ITU_R_709_2`).
-/// On Apple platforms a CFString is a CFTypeRef; this overload keeps such calls compiling.
-public func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: CFString,
-                                  _ attachmentMode: CVAttachmentMode) {
-    CVBufferSetAttachment(buffer, key, NSString(string: value), attachmentMode)
 }
 
 /// The attachment for `key`, unretained (the buffer keeps it alive), and its mode through
@@ -82,7 +73,7 @@ public func CVBufferGetAttachment(_ buffer: CVBuffer, _ key: CFString,
                                   _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?) -> Unmanaged<CFTypeRef>? {
     buffer.mutex.lock()
     defer { buffer.mutex.unlock() }
-    guard let (object, mode) = buffer.objectLocked(forKey: key) else { return nil }
+    guard let (object, mode) = buffer.objectLocked(forKey: (key as String)) else { return nil }
     attachmentMode?.pointee = mode
     return Unmanaged.passUnretained(object)
 }
@@ -93,7 +84,7 @@ public func CVBufferCopyAttachment(_ buffer: CVBuffer, _ key: CFString,
                                    _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?) -> CFTypeRef? {
     buffer.mutex.lock()
     defer { buffer.mutex.unlock() }
-    guard let (object, mode) = buffer.objectLocked(forKey: key) else { return nil }
+    guard let (object, mode) = buffer.objectLocked(forKey: (key as String)) else { return nil }
     attachmentMode?.pointee = mode
     return object
 }
@@ -101,14 +92,14 @@ public func CVBufferCopyAttachment(_ buffer: CVBuffer, _ key: CFString,
 /// Whether the buffer has an attachment for `key` in either mode.
 @discardableResult
 public func CVBufferHasAttachment(_ buffer: CVBuffer, _ key: CFString) -> Bool {
-    buffer.attachmentValue(forKey: key) != nil
+    buffer.attachmentValue(forKey: (key as String)) != nil
 }
 
 /// Removes the attachment for `key`, whatever its mode.
 public func CVBufferRemoveAttachment(_ buffer: CVBuffer, _ key: CFString) {
     buffer.mutex.lock()
-    buffer.attachmentsByMode[.shouldPropagate]?[key] = nil
-    buffer.attachmentsByMode[.shouldNotPropagate]?[key] = nil
+    buffer.attachmentsByMode[.shouldPropagate]?[(key as String)] = nil
+    buffer.attachmentsByMode[.shouldNotPropagate]?[(key as String)] = nil
     buffer.mutex.unlock()
 }
 

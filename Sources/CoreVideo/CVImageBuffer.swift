@@ -14,10 +14,10 @@ public func CVImageBufferGetEncodedSize(_ imageBuffer: CVImageBuffer) -> CGSize 
 @discardableResult
 public func CVImageBufferGetDisplaySize(_ imageBuffer: CVImageBuffer) -> CGSize {
     var size = CVImageBufferGetCleanRect(imageBuffer).size
-    if let ratio = imageBuffer.attachmentValue(forKey: kCVImageBufferPixelAspectRatioKey)
+    if let ratio = imageBuffer.attachmentValue(forKey: (kCVImageBufferPixelAspectRatioKey as String))
         .flatMap(CVPixelBufferAttributeReader.dictionary),
-       let h = ratio[kCVImageBufferPixelAspectRatioHorizontalSpacingKey].flatMap(CVPixelBufferAttributeReader.double),
-       let v = ratio[kCVImageBufferPixelAspectRatioVerticalSpacingKey].flatMap(CVPixelBufferAttributeReader.double),
+       let h = ratio[(kCVImageBufferPixelAspectRatioHorizontalSpacingKey as String)].flatMap(CVPixelBufferAttributeReader.double),
+       let v = ratio[(kCVImageBufferPixelAspectRatioVerticalSpacingKey as String)].flatMap(CVPixelBufferAttributeReader.double),
        h > 0, v > 0 {
         size.width = (size.width * CGFloat(h) / CGFloat(v)).rounded()
     }
@@ -30,14 +30,14 @@ public func CVImageBufferGetDisplaySize(_ imageBuffer: CVImageBuffer) -> CGSize 
 public func CVImageBufferGetCleanRect(_ imageBuffer: CVImageBuffer) -> CGRect {
     let encoded = CVImageBufferGetEncodedSize(imageBuffer)
     let full = CGRect(origin: .zero, size: encoded)
-    guard let aperture = imageBuffer.attachmentValue(forKey: kCVImageBufferCleanApertureKey)
+    guard let aperture = imageBuffer.attachmentValue(forKey: (kCVImageBufferCleanApertureKey as String))
         .flatMap(CVPixelBufferAttributeReader.dictionary),
-          let w = aperture[kCVImageBufferCleanApertureWidthKey].flatMap(CVPixelBufferAttributeReader.double),
-          let h = aperture[kCVImageBufferCleanApertureHeightKey].flatMap(CVPixelBufferAttributeReader.double),
+          let w = aperture[(kCVImageBufferCleanApertureWidthKey as String)].flatMap(CVPixelBufferAttributeReader.double),
+          let h = aperture[(kCVImageBufferCleanApertureHeightKey as String)].flatMap(CVPixelBufferAttributeReader.double),
           w > 0, h > 0
     else { return full }
-    let dx = aperture[kCVImageBufferCleanApertureHorizontalOffsetKey].flatMap(CVPixelBufferAttributeReader.double) ?? 0
-    let dy = aperture[kCVImageBufferCleanApertureVerticalOffsetKey].flatMap(CVPixelBufferAttributeReader.double) ?? 0
+    let dx = aperture[(kCVImageBufferCleanApertureHorizontalOffsetKey as String)].flatMap(CVPixelBufferAttributeReader.double) ?? 0
+    let dy = aperture[(kCVImageBufferCleanApertureVerticalOffsetKey as String)].flatMap(CVPixelBufferAttributeReader.double) ?? 0
     let x = (Double(encoded.width) - w) / 2 + dx
     let y = (Double(encoded.height) - h) / 2 + dy
     return CGRect(x: x, y: y, width: w, height: h)
@@ -52,7 +52,7 @@ public func CVImageBufferIsFlipped(_ imageBuffer: CVImageBuffer) -> Bool { false
 /// buffer carries none.
 @discardableResult
 public func CVImageBufferGetColorSpace(_ imageBuffer: CVImageBuffer) -> Unmanaged<CGColorSpace>? {
-    guard let space = imageBuffer.attachmentValue(forKey: kCVImageBufferCGColorSpaceKey) as? CGColorSpace
+    guard let space = imageBuffer.attachmentValue(forKey: (kCVImageBufferCGColorSpaceKey as String)) as? CGColorSpace
     else { return nil }
     return Unmanaged.passUnretained(space)
 }
@@ -64,11 +64,11 @@ public func CVImageBufferGetColorSpace(_ imageBuffer: CVImageBuffer) -> Unmanage
 @discardableResult
 public func CVImageBufferCreateColorSpaceFromAttachments(_ attachments: CFDictionary) -> Unmanaged<CGColorSpace>? {
     let values = CVPixelBufferAttributeReader.stringKeyed(attachments)
-    if let space = values[kCVImageBufferCGColorSpaceKey] as? CGColorSpace { return Unmanaged.passRetained(space) }
-    guard let primaries = values[kCVImageBufferColorPrimariesKey] as? String else { return nil }
-    let transfer = values[kCVImageBufferTransferFunctionKey] as? String
+    if let space = values[(kCVImageBufferCGColorSpaceKey as String)] as? CGColorSpace { return Unmanaged.passRetained(space) }
+    guard let primaries = values[(kCVImageBufferColorPrimariesKey as String)] as? String else { return nil }
+    let transfer = values[(kCVImageBufferTransferFunctionKey as String)] as? String
     let name: CFString?
-    switch (primaries, transfer) {
+    switch (NSString(string: primaries), transfer.map { NSString(string: $0) }) {
     case (kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferTransferFunction_sRGB?): name = CGColorSpace.sRGB
     case (kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferTransferFunction_Linear?): name = CGColorSpace.linearSRGB
     case (kCVImageBufferColorPrimaries_ITU_R_709_2, _): name = CGColorSpace.itur_709
@@ -84,14 +84,14 @@ public func CVImageBufferCreateColorSpaceFromAttachments(_ attachments: CFDictio
 extension CVBuffer {
     /// The `kCVImageBufferYCbCrMatrixKey` attachment (e.g. `"ITU_R_709_2"`), if any: for
     /// converters choosing Y'CbCr ↔ RGB coefficients.
-    package var yCbCrMatrix: String? { attachmentValue(forKey: kCVImageBufferYCbCrMatrixKey) as? String }
+    package var yCbCrMatrix: String? { attachmentValue(forKey: (kCVImageBufferYCbCrMatrixKey as String)) as? String }
     /// The `kCVImageBufferColorPrimariesKey` attachment, if any.
-    package var colorPrimaries: String? { attachmentValue(forKey: kCVImageBufferColorPrimariesKey) as? String }
+    package var colorPrimaries: String? { attachmentValue(forKey: (kCVImageBufferColorPrimariesKey as String)) as? String }
     /// The `kCVImageBufferTransferFunctionKey` attachment, if any.
-    package var transferFunction: String? { attachmentValue(forKey: kCVImageBufferTransferFunctionKey) as? String }
+    package var transferFunction: String? { attachmentValue(forKey: (kCVImageBufferTransferFunctionKey as String)) as? String }
     /// The `kCVImageBufferChromaLocationTopFieldKey` attachment, if any.
     package var chromaLocation: String? {
-        attachmentValue(forKey: kCVImageBufferChromaLocationTopFieldKey) as? String
+        attachmentValue(forKey: (kCVImageBufferChromaLocationTopFieldKey as String)) as? String
     }
     /// Whether the Y'CbCr samples are full range, from the pixel format ('420f', 'xf20', 'f420',
     /// '422f' are full range); nil for non-Y'CbCr or unknown formats.

@@ -2,41 +2,41 @@
 // exports, and the tolerant reader that turns an attributes dictionary into allocation settings.
 
 /// A single number or an array of numbers (OSTypes): the pixel formats a buffer may have.
-public let kCVPixelBufferPixelFormatTypeKey: CFString = "PixelFormatType"
+nonisolated(unsafe) public let kCVPixelBufferPixelFormatTypeKey: CFString = "PixelFormatType"
 /// The allocator for the pixel memory (ignored on Linux: the system allocator is always used).
-public let kCVPixelBufferMemoryAllocatorKey: CFString = "MemoryAllocator"
+nonisolated(unsafe) public let kCVPixelBufferMemoryAllocatorKey: CFString = "MemoryAllocator"
 /// The width in pixels (a number).
-public let kCVPixelBufferWidthKey: CFString = "Width"
+nonisolated(unsafe) public let kCVPixelBufferWidthKey: CFString = "Width"
 /// The height in pixels (a number).
-public let kCVPixelBufferHeightKey: CFString = "Height"
+nonisolated(unsafe) public let kCVPixelBufferHeightKey: CFString = "Height"
 /// Extra columns of padding on the left of the image (a number).
-public let kCVPixelBufferExtendedPixelsLeftKey: CFString = "ExtendedPixelsLeft"
+nonisolated(unsafe) public let kCVPixelBufferExtendedPixelsLeftKey: CFString = "ExtendedPixelsLeft"
 /// Extra rows of padding above the image (a number).
-public let kCVPixelBufferExtendedPixelsTopKey: CFString = "ExtendedPixelsTop"
+nonisolated(unsafe) public let kCVPixelBufferExtendedPixelsTopKey: CFString = "ExtendedPixelsTop"
 /// Extra columns of padding on the right of the image (a number).
-public let kCVPixelBufferExtendedPixelsRightKey: CFString = "ExtendedPixelsRight"
+nonisolated(unsafe) public let kCVPixelBufferExtendedPixelsRightKey: CFString = "ExtendedPixelsRight"
 /// Extra rows of padding below the image (a number).
-public let kCVPixelBufferExtendedPixelsBottomKey: CFString = "ExtendedPixelsBottom"
+nonisolated(unsafe) public let kCVPixelBufferExtendedPixelsBottomKey: CFString = "ExtendedPixelsBottom"
 /// The alignment, in bytes, of each row (a number).
-public let kCVPixelBufferBytesPerRowAlignmentKey: CFString = "BytesPerRowAlignment"
+nonisolated(unsafe) public let kCVPixelBufferBytesPerRowAlignmentKey: CFString = "BytesPerRowAlignment"
 /// Whether the buffer must be usable with CGBitmapContext (a Boolean; every buffer here is).
-public let kCVPixelBufferCGBitmapContextCompatibilityKey: CFString = "CGBitmapContextCompatibility"
+nonisolated(unsafe) public let kCVPixelBufferCGBitmapContextCompatibilityKey: CFString = "CGBitmapContextCompatibility"
 /// Whether the buffer must be usable with CGImage (a Boolean; every buffer here is).
-public let kCVPixelBufferCGImageCompatibilityKey: CFString = "CGImageCompatibility"
+nonisolated(unsafe) public let kCVPixelBufferCGImageCompatibilityKey: CFString = "CGImageCompatibility"
 /// Whether the buffer must be usable with OpenGL (a Boolean; accepted and ignored).
-public let kCVPixelBufferOpenGLCompatibilityKey: CFString = "OpenGLCompatibility"
+nonisolated(unsafe) public let kCVPixelBufferOpenGLCompatibilityKey: CFString = "OpenGLCompatibility"
 /// The alignment, in bytes, of the start of each plane (a number).
-public let kCVPixelBufferPlaneAlignmentKey: CFString = "PlaneAlignment"
+nonisolated(unsafe) public let kCVPixelBufferPlaneAlignmentKey: CFString = "PlaneAlignment"
 /// IOSurface properties (a dictionary; accepted and ignored: buffers live in main memory).
-public let kCVPixelBufferIOSurfacePropertiesKey: CFString = "IOSurfaceProperties"
+nonisolated(unsafe) public let kCVPixelBufferIOSurfacePropertiesKey: CFString = "IOSurfaceProperties"
 /// Whether the buffer must be usable with OpenGL ES (a Boolean; accepted and ignored).
-public let kCVPixelBufferOpenGLESCompatibilityKey: CFString = "OpenGLESCompatibility"
+nonisolated(unsafe) public let kCVPixelBufferOpenGLESCompatibilityKey: CFString = "OpenGLESCompatibility"
 /// Whether the buffer must be usable with Metal (a Boolean; accepted and ignored).
-public let kCVPixelBufferMetalCompatibilityKey: CFString = "MetalCompatibility"
+nonisolated(unsafe) public let kCVPixelBufferMetalCompatibilityKey: CFString = "MetalCompatibility"
 /// Whether the buffer must be usable with an OpenGL texture cache (a Boolean; ignored).
-public let kCVPixelBufferOpenGLTextureCacheCompatibilityKey: CFString = "OpenGLTextureCacheCompatibility"
+nonisolated(unsafe) public let kCVPixelBufferOpenGLTextureCacheCompatibilityKey: CFString = "OpenGLTextureCacheCompatibility"
 /// Whether the buffer must be usable with an OpenGL ES texture cache (a Boolean; ignored).
-public let kCVPixelBufferOpenGLESTextureCacheCompatibilityKey: CFString = "OpenGLESTextureCacheCompatibility"
+nonisolated(unsafe) public let kCVPixelBufferOpenGLESTextureCacheCompatibilityKey: CFString = "OpenGLESTextureCacheCompatibility"
 
 /// Allocation settings read from a pixel buffer attributes dictionary.
 ///
@@ -63,7 +63,7 @@ package struct CVPixelBufferAttributeReader: Sendable {
     package init(_ attributes: NSDictionary?) {
         guard let attributes else { return }
         let values = CVPixelBufferAttributeReader.stringKeyed(attributes)
-        if let f = values[kCVPixelBufferPixelFormatTypeKey] {
+        if let f = values[(kCVPixelBufferPixelFormatTypeKey as String)] {
             if let n = CVPixelBufferAttributeReader.integer(f) {
                 pixelFormats = [OSType(truncatingIfNeeded: n)]
             } else if let list = CVPixelBufferAttributeReader.array(f) {
@@ -79,16 +79,16 @@ package struct CVPixelBufferAttributeReader: Sendable {
             guard let n = CVPixelBufferAttributeReader.integer(v) else { isValid = false; return nil }
             return n
         }
-        width = read(kCVPixelBufferWidthKey)
-        height = read(kCVPixelBufferHeightKey)
+        width = read((kCVPixelBufferWidthKey as String))
+        height = read((kCVPixelBufferHeightKey as String))
         if let w = width, w < 0 { isValid = false }
         if let h = height, h < 0 { isValid = false }
-        if let a = read(kCVPixelBufferBytesPerRowAlignmentKey), a > 0 { bytesPerRowAlignment = a }
-        if let a = read(kCVPixelBufferPlaneAlignmentKey), a > 0 { planeAlignment = a }
-        let l = read(kCVPixelBufferExtendedPixelsLeftKey) ?? 0
-        let r = read(kCVPixelBufferExtendedPixelsRightKey) ?? 0
-        let t = read(kCVPixelBufferExtendedPixelsTopKey) ?? 0
-        let b = read(kCVPixelBufferExtendedPixelsBottomKey) ?? 0
+        if let a = read((kCVPixelBufferBytesPerRowAlignmentKey as String)), a > 0 { bytesPerRowAlignment = a }
+        if let a = read((kCVPixelBufferPlaneAlignmentKey as String)), a > 0 { planeAlignment = a }
+        let l = read((kCVPixelBufferExtendedPixelsLeftKey as String)) ?? 0
+        let r = read((kCVPixelBufferExtendedPixelsRightKey as String)) ?? 0
+        let t = read((kCVPixelBufferExtendedPixelsTopKey as String)) ?? 0
+        let b = read((kCVPixelBufferExtendedPixelsBottomKey as String)) ?? 0
         if l < 0 || r < 0 || t < 0 || b < 0 { isValid = false }
         extendedPixels = (max(l, 0), max(r, 0), max(t, 0), max(b, 0))
     }

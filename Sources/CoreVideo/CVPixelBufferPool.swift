@@ -6,16 +6,16 @@
 // Buffers may outlive their pool: their memory is then simply freed.
 
 /// Pool attribute key: the number of buffers the pool keeps when aging out unused ones (a number).
-public let kCVPixelBufferPoolMinimumBufferCountKey: CFString = "MinimumBufferCount"
+nonisolated(unsafe) public let kCVPixelBufferPoolMinimumBufferCountKey: CFString = "MinimumBufferCount"
 /// Pool attribute key: seconds an unused buffer may stay in the pool before it is freed
 /// (a number; default 1; 0 keeps unused buffers until CVPixelBufferPoolFlush).
-public let kCVPixelBufferPoolMaximumBufferAgeKey: CFString = "MaximumBufferAge"
+nonisolated(unsafe) public let kCVPixelBufferPoolMaximumBufferAgeKey: CFString = "MaximumBufferAge"
 /// Auxiliary attribute key for CVPixelBufferPoolCreatePixelBufferWithAuxAttributes: do not allocate a
 /// new buffer when the pool already holds at least this many (a number).
-public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "BufferPoolAllocationThreshold"
+nonisolated(unsafe) public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "BufferPoolAllocationThreshold"
 /// Notification posted (on `NotificationCenter.default`, with the pool as object) when a buffer
 /// returns to a pool that refused an allocation for exceeding its allocation threshold.
-public let kCVPixelBufferPoolFreeBufferNotification: CFString = "BufferPoolFreeBufferNotification"
+nonisolated(unsafe) public let kCVPixelBufferPoolFreeBufferNotification: CFString = "BufferPoolFreeBufferNotification"
 
 /// A pool of reusable pixel buffers with one size and format.
 public final class CVPixelBufferPool: @unchecked Sendable, Hashable, CustomStringConvertible {
@@ -55,13 +55,13 @@ public final class CVPixelBufferPool: @unchecked Sendable, Hashable, CustomStrin
         var age = 1.0
         if let poolAttributes {
             let values = CVPixelBufferAttributeReader.stringKeyed(poolAttributes)
-            if let v = values[kCVPixelBufferPoolMinimumBufferCountKey] {
+            if let v = values[(kCVPixelBufferPoolMinimumBufferCountKey as String)] {
                 guard let n = CVPixelBufferAttributeReader.integer(v), n >= 0 else {
                     return .failure(PoolError(code: kCVReturnInvalidPoolAttributes))
                 }
                 minimum = n
             }
-            if let v = values[kCVPixelBufferPoolMaximumBufferAgeKey] {
+            if let v = values[(kCVPixelBufferPoolMaximumBufferAgeKey as String)] {
                 guard let seconds = CVPixelBufferAttributeReader.double(v), seconds >= 0, seconds.isFinite else {
                     return .failure(PoolError(code: kCVReturnInvalidPoolAttributes))
                 }
@@ -142,7 +142,7 @@ public final class CVPixelBufferPool: @unchecked Sendable, Hashable, CustomStrin
         refusedAllocation = false
         lock.unlock()
         if notify {
-            NotificationCenter.default.post(name: Notification.Name(kCVPixelBufferPoolFreeBufferNotification), object: self)
+            NotificationCenter.default.post(name: Notification.Name((kCVPixelBufferPoolFreeBufferNotification as String)), object: self)
         }
     }
 
@@ -218,7 +218,7 @@ public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFA
     -> CVReturn {
     var threshold: Int?
     if let auxAttributes,
-       let v = CVPixelBufferAttributeReader.stringKeyed(auxAttributes)[kCVPixelBufferPoolAllocationThresholdKey] {
+       let v = CVPixelBufferAttributeReader.stringKeyed(auxAttributes)[(kCVPixelBufferPoolAllocationThresholdKey as String)] {
         guard let n = CVPixelBufferAttributeReader.integer(v) else { return kCVReturnInvalidArgument }
         threshold = n
     }

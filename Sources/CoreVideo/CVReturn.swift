@@ -3,6 +3,9 @@
 /// A Core Video result code: `kCVReturnSuccess` (0) or one of the negative `kCVReturn*` errors.
 public typealias CVReturn = Int32
 
+/// Core Video option bits (CVBase.h's `CVOptionFlags`), as passed to the `flags` parameters.
+public typealias CVOptionFlags = UInt64
+
 /// The operation succeeded.
 public let kCVReturnSuccess: CVReturn = 0
 /// The first Core Video error code (-6660).

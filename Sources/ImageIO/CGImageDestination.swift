@@ -46,7 +46,7 @@ public final class CGImageDestination: @unchecked Sendable, CustomStringConverti
         let (original, imageOptions) = images[0]
         let options = properties.merging(imageOptions)
         var image = original
-        if let maxSize = options.int(kCGImageDestinationImageMaxPixelSize), maxSize > 0,
+        if let maxSize = options.int((kCGImageDestinationImageMaxPixelSize as String)), maxSize > 0,
            max(image.width, image.height) > maxSize {
             let scale = Double(maxSize) / Double(max(image.width, image.height))
             guard let scaled = ImageCodec.resized(image, width: max(1, Int((Double(image.width) * scale).rounded())),
@@ -54,12 +54,12 @@ public final class CGImageDestination: @unchecked Sendable, CustomStringConverti
             else { return false }
             image = scaled
         }
-        let quality = options.double(kCGImageDestinationLossyCompressionQuality)
+        let quality = options.double((kCGImageDestinationLossyCompressionQuality as String))
         guard var encoded = ImageCodec.encode(image, as: format, quality: quality) else { return false }
-        if let orientation = options.int(kCGImagePropertyOrientation), orientation != 1 {
+        if let orientation = options.int((kCGImagePropertyOrientation as String)), orientation != 1 {
             encoded = ImageMetadataWriter.settingOrientation(orientation, in: encoded, format: format)
         }
-        if let x = options.double(kCGImagePropertyDPIWidth), let y = options.double(kCGImagePropertyDPIHeight) {
+        if let x = options.double((kCGImagePropertyDPIWidth as String)), let y = options.double((kCGImagePropertyDPIHeight as String)) {
             encoded = ImageMetadataWriter.settingResolution(dpiX: x, dpiY: y, in: encoded, format: format)
         }
         switch target {
@@ -95,13 +95,13 @@ public func CGImageDestinationCopyTypeIdentifiers() -> CFArray {
 @discardableResult
 public func CGImageDestinationCreateWithURL(_ url: CFURL, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
     guard url.isFileURL, let path = url.path else { return nil }
-    return CGImageDestination(target: .url(path), type: type, count: count)
+    return CGImageDestination(target: .url(path), type: (type as String), count: count)
 }
 
 /// Creates a destination appending a `type` file of `count` images to `data` when finalised.
 @discardableResult
 public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
-    CGImageDestination(target: .data(data), type: type, count: count)
+    CGImageDestination(target: .data(data), type: (type as String), count: count)
 }
 
 /// Adds an image with optional properties: `kCGImageDestinationLossyCompressionQuality`,
@@ -120,7 +120,7 @@ public func CGImageDestinationAddImageFromSource(_ idst: CGImageDestination, _ i
     var carried: [String: Any] = [:]
     if let p = isrc.properties(at: index) {
         for key in [kCGImagePropertyOrientation, kCGImagePropertyDPIWidth, kCGImagePropertyDPIHeight] {
-            carried[key] = p[key]
+            carried[(key as String)] = p[(key as String)]
         }
     }
     idst.add(image, ImageIOOptions(values: carried).merging(ImageIOOptions(properties)))

@@ -17,7 +17,7 @@ public final class CGImageSource: @unchecked Sendable, CustomStringConvertible {
     init(data: Data, isFinal: Bool, options: CFDictionary?) {
         self.data = data
         self.isFinal = isFinal
-        self.typeHint = ImageIOOptions(options).string(kCGImageSourceTypeIdentifierHint)
+        self.typeHint = ImageIOOptions(options).string((kCGImageSourceTypeIdentifierHint as String))
         self.header = ImageHeader(data: data)
     }
 
@@ -102,33 +102,33 @@ public final class CGImageSource: @unchecked Sendable, CustomStringConvertible {
             height = image.height
         }
         var p: [String: Any] = [:]
-        p[kCGImagePropertyPixelWidth] = width
-        p[kCGImagePropertyPixelHeight] = height
-        p[kCGImagePropertyDepth] = depth
-        if hasAlpha == true { p[kCGImagePropertyHasAlpha] = true }
-        if header.isIndexed { p[kCGImagePropertyIsIndexed] = true }
+        p[(kCGImagePropertyPixelWidth as String)] = width
+        p[(kCGImagePropertyPixelHeight as String)] = height
+        p[(kCGImagePropertyDepth as String)] = depth
+        if hasAlpha == true { p[(kCGImagePropertyHasAlpha as String)] = true }
+        if header.isIndexed { p[(kCGImagePropertyIsIndexed as String)] = true }
         switch model {
-        case .gray?: p[kCGImagePropertyColorModel] = kCGImagePropertyColorModelGray
-        case .cmyk?: p[kCGImagePropertyColorModel] = kCGImagePropertyColorModelCMYK
-        case .rgb?: p[kCGImagePropertyColorModel] = kCGImagePropertyColorModelRGB
+        case .gray?: p[(kCGImagePropertyColorModel as String)] = kCGImagePropertyColorModelGray
+        case .cmyk?: p[(kCGImagePropertyColorModel as String)] = kCGImagePropertyColorModelCMYK
+        case .rgb?: p[(kCGImagePropertyColorModel as String)] = kCGImagePropertyColorModelRGB
         case nil: break
         }
-        if let o = header.orientation { p[kCGImagePropertyOrientation] = o }
+        if let o = header.orientation { p[(kCGImagePropertyOrientation as String)] = o }
         if let x = header.dpiWidth, let y = header.dpiHeight {
-            p[kCGImagePropertyDPIWidth] = x
-            p[kCGImagePropertyDPIHeight] = y
+            p[(kCGImagePropertyDPIWidth as String)] = x
+            p[(kCGImagePropertyDPIHeight as String)] = y
         }
         switch header.format {
         case .png:
-            var png: [String: Any] = [kCGImagePropertyPNGInterlaceType: header.isInterlaced ? 1 : 0]
+            var png: [String: Any] = [(kCGImagePropertyPNGInterlaceType as String): header.isInterlaced ? 1 : 0]
             if let ppm = header.pixelsPerMeter {
-                png[kCGImagePropertyPNGXPixelsPerMeter] = ppm.x
-                png[kCGImagePropertyPNGYPixelsPerMeter] = ppm.y
+                png[(kCGImagePropertyPNGXPixelsPerMeter as String)] = ppm.x
+                png[(kCGImagePropertyPNGYPixelsPerMeter as String)] = ppm.y
             }
-            p[kCGImagePropertyPNGDictionary] = png
+            p[(kCGImagePropertyPNGDictionary as String)] = png
         case .jpeg:
             if let j = header.jfif {
-                p[kCGImagePropertyJFIFDictionary] = [
+                p[(kCGImagePropertyJFIFDictionary as String)] = [
                     kCGImagePropertyJFIFVersion: [j.major, j.minor / 10, j.minor % 10],
                     kCGImagePropertyJFIFXDensity: j.x, kCGImagePropertyJFIFYDensity: j.y,
                     kCGImagePropertyJFIFDensityUnit: j.unit,
@@ -138,18 +138,18 @@ public final class CGImageSource: @unchecked Sendable, CustomStringConvertible {
         case .gif:
             var gif: [String: Any] = [:]
             if index < header.gifDelays.count {
-                gif[kCGImagePropertyGIFDelayTime] = max(header.gifDelays[index], 0.1)
-                gif[kCGImagePropertyGIFUnclampedDelayTime] = header.gifDelays[index]
+                gif[(kCGImagePropertyGIFDelayTime as String)] = max(header.gifDelays[index], 0.1)
+                gif[(kCGImagePropertyGIFUnclampedDelayTime as String)] = header.gifDelays[index]
             }
-            if let loops = header.gifLoopCount { gif[kCGImagePropertyGIFLoopCount] = loops }
-            p[kCGImagePropertyGIFDictionary] = gif
+            if let loops = header.gifLoopCount { gif[(kCGImagePropertyGIFLoopCount as String)] = loops }
+            p[(kCGImagePropertyGIFDictionary as String)] = gif
         default:
             break
         }
         let tiff = Self.mapped(header.tiffTags, Self.tiffKeys)
-        if !tiff.isEmpty { p[kCGImagePropertyTIFFDictionary] = tiff }
+        if !tiff.isEmpty { p[(kCGImagePropertyTIFFDictionary as String)] = tiff }
         let exif = Self.mapped(header.exifTags, Self.exifKeys)
-        if !exif.isEmpty { p[kCGImagePropertyExifDictionary] = exif }
+        if !exif.isEmpty { p[(kCGImagePropertyExifDictionary as String)] = exif }
         _ = data
         return p
     }
@@ -157,33 +157,33 @@ public final class CGImageSource: @unchecked Sendable, CustomStringConvertible {
     /// Container-level properties.
     var containerProperties: [String: Any] {
         let (data, header, _) = snapshot()
-        var p: [String: Any] = [kCGImagePropertyFileSize: data.count]
+        var p: [String: Any] = [(kCGImagePropertyFileSize as String): data.count]
         if let header, header.format == .gif {
             var gif: [String: Any] = [:]
-            if let loops = header.gifLoopCount { gif[kCGImagePropertyGIFLoopCount] = loops }
-            if data.count > 10 { gif[kCGImagePropertyGIFHasGlobalColorMap] = data[data.startIndex + 10] & 0x80 != 0 }
-            gif[kCGImagePropertyGIFCanvasPixelWidth] = header.width
-            gif[kCGImagePropertyGIFCanvasPixelHeight] = header.height
-            p[kCGImagePropertyGIFDictionary] = gif
+            if let loops = header.gifLoopCount { gif[(kCGImagePropertyGIFLoopCount as String)] = loops }
+            if data.count > 10 { gif[(kCGImagePropertyGIFHasGlobalColorMap as String)] = data[data.startIndex + 10] & 0x80 != 0 }
+            gif[(kCGImagePropertyGIFCanvasPixelWidth as String)] = header.width
+            gif[(kCGImagePropertyGIFCanvasPixelHeight as String)] = header.height
+            p[(kCGImagePropertyGIFDictionary as String)] = gif
         }
         return p
     }
 
     private static let tiffKeys: [Int: String] = [
-        259: kCGImagePropertyTIFFCompression, 262: kCGImagePropertyTIFFPhotometricInterpretation,
-        270: kCGImagePropertyTIFFImageDescription, 271: kCGImagePropertyTIFFMake, 272: kCGImagePropertyTIFFModel,
-        274: kCGImagePropertyTIFFOrientation, 282: kCGImagePropertyTIFFXResolution,
-        283: kCGImagePropertyTIFFYResolution, 296: kCGImagePropertyTIFFResolutionUnit,
-        305: kCGImagePropertyTIFFSoftware, 306: kCGImagePropertyTIFFDateTime, 315: kCGImagePropertyTIFFArtist,
-        33432: kCGImagePropertyTIFFCopyright,
+        259: (kCGImagePropertyTIFFCompression as String), 262: (kCGImagePropertyTIFFPhotometricInterpretation as String),
+        270: (kCGImagePropertyTIFFImageDescription as String), 271: (kCGImagePropertyTIFFMake as String), 272: (kCGImagePropertyTIFFModel as String),
+        274: (kCGImagePropertyTIFFOrientation as String), 282: (kCGImagePropertyTIFFXResolution as String),
+        283: (kCGImagePropertyTIFFYResolution as String), 296: (kCGImagePropertyTIFFResolutionUnit as String),
+        305: (kCGImagePropertyTIFFSoftware as String), 306: (kCGImagePropertyTIFFDateTime as String), 315: (kCGImagePropertyTIFFArtist as String),
+        33432: (kCGImagePropertyTIFFCopyright as String),
     ]
 
     private static let exifKeys: [Int: String] = [
-        33434: kCGImagePropertyExifExposureTime, 33437: kCGImagePropertyExifFNumber,
-        34855: kCGImagePropertyExifISOSpeedRatings, 36867: kCGImagePropertyExifDateTimeOriginal,
-        36868: kCGImagePropertyExifDateTimeDigitized, 37386: kCGImagePropertyExifFocalLength,
-        40961: kCGImagePropertyExifColorSpace, 40962: kCGImagePropertyExifPixelXDimension,
-        40963: kCGImagePropertyExifPixelYDimension, 42036: kCGImagePropertyExifLensModel,
+        33434: (kCGImagePropertyExifExposureTime as String), 33437: (kCGImagePropertyExifFNumber as String),
+        34855: (kCGImagePropertyExifISOSpeedRatings as String), 36867: (kCGImagePropertyExifDateTimeOriginal as String),
+        36868: (kCGImagePropertyExifDateTimeDigitized as String), 37386: (kCGImagePropertyExifFocalLength as String),
+        40961: (kCGImagePropertyExifColorSpace as String), 40962: (kCGImagePropertyExifPixelXDimension as String),
+        40963: (kCGImagePropertyExifPixelYDimension as String), 42036: (kCGImagePropertyExifLensModel as String),
     ]
 
     private static func mapped(_ tags: [Int: ImageHeader.TIFFValue], _ keys: [Int: String]) -> [String: Any] {
@@ -258,7 +258,7 @@ public func CGImageSourceCopyTypeIdentifiers() -> CFArray {
 
 /// The uniform type identifier of the source's data; nil when the type is not recognised.
 @discardableResult
-public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.typeIdentifier }
+public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.typeIdentifier as CFString? }
 
 /// The number of images in the source (GIF frames; 1 for other files; 0 for unreadable data).
 @discardableResult
@@ -298,7 +298,7 @@ public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: I
 @discardableResult
 public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
     let o = ImageIOOptions(options)
-    return isrc.image(at: index, cache: o.bool(kCGImageSourceShouldCache) ?? true)
+    return isrc.image(at: index, cache: o.bool((kCGImageSourceShouldCache as String)) ?? true)
 }
 
 /// A thumbnail of image `index`. Embedded thumbnails are not read, so a thumbnail is made from
@@ -310,15 +310,15 @@ public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int,
 @discardableResult
 public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
     let o = ImageIOOptions(options)
-    guard o.bool(kCGImageSourceCreateThumbnailFromImageIfAbsent) == true
-            || o.bool(kCGImageSourceCreateThumbnailFromImageAlways) == true,
-          var image = isrc.image(at: index, cache: o.bool(kCGImageSourceShouldCache) ?? true) else { return nil }
-    if o.bool(kCGImageSourceCreateThumbnailWithTransform) == true,
-       let orientation = isrc.properties(at: index)?[kCGImagePropertyOrientation] as? Int {
+    guard o.bool((kCGImageSourceCreateThumbnailFromImageIfAbsent as String)) == true
+            || o.bool((kCGImageSourceCreateThumbnailFromImageAlways as String)) == true,
+          var image = isrc.image(at: index, cache: o.bool((kCGImageSourceShouldCache as String)) ?? true) else { return nil }
+    if o.bool((kCGImageSourceCreateThumbnailWithTransform as String)) == true,
+       let orientation = isrc.properties(at: index)?[(kCGImagePropertyOrientation as String)] as? Int {
         guard let turned = ImageTransform.applyingOrientation(orientation, to: image) else { return nil }
         image = turned
     }
-    if let maxSize = o.int(kCGImageSourceThumbnailMaxPixelSize), maxSize > 0, max(image.width, image.height) > maxSize {
+    if let maxSize = o.int((kCGImageSourceThumbnailMaxPixelSize as String)), maxSize > 0, max(image.width, image.height) > maxSize {
         let scale = Double(maxSize) / Double(max(image.width, image.height))
         let w = max(1, min(maxSize, Int((Double(image.width) * scale).rounded())))
         let h = max(1, min(maxSize, Int((Double(image.height) * scale).rounded())))

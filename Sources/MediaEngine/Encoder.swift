@@ -459,9 +459,9 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
 
     private func pooledBuffer(_ pool: inout CVPixelBufferPool?, format: OSType, width: Int, height: Int) throws -> CVPixelBuffer {
         if pool == nil {
-            let attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey: NSNumber(value: format),
-                                             kCVPixelBufferWidthKey: NSNumber(value: width),
-                                             kCVPixelBufferHeightKey: NSNumber(value: height)]
+            let attributes: [String: Any] = [(kCVPixelBufferPixelFormatTypeKey as String): NSNumber(value: format),
+                                             (kCVPixelBufferWidthKey as String): NSNumber(value: width),
+                                             (kCVPixelBufferHeightKey as String): NSNumber(value: height)]
             var created: CVPixelBufferPool?
             CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &created)
             pool = created

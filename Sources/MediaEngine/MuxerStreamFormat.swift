@@ -154,7 +154,7 @@ package enum MuxerStreamFormat {
         par.pointee.height = dimensions.height
         let extensions = CMFormatDescriptionGetExtensions(description) as? [String: Any] ?? [:]
         if let atom = codec.atom {
-            let atoms = extensions[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms] as? [String: Any]
+            let atoms = extensions[(kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms as String)] as? [String: Any]
             let value = atoms?[atom]
             let data = (value as? Data) ?? (value as? NSData).map { Data(referencing: $0) }
             guard let data, !data.isEmpty else {
@@ -162,18 +162,18 @@ package enum MuxerStreamFormat {
             }
             try setExtradata(data, on: par)
         }
-        if let aspect = extensions[kCMFormatDescriptionExtension_PixelAspectRatio] as? [String: Any],
-           let h = (aspect[kCMFormatDescriptionKey_PixelAspectRatioHorizontalSpacing] as? NSNumber)?.int32Value,
-           let v = (aspect[kCMFormatDescriptionKey_PixelAspectRatioVerticalSpacing] as? NSNumber)?.int32Value, h > 0, v > 0, h != v {
+        if let aspect = extensions[(kCMFormatDescriptionExtension_PixelAspectRatio as String)] as? [String: Any],
+           let h = (aspect[(kCMFormatDescriptionKey_PixelAspectRatioHorizontalSpacing as String)] as? NSNumber)?.int32Value,
+           let v = (aspect[(kCMFormatDescriptionKey_PixelAspectRatioVerticalSpacing as String)] as? NSNumber)?.int32Value, h > 0, v > 0, h != v {
             par.pointee.sample_aspect_ratio = AVRational(num: h, den: v)
         }
-        let color = EncoderColor(primaries: extensions[kCMFormatDescriptionExtension_ColorPrimaries] as? String,
-                                 transferFunction: extensions[kCMFormatDescriptionExtension_TransferFunction] as? String,
-                                 matrix: extensions[kCMFormatDescriptionExtension_YCbCrMatrix] as? String)
+        let color = EncoderColor(primaries: extensions[(kCMFormatDescriptionExtension_ColorPrimaries as String)] as? String,
+                                 transferFunction: extensions[(kCMFormatDescriptionExtension_TransferFunction as String)] as? String,
+                                 matrix: extensions[(kCMFormatDescriptionExtension_YCbCrMatrix as String)] as? String)
         par.pointee.color_primaries = color.avPrimaries
         par.pointee.color_trc = color.avTransfer
         par.pointee.color_space = color.avMatrix
-        if (extensions[kCMFormatDescriptionExtension_FullRangeVideo] as? NSNumber)?.boolValue == true {
+        if (extensions[(kCMFormatDescriptionExtension_FullRangeVideo as String)] as? NSNumber)?.boolValue == true {
             par.pointee.color_range = AVCOL_RANGE_JPEG
         }
     }

@@ -246,6 +246,10 @@ extension UTType {
     public static let mpeg2Video = UTType(validIdentifier: "public.mpeg-2-video")
     public static let mpeg = UTType(validIdentifier: "public.mpeg")
     public static let avi = UTType(validIdentifier: "public.avi")
+    public static let appleProtectedMPEG4Video = UTType(validIdentifier: "com.apple.protected-mpeg-4-video")
+    public static let midi = UTType(validIdentifier: "public.midi-audio")
+    public static let playlist = UTType(validIdentifier: "public.playlist")
+    public static let m3uPlaylist = UTType(validIdentifier: "public.m3u-playlist")
 
     public static let text = UTType(validIdentifier: "public.text")
     public static let plainText = UTType(validIdentifier: "public.plain-text")

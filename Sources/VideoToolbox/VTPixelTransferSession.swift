@@ -13,8 +13,8 @@ import MediaEngine
 public final class VTPixelTransferSession: @unchecked Sendable, VTPropertySession {
     private let lock = NSLock()
     private var converter: PixelConverter? = PixelConverter(capacity: 4)
-    private var scalingMode: String = kVTScalingMode_Normal
-    private var downsamplingMode: String = kVTDownsamplingMode_Decimate
+    private var scalingMode: String = (kVTScalingMode_Normal as String)
+    private var downsamplingMode: String = (kVTDownsamplingMode_Decimate as String)
     private var destinationCleanAperture: Any?
     private var destinationPixelAspectRatio: Any?
     private var destinationMatrix: String?
@@ -30,15 +30,17 @@ public final class VTPixelTransferSession: @unchecked Sendable, VTPropertySessio
         lock.lock()
         defer { lock.unlock() }
         guard converter != nil else { return kVTInvalidSessionErr }
-        switch key {
+        switch key as NSString {
         case kVTPixelTransferPropertyKey_ScalingMode:
-            guard let mode = value as? String ?? (value == nil ? kVTScalingMode_Normal : nil),
+            guard let mode = value as? String ?? (value == nil ? kVTScalingMode_Normal as String : nil),
                   [kVTScalingMode_Normal, kVTScalingMode_CropSourceToCleanAperture, kVTScalingMode_Letterbox,
-                   kVTScalingMode_Trim].contains(mode) else { return kVTParameterErr }
+                   kVTScalingMode_Trim].contains(NSString(string: mode)) else { return kVTParameterErr }
             scalingMode = mode
         case kVTPixelTransferPropertyKey_DownsamplingMode:
-            guard let mode = value as? String ?? (value == nil ? kVTDownsamplingMode_Decimate : nil),
-                  [kVTDownsamplingMode_Decimate, kVTDownsamplingMode_Average].contains(mode) else { return kVTParameterErr }
+            guard let mode = value as? String ?? (value == nil ? kVTDownsamplingMode_Decimate as String : nil),
+                  [kVTDownsamplingMode_Decimate, kVTDownsamplingMode_Average].contains(NSString(string: mode)) else {
+                return kVTParameterErr
+            }
             downsamplingMode = mode
         case kVTPixelTransferPropertyKey_DestinationCleanAperture:
             guard value == nil || Self.dictionary(value) != nil else { return kVTParameterErr }
@@ -70,7 +72,7 @@ public final class VTPixelTransferSession: @unchecked Sendable, VTPropertySessio
         lock.lock()
         defer { lock.unlock() }
         guard converter != nil else { return .failure(VTPropertyError(kVTInvalidSessionErr)) }
-        switch key {
+        switch key as NSString {
         case kVTPixelTransferPropertyKey_ScalingMode: return .success(scalingMode)
         case kVTPixelTransferPropertyKey_DownsamplingMode: return .success(downsamplingMode)
         case kVTPixelTransferPropertyKey_DestinationCleanAperture: return .success(destinationCleanAperture)
@@ -97,7 +99,7 @@ public final class VTPixelTransferSession: @unchecked Sendable, VTPropertySessio
     func transfer(from source: CVPixelBuffer, to destination: CVPixelBuffer) -> OSStatus {
         lock.lock()
         let converter = self.converter
-        let mode = scalingMode, average = downsamplingMode == kVTDownsamplingMode_Average
+        let mode = scalingMode, average = downsamplingMode == (kVTDownsamplingMode_Average as String)
         let destinationAperture = destinationCleanAperture, destinationPAR = destinationPixelAspectRatio
         var options = PixelConverter.Options()
         options.destinationMatrix = destinationMatrix.flatMap(PixelFormatColor.Matrix.init(rawValue:))
@@ -111,7 +113,7 @@ public final class VTPixelTransferSession: @unchecked Sendable, VTPropertySessio
         let fullSource = PixelConverter.Rect(x: 0, y: 0, width: s.width, height: s.height)
         let fullDestination = PixelConverter.Rect(x: 0, y: 0, width: d.width, height: d.height)
         var sourceRect = fullSource, destinationRect = fullDestination
-        if mode != kVTScalingMode_Normal {
+        if mode != (kVTScalingMode_Normal as String) {
             sourceRect = Self.cleanAperture(PixelFormatColor.attachment(PixelFormatColor.cleanApertureKey, of: source),
                                             width: s.width, height: s.height) ?? fullSource
             destinationRect = Self.cleanAperture(destinationAperture, width: d.width, height: d.height) ?? fullDestination
@@ -119,9 +121,9 @@ public final class VTPixelTransferSession: @unchecked Sendable, VTPropertySessio
             let destinationRatio = Self.aspectRatio(destinationPAR) ?? sourcePAR
             // The source picture's shape in destination pixels.
             let shape = Double(sourceRect.width) * sourcePAR / (Double(sourceRect.height) * destinationRatio)
-            if mode == kVTScalingMode_Letterbox {
+            if mode == (kVTScalingMode_Letterbox as String) {
                 destinationRect = Self.fit(shape: shape, in: destinationRect)
-            } else if mode == kVTScalingMode_Trim {
+            } else if mode == (kVTScalingMode_Trim as String) {
                 sourceRect = Self.fit(shape: Double(destinationRect.width) / Double(destinationRect.height)
                                           * destinationRatio / sourcePAR, in: sourceRect)
             }
@@ -135,7 +137,7 @@ public final class VTPixelTransferSession: @unchecked Sendable, VTPropertySessio
         } catch {
             return error.osStatus
         }
-        if mode != kVTScalingMode_Normal, let par = destinationPAR ?? PixelFormatColor.attachment(
+        if mode != (kVTScalingMode_Normal as String), let par = destinationPAR ?? PixelFormatColor.attachment(
             PixelFormatColor.pixelAspectRatioKey, of: source) {
             PixelFormatColor.setAttachment(PixelFormatColor.pixelAspectRatioKey, par, on: destination)
         }

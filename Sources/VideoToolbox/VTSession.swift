@@ -21,13 +21,13 @@ package struct VTPropertyError: Error, Sendable {
 
 /// Sets a property of a session.
 ///
-/// The value is `Any?` rather than Apple's `CFTypeRef?`: on Linux `CFString` is Swift's `String`,
-/// which is not a class, and `Any?` accepts every value Apple code passes (`kVTScalingMode_Letterbox`,
-/// `kCFBooleanTrue`, `NSNumber`, dictionaries).
+/// The value is `Any?` rather than Apple's `CFTypeRef?`; `Any?` accepts every value Apple code
+/// passes (`kVTScalingMode_Letterbox`, `kCFBooleanTrue`, `NSNumber`, dictionaries) and Swift values
+/// besides.
 @discardableResult
 public func VTSessionSetProperty(_ session: VTSession, key propertyKey: CFString, value propertyValue: Any?) -> OSStatus {
     guard let session = session as? any VTPropertySession else { return kVTParameterErr }
-    return session.setProperty(key: propertyKey, value: propertyValue)
+    return session.setProperty(key: (propertyKey as String), value: propertyValue)
 }
 
 /// Sets several properties of a session: stops at the first failure and returns its status.
@@ -46,15 +46,15 @@ public func VTSessionSetProperties(_ session: VTSession, propertyDictionary: CFD
 ///
 /// Apple declares `valueOut` as `UnsafeMutableRawPointer?` and Apple code passes `&value` for a
 /// `CFTypeRef?` (or `CFString?`, `CFBoolean?`…) variable. Here the pointer is typed, so `&value`
-/// compiles the same for any optional variable and the value is stored with its real type (on
-/// Linux `CFString` is a Swift `String`, which a raw `CFTypeRef` store would corrupt). A value
-/// that is not of the variable's type is `kVTParameterErr`.
+/// compiles the same for any optional variable and the value is stored with its real type (a
+/// `String` variable receives a string property as `String`). A value that is not of the
+/// variable's type is `kVTParameterErr`.
 @discardableResult
 public func VTSessionCopyProperty<Value>(_ session: VTSession, key propertyKey: CFString, allocator: CFAllocator?,
                                          valueOut propertyValueOut: UnsafeMutablePointer<Value?>?) -> OSStatus {
     guard let out = propertyValueOut else { return kVTParameterErr }
     guard let target = session as? any VTPropertySession else { return kVTParameterErr }
-    switch target.copyProperty(key: propertyKey) {
+    switch target.copyProperty(key: (propertyKey as String)) {
     case .failure(let error):
         return error.status
     case .success(nil):

@@ -51,7 +51,7 @@ struct ApplePortTests {
         let third = CMTime(seconds: 1.0 / 3, preferredTimescale: 600)
         #expect((half + half).seconds == 1)
         #expect(third.value == 200 && third.timescale == 600)
-        #expect((half * Int32(4)) == CMTime(value: 2, timescale: 1))
+        #expect(CMTimeMultiply(half, multiplier: 4) == CMTime(value: 2, timescale: 1))
         // Apple: -infinity < finite values < indefinite < +infinity < invalid.
         #expect(CMTime.negativeInfinity < .zero && CMTime.zero < half && half < .indefinite)
         #expect(CMTime.indefinite < .positiveInfinity && CMTime.positiveInfinity < .invalid)

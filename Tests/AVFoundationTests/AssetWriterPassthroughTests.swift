@@ -149,7 +149,7 @@ extension AssetWriterPassthroughTests {
         let (format, buffers) = try await Self.sampleBuffers(source, mediaType: .video)
         // A hint with one more extension (a name): same stream.
         var extensions = CMFormatDescriptionGetExtensions(format) as? [String: Any] ?? [:]
-        extensions[kCMFormatDescriptionExtension_FormatName] = "Renamed"
+        extensions[(kCMFormatDescriptionExtension_FormatName as String)] = "Renamed"
         var hint: CMFormatDescription?
         let d = CMVideoFormatDescriptionGetDimensions(format)
         CMVideoFormatDescriptionCreate(allocator: nil, codecType: CMFormatDescriptionGetMediaSubType(format), width: d.width,

@@ -42,7 +42,7 @@ struct ID3MetadataTests {
         #expect(metadata.formats == [.id3Metadata])
         let items = metadata.itemsByFormat[.id3Metadata] ?? []
         let title = try #require(S.first(items, .id3MetadataTitleDescription))
-        #expect(title.stringValue == "日本語 🎵" && title.dataType == kCMMetadataBaseDataType_UTF16)
+        #expect(title.stringValue == "日本語 🎵" && title.dataType == (kCMMetadataBaseDataType_UTF16 as String))
         #expect(title.keySpace == .id3 && title.commonKey == .commonKeyTitle)
         #expect(S.first(items, .id3MetadataLeadPerformer)?.stringValue == "Café")
         #expect(S.first(items, .id3MetadataContentType)?.stringValue == "Pop")
@@ -53,7 +53,7 @@ struct ID3MetadataTests {
         let user = try #require(S.first(items, .id3MetadataUserText))
         #expect(user.stringValue == "Calme" && user.extraAttributes?[.info] as? String == "MOOD")
         let picture = try #require(S.first(items, .id3MetadataAttachedPicture))
-        #expect(picture.dataValue == Data(S.png) && picture.dataType == kCMMetadataBaseDataType_PNG)
+        #expect(picture.dataValue == Data(S.png) && picture.dataType == (kCMMetadataBaseDataType_PNG as String))
         #expect(picture.commonKey == .commonKeyArtwork)
         #expect(S.first(items, .id3MetadataPrivate)?.dataValue?.count == 9)
         #expect(metadata.commonItems.count == 4)   // title, artist, type (TCON), artwork

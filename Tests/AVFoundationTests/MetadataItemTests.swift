@@ -38,12 +38,12 @@ struct MetadataItemTests {
 
     @Test func coercionsAndCommonKey() {
         let genre = AVMetadataItem(key: NSNumber(value: Int32(bitPattern: 0x5443_4F4E)), keySpace: .id3,
-                                   value: "17" as NSString, dataType: kCMMetadataBaseDataType_UTF8)
+                                   value: "17" as NSString, dataType: (kCMMetadataBaseDataType_UTF8 as String))
         #expect(genre.numberValue == 17)               // book: numeric TCON strings parse
         #expect(genre.commonKey == .commonKeyType)
         #expect(genre.identifier == .id3MetadataContentType)
         let date = AVMetadataItem(key: "com.apple.quicktime.creationdate" as NSString, keySpace: .quickTimeMetadata,
-                                  value: "2021-07-30T04:06:08+0000" as NSString, dataType: kCMMetadataBaseDataType_UTF8)
+                                  value: "2021-07-30T04:06:08+0000" as NSString, dataType: (kCMMetadataBaseDataType_UTF8 as String))
         #expect(date.dateValue == Date(timeIntervalSince1970: 1_627_617_968))
         #expect(date.commonKey == .commonKeyCreationDate)
         #expect(date.dataValue == nil)
@@ -51,7 +51,7 @@ struct MetadataItemTests {
 
     @Test func mutableCopyKeepsPropertiesAndIdentifierDrivesKey() throws {
         let item = AVMetadataItem(key: "title" as NSString, keySpace: .common, value: "A" as NSString,
-                                  dataType: kCMMetadataBaseDataType_UTF8, extendedLanguageTag: "en")
+                                  dataType: (kCMMetadataBaseDataType_UTF8 as String), extendedLanguageTag: "en")
         let mutable = try #require(item.mutableCopy() as? AVMutableMetadataItem)
         #expect(mutable.stringValue == "A" && mutable.extendedLanguageTag == "en" && mutable.keySpace == .common)
         mutable.identifier = .iTunesMetadataArtist
@@ -65,15 +65,15 @@ struct MetadataItemTests {
 
     @Test func filters() {
         let title = AVMetadataItem(key: NSNumber(value: Int32(bitPattern: 0xA96E_616D)), keySpace: .iTunes,
-                                   value: "T" as NSString, dataType: kCMMetadataBaseDataType_UTF8)
+                                   value: "T" as NSString, dataType: (kCMMetadataBaseDataType_UTF8 as String))
         let french = AVMetadataItem(key: "com.apple.quicktime.title" as NSString, keySpace: .quickTimeMetadata,
-                                    value: "Titre" as NSString, dataType: kCMMetadataBaseDataType_UTF8,
+                                    value: "Titre" as NSString, dataType: (kCMMetadataBaseDataType_UTF8 as String),
                                     extendedLanguageTag: "fr")
         let english = AVMetadataItem(key: "com.apple.quicktime.title" as NSString, keySpace: .quickTimeMetadata,
-                                     value: "Title" as NSString, dataType: kCMMetadataBaseDataType_UTF8,
+                                     value: "Title" as NSString, dataType: (kCMMetadataBaseDataType_UTF8 as String),
                                      extendedLanguageTag: "en-GB")
         let location = AVMetadataItem(key: "com.apple.quicktime.location.ISO6709" as NSString, keySpace: .quickTimeMetadata,
-                                      value: "+48.8577+002.2950/" as NSString, dataType: kCMMetadataBaseDataType_UTF8)
+                                      value: "+48.8577+002.2950/" as NSString, dataType: (kCMMetadataBaseDataType_UTF8 as String))
         let all = [title, french, english, location]
         #expect(AVMetadataItem.metadataItems(from: all, filteredByIdentifier: .commonIdentifierTitle).count == 3)
         #expect(AVMetadataItem.metadataItems(from: all, withKey: AVMetadataKey.commonKeyTitle, keySpace: .common).count == 3)
@@ -99,7 +99,7 @@ struct MetadataItemTests {
 struct MetadataItemLoadingTests {
     @Test func loadsValuesAsynchronously() async throws {
         let item = AVMetadataItem(key: "title" as NSString, keySpace: .common, value: "42" as NSString,
-                                  dataType: kCMMetadataBaseDataType_UTF8)
+                                  dataType: (kCMMetadataBaseDataType_UTF8 as String))
         #expect(try await item.load(.stringValue) == "42")
         #expect(try await item.load(.numberValue) == 42)
         #expect(try await item.load(.dataValue) == nil)

@@ -47,7 +47,7 @@ struct CMTimeMappingTests {
     @Test func description() throws {
         let m = CMTimeMappingMake(source: Self.source, target: Self.target)
         let text = "{source = {{10/1 = 10.000}, {5/1 = 5.000}}, target = {{0/1 = 0.000}, {10/1 = 10.000}}}"
-        #expect(CMTimeMappingCopyDescription(allocator: nil, mapping: m) == text)
+        #expect(CMTimeMappingCopyDescription(allocator: nil, mapping: m) as String? == text)
         let output = try captureStandardOutput { CMTimeMappingShow(m) }
         #expect(output.contains(text + "\n"))
     }

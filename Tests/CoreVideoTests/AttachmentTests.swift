@@ -38,7 +38,7 @@ struct AttachmentTests {
         #expect(CVBufferCopyAttachment(pb, kCVImageBufferYCbCrMatrixKey, nil) as? String == "ITU_R_709_2")
         #expect(CVBufferCopyAttachment(pb, kCVImageBufferColorPrimariesKey, nil) as? String == "P3_D65")
         #expect(CVBufferGetAttachment(pb, kCVImageBufferYCbCrMatrixKey, nil)?.takeUnretainedValue() as? String
-            == kCVImageBufferYCbCrMatrix_ITU_R_709_2)
+            == kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String)
         #expect(pb.yCbCrMatrix == "ITU_R_709_2")
         #expect(pb.colorPrimaries == "P3_D65")
         #expect(pb.transferFunction == nil)
@@ -73,8 +73,8 @@ struct AttachmentTests {
         let pb = try buffer()
         #expect(CVBufferGetAttachments(pb, .shouldPropagate)?.count == 0)
         #expect(CVBufferCopyAttachments(pb, .shouldPropagate) == nil)
-        let values: [String: Any] = [kCVImageBufferTransferFunctionKey: kCVImageBufferTransferFunction_ITU_R_709_2,
-                                     kCVImageBufferFieldCountKey: 1]
+        let values: [String: Any] = [(kCVImageBufferTransferFunctionKey as String): kCVImageBufferTransferFunction_ITU_R_709_2,
+                                     (kCVImageBufferFieldCountKey as String): 1]
         CVBufferSetAttachments(pb, values as CFDictionary, .shouldPropagate)
         let copied = try #require(CVBufferCopyAttachments(pb, .shouldPropagate))
         #expect(copied.count == 2)
@@ -106,7 +106,7 @@ struct AttachmentTests {
     func swiftValuesStoredDirectly() throws {
         let pb = try buffer()
         pb.mutex.lock()
-        pb.attachmentsByMode[.shouldPropagate]?[kCVImageBufferYCbCrMatrixKey] = "ITU_R_601_4"
+        pb.attachmentsByMode[.shouldPropagate]?[(kCVImageBufferYCbCrMatrixKey as String)] = "ITU_R_601_4"
         pb.mutex.unlock()
         let first = try #require(CVBufferGetAttachment(pb, kCVImageBufferYCbCrMatrixKey, nil)).takeUnretainedValue()
         let second = try #require(CVBufferCopyAttachment(pb, kCVImageBufferYCbCrMatrixKey, nil))

@@ -28,8 +28,8 @@ struct AttributeTests {
     @Test("BytesPerRowAlignment applies to every plane; PlaneAlignment to plane starts")
     func planeAlignment() throws {
         let buffer = try #require(makeBuffer(30, 20, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
-                                             [kCVPixelBufferBytesPerRowAlignmentKey: 128,
-                                              kCVPixelBufferPlaneAlignmentKey: 4096]).buffer)
+                                             [(kCVPixelBufferBytesPerRowAlignmentKey as String): 128,
+                                              (kCVPixelBufferPlaneAlignmentKey as String): 4096]).buffer)
         for i in 0..<2 {
             #expect(CVPixelBufferGetBytesPerRowOfPlane(buffer, i) % 128 == 0)
             #expect(Int(bitPattern: CVPixelBufferGetBaseAddressOfPlane(buffer, i)) % 4096 == 0)
@@ -39,8 +39,8 @@ struct AttributeTests {
     @Test("attributes as an NSDictionary with NSString keys work the same")
     func nsDictionaryAttributes() throws {
         let attributes = NSMutableDictionary()
-        attributes[NSString(string: kCVPixelBufferBytesPerRowAlignmentKey)] = NSNumber(value: 512)
-        attributes[NSString(string: kCVPixelBufferIOSurfacePropertiesKey)] = NSDictionary()
+        attributes[NSString(string: (kCVPixelBufferBytesPerRowAlignmentKey as String))] = NSNumber(value: 512)
+        attributes[NSString(string: (kCVPixelBufferIOSurfacePropertiesKey as String))] = NSDictionary()
         var pb: CVPixelBuffer?
         #expect(CVPixelBufferCreate(nil, 7, 7, kCVPixelFormatType_OneComponent8, attributes, &pb) == kCVReturnSuccess)
         #expect(CVPixelBufferGetBytesPerRow(try #require(pb)) % 512 == 0)
@@ -49,8 +49,8 @@ struct AttributeTests {
     @Test("the width, height and format arguments override the attribute keys")
     func argumentsOverride() throws {
         let buffer = try #require(makeBuffer(12, 6, kCVPixelFormatType_32BGRA,
-                                             [kCVPixelBufferWidthKey: 999, kCVPixelBufferHeightKey: 999,
-                                              kCVPixelBufferPixelFormatTypeKey: [kCVPixelFormatType_24RGB]]).buffer)
+                                             [(kCVPixelBufferWidthKey as String): 999, (kCVPixelBufferHeightKey as String): 999,
+                                              (kCVPixelBufferPixelFormatTypeKey as String): [kCVPixelFormatType_24RGB]]).buffer)
         #expect(CVPixelBufferGetWidth(buffer) == 12)
         #expect(CVPixelBufferGetHeight(buffer) == 6)
         #expect(CVPixelBufferGetPixelFormatType(buffer) == kCVPixelFormatType_32BGRA)
@@ -59,9 +59,9 @@ struct AttributeTests {
     @Test("extended pixels are reported and padded around the image")
     func extendedPixels() throws {
         let buffer = try #require(makeBuffer(32, 16, kCVPixelFormatType_32BGRA,
-                                             [kCVPixelBufferExtendedPixelsLeftKey: 8, kCVPixelBufferExtendedPixelsRightKey: 8,
-                                              kCVPixelBufferExtendedPixelsTopKey: Int32(4),
-                                              kCVPixelBufferExtendedPixelsBottomKey: NSNumber(value: 4)]).buffer)
+                                             [(kCVPixelBufferExtendedPixelsLeftKey as String): 8, (kCVPixelBufferExtendedPixelsRightKey as String): 8,
+                                              (kCVPixelBufferExtendedPixelsTopKey as String): Int32(4),
+                                              (kCVPixelBufferExtendedPixelsBottomKey as String): NSNumber(value: 4)]).buffer)
         var l = -1, r = -1, t = -1, b = -1
         CVPixelBufferGetExtendedPixels(buffer, &l, &r, &t, &b)
         #expect(l == 8 && r == 8 && t == 4 && b == 4)
@@ -74,8 +74,8 @@ struct AttributeTests {
     @Test("CVPixelBufferFillExtendedPixels replicates edge pixels into the padding")
     func fillExtendedPixelsPacked() throws {
         let buffer = try #require(makeBuffer(4, 3, kCVPixelFormatType_32BGRA,
-                                             [kCVPixelBufferExtendedPixelsLeftKey: 2, kCVPixelBufferExtendedPixelsRightKey: 3,
-                                              kCVPixelBufferExtendedPixelsTopKey: 2, kCVPixelBufferExtendedPixelsBottomKey: 1]).buffer)
+                                             [(kCVPixelBufferExtendedPixelsLeftKey as String): 2, (kCVPixelBufferExtendedPixelsRightKey as String): 3,
+                                              (kCVPixelBufferExtendedPixelsTopKey as String): 2, (kCVPixelBufferExtendedPixelsBottomKey as String): 1]).buffer)
         _ = CVPixelBufferLockBaseAddress(buffer, [])
         let base = try #require(CVPixelBufferGetBaseAddress(buffer))
         let bpr = CVPixelBufferGetBytesPerRow(buffer)
@@ -94,8 +94,8 @@ struct AttributeTests {
     @Test("CVPixelBufferFillExtendedPixels pads each plane of a bi-planar buffer")
     func fillExtendedPixelsPlanar() throws {
         let buffer = try #require(makeBuffer(8, 8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
-                                             [kCVPixelBufferExtendedPixelsLeftKey: 4, kCVPixelBufferExtendedPixelsRightKey: 4,
-                                              kCVPixelBufferExtendedPixelsTopKey: 2, kCVPixelBufferExtendedPixelsBottomKey: 2]).buffer)
+                                             [(kCVPixelBufferExtendedPixelsLeftKey as String): 4, (kCVPixelBufferExtendedPixelsRightKey as String): 4,
+                                              (kCVPixelBufferExtendedPixelsTopKey as String): 2, (kCVPixelBufferExtendedPixelsBottomKey as String): 2]).buffer)
         let y = try #require(CVPixelBufferGetBaseAddressOfPlane(buffer, 0))
         let c = try #require(CVPixelBufferGetBaseAddressOfPlane(buffer, 1))
         y.storeBytes(of: 77, as: UInt8.self)
@@ -111,9 +111,9 @@ struct AttributeTests {
 
     @Test("malformed attributes fail with kCVReturnInvalidPixelBufferAttributes", arguments: 0..<3)
     func malformed(_ index: Int) {
-        let attributes: [[String: Any]] = [[kCVPixelBufferExtendedPixelsLeftKey: -4],
-                                           [kCVPixelBufferBytesPerRowAlignmentKey: "wide"],
-                                           [kCVPixelBufferPixelFormatTypeKey: "BGRA"]]
+        let attributes: [[String: Any]] = [[(kCVPixelBufferExtendedPixelsLeftKey as String): -4],
+                                           [(kCVPixelBufferBytesPerRowAlignmentKey as String): "wide"],
+                                           [(kCVPixelBufferPixelFormatTypeKey as String): "BGRA"]]
         let (status, buffer) = makeBuffer(8, 8, kCVPixelFormatType_32BGRA, attributes[index])
         #expect(status == kCVReturnInvalidPixelBufferAttributes)
         #expect(buffer == nil)

@@ -44,18 +44,18 @@ struct ConstantTests {
     @Test("pixel buffer attribute keys have Apple's strings")
     func attributeKeys() {
         let keys: [(String, String)] = [
-            (kCVPixelBufferPixelFormatTypeKey, "PixelFormatType"), (kCVPixelBufferMemoryAllocatorKey, "MemoryAllocator"),
-            (kCVPixelBufferWidthKey, "Width"), (kCVPixelBufferHeightKey, "Height"),
-            (kCVPixelBufferExtendedPixelsLeftKey, "ExtendedPixelsLeft"), (kCVPixelBufferExtendedPixelsTopKey, "ExtendedPixelsTop"),
-            (kCVPixelBufferExtendedPixelsRightKey, "ExtendedPixelsRight"),
-            (kCVPixelBufferExtendedPixelsBottomKey, "ExtendedPixelsBottom"),
-            (kCVPixelBufferBytesPerRowAlignmentKey, "BytesPerRowAlignment"),
-            (kCVPixelBufferCGBitmapContextCompatibilityKey, "CGBitmapContextCompatibility"),
-            (kCVPixelBufferCGImageCompatibilityKey, "CGImageCompatibility"),
-            (kCVPixelBufferOpenGLCompatibilityKey, "OpenGLCompatibility"), (kCVPixelBufferPlaneAlignmentKey, "PlaneAlignment"),
-            (kCVPixelBufferIOSurfacePropertiesKey, "IOSurfaceProperties"),
-            (kCVPixelBufferOpenGLESCompatibilityKey, "OpenGLESCompatibility"),
-            (kCVPixelBufferMetalCompatibilityKey, "MetalCompatibility"),
+            ((kCVPixelBufferPixelFormatTypeKey as String), "PixelFormatType"), ((kCVPixelBufferMemoryAllocatorKey as String), "MemoryAllocator"),
+            ((kCVPixelBufferWidthKey as String), "Width"), ((kCVPixelBufferHeightKey as String), "Height"),
+            ((kCVPixelBufferExtendedPixelsLeftKey as String), "ExtendedPixelsLeft"), ((kCVPixelBufferExtendedPixelsTopKey as String), "ExtendedPixelsTop"),
+            ((kCVPixelBufferExtendedPixelsRightKey as String), "ExtendedPixelsRight"),
+            ((kCVPixelBufferExtendedPixelsBottomKey as String), "ExtendedPixelsBottom"),
+            ((kCVPixelBufferBytesPerRowAlignmentKey as String), "BytesPerRowAlignment"),
+            ((kCVPixelBufferCGBitmapContextCompatibilityKey as String), "CGBitmapContextCompatibility"),
+            ((kCVPixelBufferCGImageCompatibilityKey as String), "CGImageCompatibility"),
+            ((kCVPixelBufferOpenGLCompatibilityKey as String), "OpenGLCompatibility"), ((kCVPixelBufferPlaneAlignmentKey as String), "PlaneAlignment"),
+            ((kCVPixelBufferIOSurfacePropertiesKey as String), "IOSurfaceProperties"),
+            ((kCVPixelBufferOpenGLESCompatibilityKey as String), "OpenGLESCompatibility"),
+            ((kCVPixelBufferMetalCompatibilityKey as String), "MetalCompatibility"),
         ]
         for (key, string) in keys { #expect(key == string) }
     }

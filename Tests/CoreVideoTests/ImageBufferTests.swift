@@ -43,17 +43,21 @@ struct ImageBufferTests {
     }
 
     @Test("colour spaces are made from primaries and transfer function attachments",
-          arguments: [(kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferTransferFunction_ITU_R_709_2, CGColorSpace.itur_709),
-                      (kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferTransferFunction_sRGB, CGColorSpace.sRGB),
-                      (kCVImageBufferColorPrimaries_ITU_R_2020, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ, CGColorSpace.itur_2020),
-                      (kCVImageBufferColorPrimaries_P3_D65, kCVImageBufferTransferFunction_sRGB, CGColorSpace.displayP3)])
+          arguments: [(kCVImageBufferColorPrimaries_ITU_R_709_2 as String, kCVImageBufferTransferFunction_ITU_R_709_2 as String,
+                       CGColorSpace.itur_709 as String),
+                      (kCVImageBufferColorPrimaries_ITU_R_709_2 as String, kCVImageBufferTransferFunction_sRGB as String,
+                       CGColorSpace.sRGB as String),
+                      (kCVImageBufferColorPrimaries_ITU_R_2020 as String, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ as String,
+                       CGColorSpace.itur_2020 as String),
+                      (kCVImageBufferColorPrimaries_P3_D65 as String, kCVImageBufferTransferFunction_sRGB as String,
+                       CGColorSpace.displayP3 as String)])
     func colorSpaceFromAttachments(_ primaries: String, _ transfer: String, _ expected: String) throws {
         let pb = try #require(makeBuffer(8, 8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange).buffer)
-        CVBufferSetAttachment(pb, kCVImageBufferColorPrimariesKey, primaries, .shouldPropagate)
-        CVBufferSetAttachment(pb, kCVImageBufferTransferFunctionKey, transfer, .shouldPropagate)
+        CVBufferSetAttachment(pb, kCVImageBufferColorPrimariesKey, primaries as CFString, .shouldPropagate)
+        CVBufferSetAttachment(pb, kCVImageBufferTransferFunctionKey, transfer as CFString, .shouldPropagate)
         let attachments = try #require(CVBufferCopyAttachments(pb, .shouldPropagate))
         let space = try #require(CVImageBufferCreateColorSpaceFromAttachments(attachments)).takeRetainedValue()
-        #expect(space.name == expected)
+        #expect(space.name as String? == expected)
     }
 
     @Test("no colour information, no colour space")
@@ -72,24 +76,24 @@ struct ImageBufferTests {
     @Test("image buffer keys and values have Apple's strings")
     func keyStrings() {
         let expected: [(String, String)] = [
-            (kCVImageBufferCGColorSpaceKey, "CGColorSpace"), (kCVImageBufferCleanApertureKey, "CVCleanAperture"),
-            (kCVImageBufferCleanApertureWidthKey, "Width"), (kCVImageBufferCleanApertureHorizontalOffsetKey, "HorizontalOffset"),
-            (kCVImageBufferFieldCountKey, "CVFieldCount"), (kCVImageBufferFieldDetailKey, "CVFieldDetail"),
-            (kCVImageBufferPixelAspectRatioKey, "CVPixelAspectRatio"),
-            (kCVImageBufferPixelAspectRatioHorizontalSpacingKey, "HorizontalSpacing"),
-            (kCVImageBufferDisplayDimensionsKey, "CVDisplayDimensions"), (kCVImageBufferGammaLevelKey, "CVImageBufferGammaLevel"),
-            (kCVImageBufferYCbCrMatrixKey, "CVImageBufferYCbCrMatrix"), (kCVImageBufferYCbCrMatrix_ITU_R_601_4, "ITU_R_601_4"),
-            (kCVImageBufferYCbCrMatrix_SMPTE_240M_1995, "SMPTE_240M_1995"), (kCVImageBufferYCbCrMatrix_ITU_R_2020, "ITU_R_2020"),
-            (kCVImageBufferColorPrimariesKey, "CVImageBufferColorPrimaries"), (kCVImageBufferColorPrimaries_EBU_3213, "EBU_3213"),
-            (kCVImageBufferColorPrimaries_SMPTE_C, "SMPTE_C"), (kCVImageBufferColorPrimaries_P3_D65, "P3_D65"),
-            (kCVImageBufferColorPrimaries_DCI_P3, "DCI_P3"),
-            (kCVImageBufferTransferFunctionKey, "CVImageBufferTransferFunction"),
-            (kCVImageBufferTransferFunction_UseGamma, "UseGamma"), (kCVImageBufferTransferFunction_sRGB, "IEC_sRGB"),
-            (kCVImageBufferTransferFunction_ITU_R_2100_HLG, "ITU_R_2100_HLG"),
-            (kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ, "SMPTE_ST_2084_PQ"), (kCVImageBufferTransferFunction_Linear, "Linear"),
-            (kCVImageBufferChromaLocationTopFieldKey, "CVImageBufferChromaLocationTopField"),
-            (kCVImageBufferChromaLocationBottomFieldKey, "CVImageBufferChromaLocationBottomField"),
-            (kCVImageBufferChromaLocation_Left, "Left"), (kCVImageBufferChromaLocation_DV420, "DV 4:2:0"),
+            ((kCVImageBufferCGColorSpaceKey as String), "CGColorSpace"), ((kCVImageBufferCleanApertureKey as String), "CVCleanAperture"),
+            ((kCVImageBufferCleanApertureWidthKey as String), "Width"), ((kCVImageBufferCleanApertureHorizontalOffsetKey as String), "HorizontalOffset"),
+            ((kCVImageBufferFieldCountKey as String), "CVFieldCount"), ((kCVImageBufferFieldDetailKey as String), "CVFieldDetail"),
+            ((kCVImageBufferPixelAspectRatioKey as String), "CVPixelAspectRatio"),
+            ((kCVImageBufferPixelAspectRatioHorizontalSpacingKey as String), "HorizontalSpacing"),
+            ((kCVImageBufferDisplayDimensionsKey as String), "CVDisplayDimensions"), ((kCVImageBufferGammaLevelKey as String), "CVImageBufferGammaLevel"),
+            ((kCVImageBufferYCbCrMatrixKey as String), "CVImageBufferYCbCrMatrix"), ((kCVImageBufferYCbCrMatrix_ITU_R_601_4 as String), "ITU_R_601_4"),
+            ((kCVImageBufferYCbCrMatrix_SMPTE_240M_1995 as String), "SMPTE_240M_1995"), ((kCVImageBufferYCbCrMatrix_ITU_R_2020 as String), "ITU_R_2020"),
+            ((kCVImageBufferColorPrimariesKey as String), "CVImageBufferColorPrimaries"), ((kCVImageBufferColorPrimaries_EBU_3213 as String), "EBU_3213"),
+            ((kCVImageBufferColorPrimaries_SMPTE_C as String), "SMPTE_C"), ((kCVImageBufferColorPrimaries_P3_D65 as String), "P3_D65"),
+            ((kCVImageBufferColorPrimaries_DCI_P3 as String), "DCI_P3"),
+            ((kCVImageBufferTransferFunctionKey as String), "CVImageBufferTransferFunction"),
+            ((kCVImageBufferTransferFunction_UseGamma as String), "UseGamma"), ((kCVImageBufferTransferFunction_sRGB as String), "IEC_sRGB"),
+            ((kCVImageBufferTransferFunction_ITU_R_2100_HLG as String), "ITU_R_2100_HLG"),
+            ((kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ as String), "SMPTE_ST_2084_PQ"), ((kCVImageBufferTransferFunction_Linear as String), "Linear"),
+            ((kCVImageBufferChromaLocationTopFieldKey as String), "CVImageBufferChromaLocationTopField"),
+            ((kCVImageBufferChromaLocationBottomFieldKey as String), "CVImageBufferChromaLocationBottomField"),
+            ((kCVImageBufferChromaLocation_Left as String), "Left"), ((kCVImageBufferChromaLocation_DV420 as String), "DV 4:2:0"),
         ]
         for (value, string) in expected { #expect(value == string) }
     }

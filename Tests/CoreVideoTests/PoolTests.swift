@@ -3,8 +3,8 @@ import CoreVideo
 
 @Suite("CVPixelBufferPool")
 struct PoolTests {
-    let attributes: [String: Any] = [kCVPixelBufferWidthKey: 64, kCVPixelBufferHeightKey: 48,
-                                     kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]
+    let attributes: [String: Any] = [(kCVPixelBufferWidthKey as String): 64, (kCVPixelBufferHeightKey as String): 48,
+                                     (kCVPixelBufferPixelFormatTypeKey as String): kCVPixelFormatType_32BGRA]
 
     func makePool(_ poolAttributes: [String: Any]? = nil, _ bufferAttributes: [String: Any]? = nil)
         -> (CVReturn, CVPixelBufferPool?) {
@@ -44,8 +44,8 @@ struct PoolTests {
 
     @Test("planar pool buffers keep a valid header when recycled")
     func recyclesPlanar() throws {
-        let pool = try #require(makePool(nil, [kCVPixelBufferWidthKey: 33, kCVPixelBufferHeightKey: 17,
-                                               kCVPixelBufferPixelFormatTypeKey: [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]]).1)
+        let pool = try #require(makePool(nil, [(kCVPixelBufferWidthKey as String): 33, (kCVPixelBufferHeightKey as String): 17,
+                                               (kCVPixelBufferPixelFormatTypeKey as String): [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]]).1)
         for _ in 0..<3 {
             var pb: CVPixelBuffer?
             #expect(CVPixelBufferPoolCreatePixelBuffer(nil, pool, &pb) == kCVReturnSuccess)
@@ -81,7 +81,7 @@ struct PoolTests {
         let pool = try #require(makePool().1)
         let counter = Counter()
         let observer = NotificationCenter.default.addObserver(
-            forName: Notification.Name(kCVPixelBufferPoolFreeBufferNotification), object: pool, queue: nil) { _ in
+            forName: Notification.Name((kCVPixelBufferPoolFreeBufferNotification as String)), object: pool, queue: nil) { _ in
             counter.increment()
         }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -112,8 +112,8 @@ struct PoolTests {
 
     @Test("flush with .excessBuffers frees every unused buffer")
     func flush() throws {
-        let pool = try #require(makePool([kCVPixelBufferPoolMinimumBufferCountKey: 1,
-                                          kCVPixelBufferPoolMaximumBufferAgeKey: 0.0]).1)
+        let pool = try #require(makePool([(kCVPixelBufferPoolMinimumBufferCountKey as String): 1,
+                                          (kCVPixelBufferPoolMaximumBufferAgeKey as String): 0.0]).1)
         var a: CVPixelBuffer?, b: CVPixelBuffer?
         _ = CVPixelBufferPoolCreatePixelBuffer(nil, pool, &a)
         _ = CVPixelBufferPoolCreatePixelBuffer(nil, pool, &b)
@@ -129,8 +129,8 @@ struct PoolTests {
 
     @Test("unused buffers older than MaximumBufferAge are freed, keeping MinimumBufferCount")
     func aging() async throws {
-        let pool = try #require(makePool([kCVPixelBufferPoolMinimumBufferCountKey: 1,
-                                          kCVPixelBufferPoolMaximumBufferAgeKey: 0.05]).1)
+        let pool = try #require(makePool([(kCVPixelBufferPoolMinimumBufferCountKey as String): 1,
+                                          (kCVPixelBufferPoolMaximumBufferAgeKey as String): 0.05]).1)
         var buffers: [CVPixelBuffer?] = [nil, nil, nil]
         for i in 0..<3 { _ = CVPixelBufferPoolCreatePixelBuffer(nil, pool, &buffers[i]) }
         buffers = []
@@ -142,7 +142,7 @@ struct PoolTests {
 
     @Test("attributes come back from the Get functions")
     func getAttributes() throws {
-        let pool = try #require(makePool([kCVPixelBufferPoolMinimumBufferCountKey: 3]).1)
+        let pool = try #require(makePool([(kCVPixelBufferPoolMinimumBufferCountKey as String): 3]).1)
         let poolAttributes = try #require(CVPixelBufferPoolGetAttributes(pool))
         #expect(poolAttributes[kCVPixelBufferPoolMinimumBufferCountKey] as? Int == 3)
         let bufferAttributes = try #require(CVPixelBufferPoolGetPixelBufferAttributes(pool))
@@ -153,8 +153,8 @@ struct PoolTests {
 
     @Test("the first supported format of a format array is used")
     func formatArray() throws {
-        let pool = try #require(makePool(nil, [kCVPixelBufferWidthKey: 16, kCVPixelBufferHeightKey: 16,
-                                               kCVPixelBufferPixelFormatTypeKey: [kCVPixelFormatType_64RGBAHalf,
+        let pool = try #require(makePool(nil, [(kCVPixelBufferWidthKey as String): 16, (kCVPixelBufferHeightKey as String): 16,
+                                               (kCVPixelBufferPixelFormatTypeKey as String): [kCVPixelFormatType_64RGBAHalf,
                                                                                   kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]]).1)
         var pb: CVPixelBuffer?
         #expect(CVPixelBufferPoolCreatePixelBuffer(nil, pool, &pb) == kCVReturnSuccess)
@@ -163,13 +163,13 @@ struct PoolTests {
 
     @Test("bad attributes are refused with Core Video's error codes")
     func badAttributes() {
-        #expect(makePool(nil, [kCVPixelBufferHeightKey: 16, kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]).0
+        #expect(makePool(nil, [(kCVPixelBufferHeightKey as String): 16, (kCVPixelBufferPixelFormatTypeKey as String): kCVPixelFormatType_32BGRA]).0
             == kCVReturnInvalidPixelBufferAttributes)
-        #expect(makePool(nil, [kCVPixelBufferWidthKey: 16, kCVPixelBufferHeightKey: 16]).0
+        #expect(makePool(nil, [(kCVPixelBufferWidthKey as String): 16, (kCVPixelBufferHeightKey as String): 16]).0
             == kCVReturnInvalidPixelBufferAttributes)
-        #expect(makePool(nil, [kCVPixelBufferWidthKey: 16, kCVPixelBufferHeightKey: 16,
-                               kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_48RGB]).0 == kCVReturnInvalidPixelFormat)
-        #expect(makePool([kCVPixelBufferPoolMinimumBufferCountKey: -1]).0 == kCVReturnInvalidPoolAttributes)
+        #expect(makePool(nil, [(kCVPixelBufferWidthKey as String): 16, (kCVPixelBufferHeightKey as String): 16,
+                               (kCVPixelBufferPixelFormatTypeKey as String): kCVPixelFormatType_48RGB]).0 == kCVReturnInvalidPixelFormat)
+        #expect(makePool([(kCVPixelBufferPoolMinimumBufferCountKey as String): -1]).0 == kCVReturnInvalidPoolAttributes)
         var pool: CVPixelBufferPool?
         #expect(CVPixelBufferPoolCreate(nil, nil, nil, &pool) == kCVReturnInvalidPixelBufferAttributes)
         #expect(pool == nil)

@@ -114,7 +114,7 @@ final class ImageDestinationTests {
         let w = 96, h = 64
         let px = gradientRGB(width: w, height: h)
         let image = try #require(makeImage(width: w, height: h, bitsPerPixel: 24, bitmapInfo: CGBitmapInfo(alpha: .none), bytes: px))
-        let url = try write(image, "q90.jpg", type: "public.jpeg", properties: [kCGImageDestinationLossyCompressionQuality: 0.9])
+        let url = try write(image, "q90.jpg", type: "public.jpeg", properties: [(kCGImageDestinationLossyCompressionQuality as String): 0.9])
         let facts = ffprobe(url)
         #expect(facts["codec_name"] == "mjpeg" && facts["width"] == "96" && facts["height"] == "64")
         let decoded = try #require(ffmpegDecode(url, pixFmt: "rgb24"))
@@ -127,8 +127,8 @@ final class ImageDestinationTests {
         var px = gradientRGB(width: w, height: h)
         for i in stride(from: 0, to: px.count, by: 7) { px[i] = UInt8((i * 31) % 256) }  // some detail
         let image = try #require(makeImage(width: w, height: h, bitsPerPixel: 24, bitmapInfo: CGBitmapInfo(alpha: .none), bytes: px))
-        let low = try #require(encode(image, type: "public.jpeg", properties: [kCGImageDestinationLossyCompressionQuality: 0.2]))
-        let high = try #require(encode(image, type: "public.jpeg", properties: [kCGImageDestinationLossyCompressionQuality: 1.0]))
+        let low = try #require(encode(image, type: "public.jpeg", properties: [(kCGImageDestinationLossyCompressionQuality as String): 0.2]))
+        let high = try #require(encode(image, type: "public.jpeg", properties: [(kCGImageDestinationLossyCompressionQuality as String): 1.0]))
         #expect(low.count < high.count)
     }
 
@@ -193,7 +193,7 @@ final class ImageDestinationTests {
     @Test func maxPixelSizeScalesDownKeepingAspect() throws {
         let px = gradientRGB(width: 200, height: 100)
         let image = try #require(makeImage(width: 200, height: 100, bitsPerPixel: 24, bitmapInfo: CGBitmapInfo(alpha: .none), bytes: px))
-        let url = try write(image, "small.png", type: "public.png", properties: [kCGImageDestinationImageMaxPixelSize: 50])
+        let url = try write(image, "small.png", type: "public.png", properties: [(kCGImageDestinationImageMaxPixelSize as String): 50])
         let facts = ffprobe(url)
         #expect(facts["width"] == "50" && facts["height"] == "25")
     }

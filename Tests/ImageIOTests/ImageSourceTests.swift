@@ -103,23 +103,23 @@ final class ImageSourceTests {
             #expect(frame.width == 32 && frame.height == 24)
         }
         #expect(CGImageSourceCreateImageAtIndex(src, 3, nil) == nil)
-        let gif = properties(src)[kCGImagePropertyGIFDictionary] as? [String: Any]
-        #expect(gif?[kCGImagePropertyGIFDelayTime] as? Double == 0.1)
+        let gif = properties(src)[(kCGImagePropertyGIFDictionary as String)] as? [String: Any]
+        #expect(gif?[(kCGImagePropertyGIFDelayTime as String)] as? Double == 0.1)
     }
 
     @Test func pngPropertiesUseApplesKeys() throws {
         let px = gradientRGBA(width: 12, height: 5)
         let image = try #require(makeImage(width: 12, height: 5, bitsPerPixel: 32, bitmapInfo: CGBitmapInfo(alpha: .last), bytes: px))
-        let png = try #require(encode(image, type: "public.png", properties: [kCGImagePropertyDPIWidth: 144, kCGImagePropertyDPIHeight: 144]))
+        let png = try #require(encode(image, type: "public.png", properties: [(kCGImagePropertyDPIWidth as String): 144, (kCGImagePropertyDPIHeight as String): 144]))
         let p = properties(try source(png))
         #expect(p["PixelWidth"] as? Int == 12 && p["PixelHeight"] as? Int == 5)
-        #expect(p[kCGImagePropertyDepth] as? Int == 8)
-        #expect(p[kCGImagePropertyHasAlpha] as? Bool == true)
-        #expect(p[kCGImagePropertyColorModel] as? String == kCGImagePropertyColorModelRGB)
-        #expect(p[kCGImagePropertyDPIWidth] as? Double == 144)
-        let pngDict = try #require(p[kCGImagePropertyPNGDictionary] as? [String: Any])
-        #expect(pngDict[kCGImagePropertyPNGInterlaceType] as? Int == 0)
-        #expect(pngDict[kCGImagePropertyPNGXPixelsPerMeter] as? Int == 5669)
+        #expect(p[(kCGImagePropertyDepth as String)] as? Int == 8)
+        #expect(p[(kCGImagePropertyHasAlpha as String)] as? Bool == true)
+        #expect(p[(kCGImagePropertyColorModel as String)] as? String == kCGImagePropertyColorModelRGB as String)
+        #expect(p[(kCGImagePropertyDPIWidth as String)] as? Double == 144)
+        let pngDict = try #require(p[(kCGImagePropertyPNGDictionary as String)] as? [String: Any])
+        #expect(pngDict[(kCGImagePropertyPNGInterlaceType as String)] as? Int == 0)
+        #expect(pngDict[(kCGImagePropertyPNGXPixelsPerMeter as String)] as? Int == 5669)
         let container = try #require(CGImageSourceCopyProperties(try source(png), nil))
         #expect(container[kCGImagePropertyFileSize] as? Int == png.count)
     }
@@ -128,12 +128,12 @@ final class ImageSourceTests {
         let rgb = gradientRGB(width: 40, height: 20)
         let image = try #require(makeImage(width: 40, height: 20, bitsPerPixel: 24, bitmapInfo: CGBitmapInfo(alpha: .none), bytes: rgb))
         let jpeg = try #require(encode(image, type: "public.jpeg",
-                                       properties: [kCGImagePropertyOrientation: CGImagePropertyOrientation.right.rawValue]))
+                                       properties: [(kCGImagePropertyOrientation as String): CGImagePropertyOrientation.right.rawValue]))
         let src = try source(jpeg)
         let p = properties(src)
-        #expect(p[kCGImagePropertyOrientation] as? Int == 6)
-        #expect((p[kCGImagePropertyTIFFDictionary] as? [String: Any])?[kCGImagePropertyTIFFOrientation] as? Int == 6)
-        #expect(p[kCGImagePropertyJFIFDictionary] != nil && p[kCGImagePropertyHasAlpha] == nil)
+        #expect(p[(kCGImagePropertyOrientation as String)] as? Int == 6)
+        #expect((p[(kCGImagePropertyTIFFDictionary as String)] as? [String: Any])?[(kCGImagePropertyTIFFOrientation as String)] as? Int == 6)
+        #expect(p[(kCGImagePropertyJFIFDictionary as String)] != nil && p[(kCGImagePropertyHasAlpha as String)] == nil)
         let full = try #require(CGImageSourceCreateImageAtIndex(src, 0, nil))
         #expect(full.width == 40 && full.height == 20)  // pixels are stored unrotated
         let thumb = try #require(CGImageSourceCreateThumbnailAtIndex(src, 0, [

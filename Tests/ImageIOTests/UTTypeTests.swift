@@ -76,13 +76,13 @@ struct UTTypeTests {
     }
 
     @Test func legacyConstants() {
-        #expect(kUTTypePNG == UTType.png.identifier && kUTTypeJPEG == UTType.jpeg.identifier)
+        #expect((kUTTypePNG as String) == UTType.png.identifier && (kUTTypeJPEG as String) == UTType.jpeg.identifier)
         #expect(kUTTypeGIF == "com.compuserve.gif" && kUTTypeBMP == "com.microsoft.bmp" && kUTTypeTIFF == "public.tiff")
         #expect(kUTTypeQuickTimeMovie == "com.apple.quicktime-movie" && kUTTypeMPEG4 == "public.mpeg-4")
         #expect(kUTTypeMPEG4Audio == "public.mpeg-4-audio" && kUTTypeAudiovisualContent == "public.audiovisual-content")
         #expect(kUTTypeImage == "public.image" && kUTTypeMovie == "public.movie")
         #expect(kUTTypeAudio == "public.audio" && kUTTypeVideo == "public.video")
         #expect(UTTypeConformsTo(kUTTypePNG, kUTTypeImage) && !UTTypeConformsTo(kUTTypePNG, kUTTypeMovie))
-        #expect(UTTagClass.filenameExtension.rawValue == kUTTagClassFilenameExtension)
+        #expect(UTTagClass.filenameExtension.rawValue == (kUTTagClassFilenameExtension as String))
     }
 }

@@ -134,8 +134,8 @@ struct VTPixelTransferSessionTests {
             == kVTParameterErr)
         #expect(VTSessionSetProperty(NSObject(), key: kVTPixelTransferPropertyKey_ScalingMode, value: nil) == kVTParameterErr)
 
-        let dictionary: [String: Any] = [kVTPixelTransferPropertyKey_DownsamplingMode: kVTDownsamplingMode_Average,
-                                         kVTPixelTransferPropertyKey_ScalingMode: kVTScalingMode_Trim]
+        let dictionary: [String: Any] = [(kVTPixelTransferPropertyKey_DownsamplingMode as String): kVTDownsamplingMode_Average,
+                                         (kVTPixelTransferPropertyKey_ScalingMode as String): kVTScalingMode_Trim]
         #expect(VTSessionSetProperties(session, propertyDictionary: dictionary as CFDictionary) == noErr)
         #expect(VTSessionCopyProperty(session, key: kVTPixelTransferPropertyKey_DownsamplingMode, allocator: nil,
                                       valueOut: &mode) == noErr)

@@ -56,7 +56,7 @@ enum ContainerMetadata {
             default: itemKey = key.uppercased()
             }
             items.append(AVMetadataItem(key: itemKey as NSString, keySpace: keySpace, value: value as NSString,
-                                        dataType: kCMMetadataBaseDataType_UTF8))
+                                        dataType: (kCMMetadataBaseDataType_UTF8 as String)))
         }
         return items
     }
@@ -87,7 +87,7 @@ enum ContainerMetadata {
             let range = CMTimeRange(start: chapter.start, end: chapter.end)
             let title = chapter.title ?? "Chapter \(index + 1)"
             let item = AVMetadataItem(key: AVMetadataKey.commonKeyTitle.rawValue as NSString, keySpace: .common,
-                                      value: title as NSString, dataType: kCMMetadataBaseDataType_UTF8,
+                                      value: title as NSString, dataType: (kCMMetadataBaseDataType_UTF8 as String),
                                       time: range.start, duration: range.duration)
             return AVTimedMetadataGroup(items: [item], timeRange: range)
         }

@@ -172,11 +172,11 @@ struct ID3Parser {
             let description = takeString(&rest, encoding: encoding)
             let dataType: String
             if rest.starts(with: [0x89, 0x50, 0x4E, 0x47]) || mime.lowercased().hasSuffix("png") {
-                dataType = kCMMetadataBaseDataType_PNG
+                dataType = (kCMMetadataBaseDataType_PNG as String)
             } else if rest.starts(with: [0xFF, 0xD8]) || mime.lowercased().contains("jp") {
-                dataType = kCMMetadataBaseDataType_JPEG
+                dataType = (kCMMetadataBaseDataType_JPEG as String)
             } else {
-                dataType = kCMMetadataBaseDataType_RawData
+                dataType = (kCMMetadataBaseDataType_RawData as String)
             }
             return make(Data(rest) as NSData, dataType,
                         extra: [AVMetadataExtraAttributeKey("MIME"): mime,
@@ -184,7 +184,7 @@ struct ID3Parser {
         case "WXXX", "WXX":
             var rest = Array(data.dropFirst())
             let description = takeString(&rest, encoding: encoding)
-            return make(MetadataText.trimmingNULs(MetadataText.latin1(rest)) as NSString, kCMMetadataBaseDataType_UTF8,
+            return make(MetadataText.trimmingNULs(MetadataText.latin1(rest)) as NSString, (kCMMetadataBaseDataType_UTF8 as String),
                         extra: [.info: description])
         default:
             if frameID.hasPrefix("T") {
@@ -193,14 +193,14 @@ struct ID3Parser {
                 return make(text as NSString, textType(encoding))
             }
             if frameID.hasPrefix("W") {
-                return make(MetadataText.trimmingNULs(MetadataText.latin1(data)) as NSString, kCMMetadataBaseDataType_UTF8)
+                return make(MetadataText.trimmingNULs(MetadataText.latin1(data)) as NSString, (kCMMetadataBaseDataType_UTF8 as String))
             }
-            return make(Data(data) as NSData, kCMMetadataBaseDataType_RawData)
+            return make(Data(data) as NSData, (kCMMetadataBaseDataType_RawData as String))
         }
     }
 
     private static func textType(_ encoding: UInt8) -> String {
-        encoding == 1 || encoding == 2 ? kCMMetadataBaseDataType_UTF16 : kCMMetadataBaseDataType_UTF8
+        encoding == 1 || encoding == 2 ? (kCMMetadataBaseDataType_UTF16 as String) : (kCMMetadataBaseDataType_UTF8 as String)
     }
 
     /// Decodes text in one of ID3's four encodings (unknown encodings read as Latin-1).
@@ -294,11 +294,11 @@ struct ID3Parser {
         if isV11 { fields.append(("TRCK", String(tag[126]))) }
         if tag[127] < ID3Genres.names.count { fields.append(("TCON", ID3Genres.names[Int(tag[127])])) }
         var items = fields.filter { !$0.1.isEmpty }.map {
-            AVMetadataItem(key: key($0.0), keySpace: .id3, value: $0.1 as NSString, dataType: kCMMetadataBaseDataType_UTF8)
+            AVMetadataItem(key: key($0.0), keySpace: .id3, value: $0.1 as NSString, dataType: (kCMMetadataBaseDataType_UTF8 as String))
         }
         if !comment.isEmpty {
             items.append(AVMetadataItem(key: key("COMM"), keySpace: .id3, value: comment as NSString,
-                                        dataType: kCMMetadataBaseDataType_UTF8, extraAttributes: [.info: ""]))
+                                        dataType: (kCMMetadataBaseDataType_UTF8 as String), extraAttributes: [.info: ""]))
         }
         return items
     }

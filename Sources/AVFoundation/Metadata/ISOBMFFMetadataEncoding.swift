@@ -95,7 +95,7 @@ enum ISOBMFFMetadataEncoding {
             let bytes = data as Data
             return dataAtom(type: binaryType(bytes, dataType: item.dataType), [UInt8](bytes))
         case let number as NSNumber:
-            switch item.dataType {
+            switch item.dataType.map({ NSString(string: $0) }) {
             case kCMMetadataBaseDataType_SInt8?: return dataAtom(type: signedIntegerType, signed(number.int64Value, width: 1))
             case kCMMetadataBaseDataType_SInt16?: return dataAtom(type: signedIntegerType, signed(number.int64Value, width: 2))
             case kCMMetadataBaseDataType_SInt32?: return dataAtom(type: signedIntegerType, signed(number.int64Value, width: 4))
@@ -163,8 +163,8 @@ enum ISOBMFFMetadataEncoding {
         case let number as NSNumber: return number.stringValue
         case let data as NSData:
             let kind = item.dataType
-            if kind == kCMMetadataBaseDataType_UTF8 { return String(decoding: data as Data, as: UTF8.self) }
-            if kind == kCMMetadataBaseDataType_UTF16 { return MetadataText.utf16([UInt8](data as Data)) }
+            if kind == (kCMMetadataBaseDataType_UTF8 as String) { return String(decoding: data as Data, as: UTF8.self) }
+            if kind == (kCMMetadataBaseDataType_UTF16 as String) { return MetadataText.utf16([UInt8](data as Data)) }
             return nil
         default: return nil
         }
@@ -226,7 +226,7 @@ enum ISOBMFFMetadataEncoding {
 
     /// The well-known type of image bytes: from the item's data type, else the bytes' signature.
     static func imageType(_ data: Data, dataType: String?) -> UInt32? {
-        switch dataType {
+        switch dataType.map({ NSString(string: $0) }) {
         case kCMMetadataBaseDataType_JPEG?: return jpegType
         case kCMMetadataBaseDataType_PNG?: return pngType
         case kCMMetadataBaseDataType_BMP?: return bmpType
@@ -243,7 +243,7 @@ enum ISOBMFFMetadataEncoding {
 
     /// The well-known type of a data value: an image type, UTF-8 text, else implicit (0).
     static func binaryType(_ data: Data, dataType: String?) -> UInt32 {
-        if dataType == kCMMetadataBaseDataType_UTF8 { return utf8Type }
+        if dataType == (kCMMetadataBaseDataType_UTF8 as String) { return utf8Type }
         return imageType(data, dataType: dataType) ?? implicitType
     }
 }

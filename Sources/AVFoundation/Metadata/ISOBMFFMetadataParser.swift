@@ -191,7 +191,7 @@ struct ISOBMFFMetadataParser {
                                     duration: CMTime(value: duration, timescale: timescale))
             let item = AVMetadataItem(key: AVMetadataKey.commonKeyTitle.rawValue as NSString, keySpace: .common,
                                       value: MetadataText.trimmingNULs(title) as NSString,
-                                      dataType: kCMMetadataBaseDataType_UTF8, time: range.start, duration: range.duration)
+                                      dataType: (kCMMetadataBaseDataType_UTF8 as String), time: range.start, duration: range.duration)
             groups.append(AVTimedMetadataGroup(items: [item], timeRange: range))
             let (sum, overflow) = time.addingReportingOverflow(duration)
             guard !overflow else { break }
@@ -284,7 +284,7 @@ struct ISOBMFFMetadataParser {
                 : (movieDuration.isValid ? movieDuration : start)
             let range = CMTimeRange(start: start, end: end)
             let item = AVMetadataItem(key: AVMetadataKey.commonKeyTitle.rawValue as NSString, keySpace: .common,
-                                      value: entry.title as NSString, dataType: kCMMetadataBaseDataType_UTF8,
+                                      value: entry.title as NSString, dataType: (kCMMetadataBaseDataType_UTF8 as String),
                                       time: range.start, duration: range.duration)
             return AVTimedMetadataGroup(items: [item], timeRange: range)
         }
@@ -309,13 +309,13 @@ struct ISOBMFFMetadataParser {
             } else if box.type == FourCC.code("name") {
                 quickTime.append(AVMetadataItem(key: key, keySpace: .quickTimeUserData,
                                                 value: MetadataText.utf8(buffer.slice(box.payloadStart, box.end)) as NSString,
-                                                dataType: kCMMetadataBaseDataType_UTF8))
+                                                dataType: (kCMMetadataBaseDataType_UTF8 as String)))
             } else if Self.isoStringTypes.contains(box.type) {
                 if let item = isoStringItem(buffer, box, key: key) { iso.append(item) }
             } else if box.type == FourCC.code("yrrc") {
                 if let year = buffer.u16(box.payloadStart + 4) {
                     iso.append(AVMetadataItem(key: key, keySpace: .isoUserData, value: NSNumber(value: year),
-                                              dataType: kCMMetadataBaseDataType_UInt16))
+                                              dataType: (kCMMetadataBaseDataType_UInt16 as String)))
                 }
             }
         }
@@ -337,14 +337,14 @@ struct ISOBMFFMetadataParser {
             items.append(AVMetadataItem(key: key, keySpace: .quickTimeUserData,
                                         value: MetadataText.trimmingNULs(isUTF16 ? MetadataText.utf16(text)
                                                                                  : MetadataText.utf8(text)) as NSString,
-                                        dataType: isUTF16 ? kCMMetadataBaseDataType_UTF16 : kCMMetadataBaseDataType_UTF8,
+                                        dataType: isUTF16 ? (kCMMetadataBaseDataType_UTF16 as String) : (kCMMetadataBaseDataType_UTF8 as String),
                                         extendedLanguageTag: tag))
             offset += 4 + Int(length)
         }
         if items.isEmpty && box.payloadLength > 0 {
             items.append(AVMetadataItem(key: key, keySpace: .quickTimeUserData,
                                         value: MetadataText.trimmingNULs(MetadataText.utf8(buffer.slice(box.payloadStart, box.end))) as NSString,
-                                        dataType: kCMMetadataBaseDataType_UTF8))
+                                        dataType: (kCMMetadataBaseDataType_UTF8 as String)))
         }
         return items
     }
@@ -358,7 +358,7 @@ struct ISOBMFFMetadataParser {
         if !isUTF16, let nul = text.firstIndex(of: 0) { text = Array(text[..<nul]) }
         let value = MetadataText.trimmingNULs(isUTF16 ? MetadataText.utf16(text) : MetadataText.utf8(text))
         return AVMetadataItem(key: key, keySpace: .isoUserData, value: value as NSString,
-                              dataType: isUTF16 ? kCMMetadataBaseDataType_UTF16 : kCMMetadataBaseDataType_UTF8,
+                              dataType: isUTF16 ? (kCMMetadataBaseDataType_UTF16 as String) : (kCMMetadataBaseDataType_UTF8 as String),
                               extendedLanguageTag: ISO639.tag(fromPacked: language & 0x7FFF))
     }
 
@@ -453,44 +453,44 @@ enum DataAtomValue {
     static func decode(type: UInt32, payload: [UInt8], atom: UInt32) -> ((any NSCopying & NSObjectProtocol), String)? {
         let buffer = ISOBMFFBuffer(bytes: payload)
         switch type {
-        case 1, 4: return (MetadataText.utf8(payload) as NSString, kCMMetadataBaseDataType_UTF8)
-        case 2, 5: return (MetadataText.utf16(payload) as NSString, kCMMetadataBaseDataType_UTF16)
-        case 12: return (Data(payload) as NSData, kCMMetadataBaseDataType_GIF)
-        case 13: return (Data(payload) as NSData, kCMMetadataBaseDataType_JPEG)
-        case 14: return (Data(payload) as NSData, kCMMetadataBaseDataType_PNG)
-        case 27: return (Data(payload) as NSData, kCMMetadataBaseDataType_BMP)
+        case 1, 4: return (MetadataText.utf8(payload) as NSString, (kCMMetadataBaseDataType_UTF8 as String))
+        case 2, 5: return (MetadataText.utf16(payload) as NSString, (kCMMetadataBaseDataType_UTF16 as String))
+        case 12: return (Data(payload) as NSData, (kCMMetadataBaseDataType_GIF as String))
+        case 13: return (Data(payload) as NSData, (kCMMetadataBaseDataType_JPEG as String))
+        case 14: return (Data(payload) as NSData, (kCMMetadataBaseDataType_PNG as String))
+        case 27: return (Data(payload) as NSData, (kCMMetadataBaseDataType_BMP as String))
         case 21:
             switch payload.count {
-            case 1: return (NSNumber(value: Int8(bitPattern: payload[0])), kCMMetadataBaseDataType_SInt8)
-            case 2: return (NSNumber(value: Int16(bitPattern: buffer.u16(0) ?? 0)), kCMMetadataBaseDataType_SInt16)
+            case 1: return (NSNumber(value: Int8(bitPattern: payload[0])), (kCMMetadataBaseDataType_SInt8 as String))
+            case 2: return (NSNumber(value: Int16(bitPattern: buffer.u16(0) ?? 0)), (kCMMetadataBaseDataType_SInt16 as String))
             case 3:
                 let raw = Int32(payload[0]) << 16 | Int32(payload[1]) << 8 | Int32(payload[2])
-                return (NSNumber(value: (raw << 8) >> 8), kCMMetadataBaseDataType_SInt32)
-            case 4: return (NSNumber(value: Int32(bitPattern: buffer.u32(0) ?? 0)), kCMMetadataBaseDataType_SInt32)
-            case 8: return (NSNumber(value: Int64(bitPattern: buffer.u64(0) ?? 0)), kCMMetadataBaseDataType_SInt64)
-            default: return (Data(payload) as NSData, kCMMetadataBaseDataType_RawData)
+                return (NSNumber(value: (raw << 8) >> 8), (kCMMetadataBaseDataType_SInt32 as String))
+            case 4: return (NSNumber(value: Int32(bitPattern: buffer.u32(0) ?? 0)), (kCMMetadataBaseDataType_SInt32 as String))
+            case 8: return (NSNumber(value: Int64(bitPattern: buffer.u64(0) ?? 0)), (kCMMetadataBaseDataType_SInt64 as String))
+            default: return (Data(payload) as NSData, (kCMMetadataBaseDataType_RawData as String))
             }
         case 22:
             switch payload.count {
-            case 1: return (NSNumber(value: payload[0]), kCMMetadataBaseDataType_UInt8)
-            case 2: return (NSNumber(value: buffer.u16(0) ?? 0), kCMMetadataBaseDataType_UInt16)
-            case 4: return (NSNumber(value: buffer.u32(0) ?? 0), kCMMetadataBaseDataType_UInt32)
-            case 8: return (NSNumber(value: buffer.u64(0) ?? 0), kCMMetadataBaseDataType_UInt64)
-            default: return (Data(payload) as NSData, kCMMetadataBaseDataType_RawData)
+            case 1: return (NSNumber(value: payload[0]), (kCMMetadataBaseDataType_UInt8 as String))
+            case 2: return (NSNumber(value: buffer.u16(0) ?? 0), (kCMMetadataBaseDataType_UInt16 as String))
+            case 4: return (NSNumber(value: buffer.u32(0) ?? 0), (kCMMetadataBaseDataType_UInt32 as String))
+            case 8: return (NSNumber(value: buffer.u64(0) ?? 0), (kCMMetadataBaseDataType_UInt64 as String))
+            default: return (Data(payload) as NSData, (kCMMetadataBaseDataType_RawData as String))
             }
         case 23:
             guard payload.count == 4, let bits = buffer.u32(0) else { return nil }
-            return (NSNumber(value: Float(bitPattern: bits)), kCMMetadataBaseDataType_Float32)
+            return (NSNumber(value: Float(bitPattern: bits)), (kCMMetadataBaseDataType_Float32 as String))
         case 24:
             guard payload.count == 8, let bits = buffer.u64(0) else { return nil }
-            return (NSNumber(value: Double(bitPattern: bits)), kCMMetadataBaseDataType_Float64)
+            return (NSNumber(value: Double(bitPattern: bits)), (kCMMetadataBaseDataType_Float64 as String))
         default:
             // Implicit (0) and others: bytes; cover art written as implicit keeps its image type.
             if atom == FourCC.code("covr") {
-                if payload.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return (Data(payload) as NSData, kCMMetadataBaseDataType_PNG) }
-                if payload.starts(with: [0xFF, 0xD8]) { return (Data(payload) as NSData, kCMMetadataBaseDataType_JPEG) }
+                if payload.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return (Data(payload) as NSData, (kCMMetadataBaseDataType_PNG as String)) }
+                if payload.starts(with: [0xFF, 0xD8]) { return (Data(payload) as NSData, (kCMMetadataBaseDataType_JPEG as String)) }
             }
-            return (Data(payload) as NSData, kCMMetadataBaseDataType_RawData)
+            return (Data(payload) as NSData, (kCMMetadataBaseDataType_RawData as String))
         }
     }
 }

@@ -48,9 +48,9 @@ package enum MetadataSettingNames {
                 throw .init("\(value) is not a JPEG, PNG, GIF or BMP image")
             }
             item.value = data as NSData
-            item.dataType = (type == ISOBMFFMetadataEncoding.pngType ? kCMMetadataBaseDataType_PNG
-                             : type == ISOBMFFMetadataEncoding.gifType ? kCMMetadataBaseDataType_GIF
-                             : type == ISOBMFFMetadataEncoding.bmpType ? kCMMetadataBaseDataType_BMP : kCMMetadataBaseDataType_JPEG) as String
+            item.dataType = (type == ISOBMFFMetadataEncoding.pngType ? (kCMMetadataBaseDataType_PNG as String)
+                             : type == ISOBMFFMetadataEncoding.gifType ? (kCMMetadataBaseDataType_GIF as String)
+                             : type == ISOBMFFMetadataEncoding.bmpType ? (kCMMetadataBaseDataType_BMP as String) : (kCMMetadataBaseDataType_JPEG as String)) as String
         default:
             item.value = value as NSString
             item.dataType = kCMMetadataBaseDataType_UTF8 as String

@@ -32,17 +32,17 @@ struct ReaderVideoSettings: @unchecked Sendable {
 
     /// Core Video attribute keys a reader output accepts.
     static let pixelBufferKeys: Set<String> = [
-        kCVPixelBufferPixelFormatTypeKey, kCVPixelBufferMemoryAllocatorKey, kCVPixelBufferWidthKey, kCVPixelBufferHeightKey,
-        kCVPixelBufferExtendedPixelsLeftKey, kCVPixelBufferExtendedPixelsTopKey, kCVPixelBufferExtendedPixelsRightKey,
-        kCVPixelBufferExtendedPixelsBottomKey, kCVPixelBufferBytesPerRowAlignmentKey, kCVPixelBufferCGBitmapContextCompatibilityKey,
-        kCVPixelBufferCGImageCompatibilityKey, kCVPixelBufferOpenGLCompatibilityKey, kCVPixelBufferPlaneAlignmentKey,
-        kCVPixelBufferIOSurfacePropertiesKey, kCVPixelBufferOpenGLESCompatibilityKey, kCVPixelBufferMetalCompatibilityKey,
-        kCVPixelBufferOpenGLTextureCacheCompatibilityKey, kCVPixelBufferOpenGLESTextureCacheCompatibilityKey,
+        (kCVPixelBufferPixelFormatTypeKey as String), (kCVPixelBufferMemoryAllocatorKey as String), (kCVPixelBufferWidthKey as String), (kCVPixelBufferHeightKey as String),
+        (kCVPixelBufferExtendedPixelsLeftKey as String), (kCVPixelBufferExtendedPixelsTopKey as String), (kCVPixelBufferExtendedPixelsRightKey as String),
+        (kCVPixelBufferExtendedPixelsBottomKey as String), (kCVPixelBufferBytesPerRowAlignmentKey as String), (kCVPixelBufferCGBitmapContextCompatibilityKey as String),
+        (kCVPixelBufferCGImageCompatibilityKey as String), (kCVPixelBufferOpenGLCompatibilityKey as String), (kCVPixelBufferPlaneAlignmentKey as String),
+        (kCVPixelBufferIOSurfacePropertiesKey as String), (kCVPixelBufferOpenGLESCompatibilityKey as String), (kCVPixelBufferMetalCompatibilityKey as String),
+        (kCVPixelBufferOpenGLTextureCacheCompatibilityKey as String), (kCVPixelBufferOpenGLESTextureCacheCompatibilityKey as String),
     ]
     /// Keys that change the memory layout of the buffers.
     static let layoutKeys: Set<String> = [
-        kCVPixelBufferExtendedPixelsLeftKey, kCVPixelBufferExtendedPixelsTopKey, kCVPixelBufferExtendedPixelsRightKey,
-        kCVPixelBufferExtendedPixelsBottomKey, kCVPixelBufferBytesPerRowAlignmentKey, kCVPixelBufferPlaneAlignmentKey,
+        (kCVPixelBufferExtendedPixelsLeftKey as String), (kCVPixelBufferExtendedPixelsTopKey as String), (kCVPixelBufferExtendedPixelsRightKey as String),
+        (kCVPixelBufferExtendedPixelsBottomKey as String), (kCVPixelBufferBytesPerRowAlignmentKey as String), (kCVPixelBufferPlaneAlignmentKey as String),
     ]
     /// AVVideoSettings keys Apple accepts in uncompressed settings besides Core Video's: decompression
     /// properties (`AVVideoDecompressionPropertiesKey`), wide colour (`AVVideoAllowWideColorKey`) and
@@ -74,15 +74,15 @@ struct ReaderVideoSettings: @unchecked Sendable {
             parsed.bufferAttributes[key] = value
         }
         parsed.bufferAttributes[colorPropertiesKey] = nil
-        if let value = settings[kCVPixelBufferPixelFormatTypeKey] {
-            guard let formats = pixelFormats(value) else { return .failure(.invalidValue(kCVPixelBufferPixelFormatTypeKey)) }
+        if let value = settings[(kCVPixelBufferPixelFormatTypeKey as String)] {
+            guard let formats = pixelFormats(value) else { return .failure(.invalidValue((kCVPixelBufferPixelFormatTypeKey as String))) }
             let supported = formats.filter { CVPixelFormatLayout.layout(for: $0) != nil }
             guard !supported.isEmpty else { return .failure(.unsupportedPixelFormats(formats)) }
             parsed.pixelFormats = supported
         }
         for key in [kCVPixelBufferWidthKey, kCVPixelBufferHeightKey] {
-            guard let value = settings[key] else { continue }
-            guard let n = integer(value), n > 0, n < 65536 else { return .failure(.invalidValue(key)) }
+            guard let value = settings[(key as String)] else { continue }
+            guard let n = integer(value), n > 0, n < 65536 else { return .failure(.invalidValue((key as String))) }
             if key == kCVPixelBufferWidthKey { parsed.width = n } else { parsed.height = n }
         }
         for key in layoutKeys where settings[key] != nil {

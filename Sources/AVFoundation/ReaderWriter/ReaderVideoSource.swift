@@ -250,9 +250,9 @@ final class ReaderVideoSource: ReaderSampleSource {
     private func pooledBuffer(format: OSType, width: Int, height: Int) throws -> CVPixelBuffer {
         if pool == nil || poolKey.map({ $0.format != format || $0.width != width || $0.height != height }) ?? true {
             var attributes = settings.bufferAttributes
-            attributes[kCVPixelBufferPixelFormatTypeKey] = NSNumber(value: format)
-            attributes[kCVPixelBufferWidthKey] = NSNumber(value: width)
-            attributes[kCVPixelBufferHeightKey] = NSNumber(value: height)
+            attributes[(kCVPixelBufferPixelFormatTypeKey as String)] = NSNumber(value: format)
+            attributes[(kCVPixelBufferWidthKey as String)] = NSNumber(value: width)
+            attributes[(kCVPixelBufferHeightKey as String)] = NSNumber(value: height)
             var made: CVPixelBufferPool?
             let status = CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made)
             guard status == kCVReturnSuccess, let made else {

@@ -516,7 +516,7 @@ extension WriterTrack {
             let da = CMVideoFormatDescriptionGetDimensions(a), db = CMVideoFormatDescriptionGetDimensions(b)
             guard da.width == db.width, da.height == db.height else { return false }
             let atoms = { (d: CMFormatDescription) in
-                (CMFormatDescriptionGetExtensions(d) as? [String: Any])?[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms]
+                (CMFormatDescriptionGetExtensions(d) as? [String: Any])?[(kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms as String)]
                     .flatMap(WriterValue.dictionary)?.compactMapValues(WriterValue.data)
             }
             return atoms(a) == atoms(b)

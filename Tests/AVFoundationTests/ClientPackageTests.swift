@@ -1,0 +1,191 @@
+// Published AV Foundation code compiles unchanged against this project: the PublishedIdioms
+// client package (Tests/ClientPackages/PublishedIdioms), written the way thumbnailers, metadata
+// readers, audio extractors, images-to-movie writers and Apple's reader/writer samples are
+// written, is built with `swift build` in the Swift 6 and Swift 5 language modes, run, and its
+// answers are checked against ffprobe.
+import AVFoundation
+import Foundation
+import Testing
+
+/// Builds the client package once per test process, in `.build/client-packages` (inside the
+/// project's own build folder: nothing is left in the source tree, and a second run is incremental).
+enum ClientPackage {
+    static let packageDirectory = AssetFixtures.root.appendingPathComponent("Tests/ClientPackages/PublishedIdioms")
+    static let scratch = AssetFixtures.root.appendingPathComponent(".build/client-packages")
+
+    struct BuildFailure: Error, CustomStringConvertible {
+        let log: String
+        var description: String { log }
+    }
+
+    /// The folder holding the two executables, or the build's output.
+    static let binDirectory: Result<URL, BuildFailure> = {
+        let resolved = packageDirectory.appendingPathComponent("Package.resolved")
+        let hadResolved = FileManager.default.fileExists(atPath: resolved.path)
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.arguments = ["swift", "build", "--package-path", packageDirectory.path, "--scratch-path", scratch.path]
+        var environment = ProcessInfo.processInfo.environment
+        let toolchain = "/opt/swift/usr/bin"
+        if FileManager.default.fileExists(atPath: toolchain + "/swift") {
+            environment["PATH"] = toolchain + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        }
+        build.environment = environment
+        let pipe = Pipe()
+        build.standardOutput = pipe
+        build.standardError = pipe
+        do { try build.run() } catch { return .failure(BuildFailure(log: "cannot run swift build: \(error)")) }
+        let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        build.waitUntilExit()
+        // SwiftPM records the resolution beside the manifest; leave the source tree as it was.
+        if !hadResolved { try? FileManager.default.removeItem(at: resolved) }
+        guard build.terminationStatus == 0 else { return .failure(BuildFailure(log: log)) }
+        return .success(scratch.appendingPathComponent("debug"))
+    }()
+
+    /// Runs one of the executables ("PublishedIdioms" — Swift 6 mode — or "PublishedIdioms5").
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, lines: [String]) {
+        let bin = try binDirectory.get()
+        let result = try AssetFixtures.run(bin.appendingPathComponent(executable).path, arguments)
+        return (result.status, result.output.split(separator: "\n").map(String.init))
+    }
+
+    static func line(_ lines: [String], _ prefix: String) -> String? {
+        lines.first { $0.hasPrefix(prefix + " ") }.map { String($0.dropFirst(prefix.count + 1)) }
+    }
+}
+
+@Suite("Published client code builds and runs (Swift 6 and Swift 5 modes)", .serialized)
+struct ClientPackageTests {
+    static let executables = ["PublishedIdioms", "PublishedIdioms5"]
+
+    @Test("the client package builds in both language modes")
+    func builds() {
+        if case .failure(let failure) = ClientPackage.binDirectory { Issue.record("swift build failed:\n\(failure.log)") }
+        for name in Self.executables {
+            let path = ClientPackage.scratch.appendingPathComponent("debug/\(name)").path
+            #expect(FileManager.default.isExecutableFile(atPath: path), "\(name)")
+        }
+    }
+
+    @Test("CMTime helpers the app declares, UTType calls, CF idioms and URLSession give Apple's answers", arguments: executables)
+    func idioms(_ executable: String) throws {
+        let (status, lines) = try ClientPackage.run(executable, ["idioms"])
+        #expect(status == 0, "\(lines)")
+        #expect(ClientPackage.line(lines, "cmtime") == "sum=6/30 doubled=0.4 half=1.5 third=1.0 sorted=true")
+        #expect(ClientPackage.line(lines, "uti") ==
+            "mp4ext=mp4 movmime=video/quicktime unknown=application/octet-stream filetype=true"
+            + " m4atype=public.mpeg-4-audio movtype=true url=clip.mov kept=song.m4a m4a=public.mpeg-4-audio"
+            + " audio=true mp3=audio/mpeg wav=wav aiff=aiff legacy=true")
+        let bgra = kCVPixelFormatType_32BGRA
+        #expect(ClientPackage.line(lines, "cfdict") ==
+            "format=\(bgra) bridged=\(bgra) cfkeys=\(bgra) swift=\(bgra) width=true height=false")
+        #expect(ClientPackage.line(lines, "cftypes") == "string,number,boolean,dictionary,array,pixelbuffer pixelbuffer=true")
+        #expect(ClientPackage.line(lines, "cfmisc") == "flags=0 codec=\(kCMVideoCodecType_H264) data=3:6 bool=true pool=42")
+        #expect(ClientPackage.line(lines, "network") == "method=GET range=bytes=0- timeout=30.0 type=public.mpeg-4")
+        #expect(ClientPackage.line(lines, "roundtrip") ==
+            "before=true set=[false, false, false, false] cleared=[true, true, true, true]")
+    }
+
+    @Test("the sync-attachment idioms flag exactly the packets ffprobe calls keyframes", arguments: executables)
+    func keyframes(_ executable: String) throws {
+        guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }
+        // A fixed GOP of 7 with B-frames and no scene-cut keyframes: keyframes at 0, 7, 14, 21, 28.
+        let movie = try AssetFixtures.generate("gop.mp4", [
+            "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-t", "3", "-c:v", "libx264", "-g", "7",
+            "-keyint_min", "7", "-sc_threshold", "0", "-bf", "2", "-pix_fmt", "yuv420p",
+        ])
+        defer { try? FileManager.default.removeItem(at: movie.deletingLastPathComponent()) }
+        let flags = try AssetFixtures.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=flags",
+                                                      "-of", "csv=p=0", movie.path]).output
+        let expected = flags.split(separator: "\n").map { $0.contains("K") ? "K" : "_" }.joined()
+        #expect(expected.count == 30 && expected.filter { $0 == "K" }.count == 5, "\(expected)")
+        let (status, lines) = try ClientPackage.run(executable, ["keyframes", movie.path])
+        #expect(status == 0, "\(lines)")
+        for idiom in ["keyframes-cf", "keyframes-bridged", "keyframes-strings", "keyframes-overlay"] {
+            #expect(ClientPackage.line(lines, idiom) == expected, "\(idiom)")
+        }
+        #expect(ClientPackage.line(lines, "keyframes-typeids") == "true")
+        #expect(ClientPackage.line(lines, "keyframes-status") == "completed")
+    }
+
+    @Test("the thumbnailer writes a 160-wide PNG of the requested frame")
+    func thumbnail() throws {
+        guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }
+        let movie = try AssetFixtures.generate("thumb.mov", [
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+        ])
+        let dir = movie.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("thumb.png")
+        let (status, lines) = try ClientPackage.run("PublishedIdioms", ["thumbnail", movie.path, png.path])
+        #expect(status == 0, "\(lines)")
+        #expect(ClientPackage.line(lines, "thumbnail") == "size=160x120 actual=1.0 typeid=true png=true")
+        #expect(try AssetFixtures.probe(png, "stream=codec_name,width,height") == "png\n160\n120")
+    }
+
+    @Test("the metadata reader finds title, artist, duration and size, old style and async")
+    func metadata() throws {
+        guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }
+        let movie = try AssetFixtures.generate("tagged.mp4", [
+            "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            "-metadata", "title=Client Title", "-metadata", "artist=Client Artist",
+        ])
+        defer { try? FileManager.default.removeItem(at: movie.deletingLastPathComponent()) }
+        let duration = try #require(Double(try AssetFixtures.probe(movie, "format=duration")))
+        let (status, lines) = try ClientPackage.run("PublishedIdioms", ["metadata", movie.path])
+        #expect(status == 0, "\(lines)")
+        let info = try #require(ClientPackage.line(lines, "metadata"))
+        #expect(info.hasPrefix("title=Client Title artist=Client Artist duration="), "\(info)")
+        #expect(info.hasSuffix(" size=64x48"), "\(info)")
+        let reported = info.split(separator: " ").first { $0.hasPrefix("duration=") }.flatMap { Double($0.dropFirst(9)) }
+        #expect(abs((reported ?? 0) - duration) < 0.05, "\(info) vs \(duration)")
+        let async = try #require(ClientPackage.line(lines, "metadata-async"))
+        #expect(async.hasPrefix("title=Client Title duration="), "\(async)")
+    }
+
+    @Test("the audio extractor's reader/writer loop turns a movie's sound into a stereo AAC .m4a")
+    func extractAudio() throws {
+        guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }
+        let movie = try AssetFixtures.generate("sound.mov", [
+            "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
+            "-t", "2", "-ac", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
+        ])
+        let dir = movie.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let m4a = dir.appendingPathComponent("sound.m4a")
+        let (status, lines) = try ClientPackage.run("PublishedIdioms", ["extract-audio", movie.path, m4a.path])
+        #expect(status == 0, "\(lines)")
+        #expect(ClientPackage.line(lines, "audio") == "frames=88200")
+        #expect(try AssetFixtures.probe(m4a, "stream=codec_name,sample_rate,channels") == "aac\n44100\n2")
+        let duration = try #require(Double(try AssetFixtures.probe(m4a, "format=duration")))
+        #expect(abs(duration - 2.0) < 0.05, "\(duration)")
+    }
+
+    @Test("images drawn into pixel buffers become an H.264 movie of those colours")
+    func imagesToMovie() throws {
+        guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }
+        let dir = try AssetFixtures.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let movie = dir.appendingPathComponent("made.mov")
+        let (status, lines) = try ClientPackage.run("PublishedIdioms", ["images-to-movie", movie.path])
+        #expect(status == 0, "\(lines)")
+        #expect(ClientPackage.line(lines, "movie") == "written=true")
+        #expect(try AssetFixtures.probe(movie, "stream=codec_name,width,height") == "h264\n64\n48")
+        let frames = try AssetFixtures.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v",
+                                                       "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", movie.path])
+        #expect(frames.output.trimmingCharacters(in: .whitespacesAndNewlines) == "10")
+        // The centre pixel of the first and last frames: red, then blue.
+        for (index, expected) in [(0, (255, 0, 0)), (9, (0, 0, 255))] {
+            let raw = dir.appendingPathComponent("frame\(index).rgb")
+            _ = try AssetFixtures.run("ffmpeg", ["-v", "error", "-y", "-i", movie.path, "-vf", "select=eq(n\\,\(index))",
+                                                 "-vframes", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+            let bytes = [UInt8](try Data(contentsOf: raw))
+            #expect(bytes.count == 64 * 48 * 3)
+            guard bytes.count == 64 * 48 * 3 else { continue }
+            let at = (24 * 64 + 32) * 3
+            let (r, g, b) = (Int(bytes[at]), Int(bytes[at + 1]), Int(bytes[at + 2]))
+            #expect(abs(r - expected.0) < 24 && abs(g - expected.1) < 24 && abs(b - expected.2) < 24, "frame \(index): \(r),\(g),\(b)")
+        }
+    }
+}

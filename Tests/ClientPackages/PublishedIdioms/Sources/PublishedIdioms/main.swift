@@ -1,0 +1,29 @@
+// One executable, one subcommand per published idiom.
+import AVFoundation
+
+let arguments = CommandLine.arguments
+let command = arguments.count > 1 ? arguments[1] : "idioms"
+
+do {
+    switch command {
+    case "keyframes":
+        try KeyframeScanner.run(URL(fileURLWithPath: arguments[2]))
+    case "thumbnail":
+        try Thumbnailer.run(URL(fileURLWithPath: arguments[2]), output: URL(fileURLWithPath: arguments[3]))
+    case "metadata":
+        try await MetadataReader.run(URL(fileURLWithPath: arguments[2]))
+    case "extract-audio":
+        try AudioExtractor.run(URL(fileURLWithPath: arguments[2]), output: URL(fileURLWithPath: arguments[3]))
+    case "images-to-movie":
+        try MovieMaker.run(output: URL(fileURLWithPath: arguments[2]))
+    default:
+        TimeHelpers.run()
+        TypeIdentifiers.run()
+        CoreFoundationIdioms.run()
+        KeyframeScanner.roundTrip()
+        MediaDownloader.run()
+    }
+} catch {
+    print("error: \(error)")
+    exit(1)
+}

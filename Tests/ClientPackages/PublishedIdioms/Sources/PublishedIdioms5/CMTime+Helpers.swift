@@ -1,0 +1,1 @@
+../PublishedIdioms/CMTime+Helpers.swift
