@@ -69,9 +69,15 @@ package enum FrameImage {
             free(bytes)
             throw error
         }
-        // Opaque: the skip byte is 255 whatever the source format carried.
-        let pixels = bytes.assumingMemoryBound(to: UInt32.self)
-        for i in 0 ..< width * height { pixels[i] |= UInt32(0xFF00_0000).littleEndian }
+        // Opaque: the skip byte is 255 whatever the source format carried. libswscale already
+        // writes 255 when the source has no alpha (every decoded Y'CbCr picture), so only sources
+        // with alpha pay for this loop (a per-pixel loop runs unoptimised in a client's debug build).
+        let sourceFormat = PixelFormat.mapping(for: CVPixelBufferGetPixelFormatType(buffer))
+        if sourceFormat.map({ (av_pix_fmt_desc_get($0.avFormat)?.pointee.flags ?? UInt64(AV_PIX_FMT_FLAG_ALPHA))
+                                & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 }) ?? true {
+            let pixels = bytes.assumingMemoryBound(to: UInt32.self)
+            for i in 0 ..< width * height { pixels[i] |= UInt32(0xFF00_0000).littleEndian }
+        }
         var data = Data(bytesNoCopy: bytes, count: count, deallocator: .free)
         var (outWidth, outHeight) = (width, height)
         if orientation != .identity {
