@@ -479,9 +479,10 @@ public final class CGContext {
             return
         }
         let rowBytes = width * bytesPerPixel
-        let stride = (rowBytes + 3) & ~3
-        guard let scratch = PixmanImage(format: targetFormat, width: width, height: height, bits: nil, bytesPerRow: stride),
+        guard let scratch = PixmanImage(format: targetFormat, width: width, height: height, bits: nil,
+                                        bytesPerRow: (rowBytes + 3) & ~3),
               let bits = pixman_image_get_data(scratch.pointer) else { return }
+        let stride = Int(pixman_image_get_stride(scratch.pointer))
         let copy = UnsafeMutableRawPointer(bits)
         for y in 0..<height {
             copy.advanced(by: y * stride).copyMemory(from: data.advanced(by: y * bytesPerRow), byteCount: rowBytes)

@@ -234,7 +234,7 @@ func withSourcePlanes(_ image: CGImage, model: DestinationModel, _ body: (Source
                   let alpha = PixmanImage(format: PIXMAN_a8, width: w, height: h, bits: nil, bytesPerRow: (w + 3) & ~3),
                   let lumaBits = pixman_image_get_data(luma.pointer), let alphaBits = pixman_image_get_data(alpha.pointer)
             else { return }
-            let stride = (w + 3) & ~3
+            let stride = Int(pixman_image_get_stride(luma.pointer))   // pixman chose it (a multiple of 4)
             let l = UnsafeMutableRawPointer(lumaBits).assumingMemoryBound(to: UInt8.self)
             let a = UnsafeMutableRawPointer(alphaBits).assumingMemoryBound(to: UInt8.self)
             for y in 0..<h {
@@ -250,9 +250,10 @@ func withSourcePlanes(_ image: CGImage, model: DestinationModel, _ body: (Source
             guard let color = PixmanImage(format: PIXMAN_a8r8g8b8, width: w, height: h, bits: nil, bytesPerRow: w * 4),
                   let bits = pixman_image_get_data(color.pointer)
             else { return }
+            let stride = Int(pixman_image_get_stride(color.pointer)) / 4
             for i in 0..<(w * h) {
                 let o = i * 4
-                bits[i] = UInt32(byte(pixels[o + 3])) << 24 | UInt32(byte(pixels[o])) << 16
+                bits[i / w * stride + i % w] = UInt32(byte(pixels[o + 3])) << 24 | UInt32(byte(pixels[o])) << 16
                     | UInt32(byte(pixels[o + 1])) << 8 | UInt32(byte(pixels[o + 2]))
             }
             planes.color = color

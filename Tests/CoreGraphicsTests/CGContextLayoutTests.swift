@@ -223,6 +223,28 @@ private let grey = CGColorSpaceCreateDeviceGray()
         #expect(bytes(c) == [v, v, v, v])
     }
 
+    @Test func layoutsPixmanCannotReadAreConvertedFirst() throws {
+        // 16 bits per component, big-endian premultiplied RGBA: 0x8080 / 65535 rounds to 128.
+        let deep = try #require(makeImage([0xFF, 0xFF, 0x80, 0x80, 0x00, 0x00, 0xFF, 0xFF], width: 1, height: 1,
+                                          bitsPerComponent: 16, bitsPerPixel: 64))
+        let c = try #require(makeContext(1, 1))
+        c.draw(deep, in: CGRect(x: 0, y: 0, width: 1, height: 1))
+        #expect(bytes(c) == [255, 128, 0, 255])
+        // RGB into grey: Rec. 601 luma, round(0.299 × 255) = 76 for red.
+        let rgb = try #require(makeImage([255, 0, 0, 255,  255, 255, 255, 255], width: 2, height: 1))
+        let g = try #require(makeContext(2, 1, info: 0, space: grey))
+        g.draw(rgb, in: CGRect(x: 0, y: 0, width: 2, height: 1))
+        #expect(bytes(g) == [76, 255])
+        // Grey with straight alpha (16 bits per pixel) over white: luma 200 at alpha 128.
+        let ya = try #require(makeImage([200, 128], width: 1, height: 1, bitsPerPixel: 16, space: grey,
+                                        info: CGImageAlphaInfo.last.rawValue))
+        let w = try #require(makeContext(1, 1, info: 0, space: grey))
+        w.setFillColor(gray: 1, alpha: 1)
+        w.fill(CGRect(x: 0, y: 0, width: 1, height: 1))
+        w.draw(ya, in: CGRect(x: 0, y: 0, width: 1, height: 1))
+        #expect(bytes(w) == [over(mul255(200, 128), 128, 255)])
+    }
+
     @Test func rotatedFillCoversItsArea() throws {
         // A 2×2 square turned 45° about the centre of a 4×4 context: area 4, corners untouched.
         let c = try #require(CGContext(data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 0, space: nil,
