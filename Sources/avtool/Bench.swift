@@ -31,7 +31,8 @@ struct Bench: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        print("benchmark                                   ours        ffmpeg      ratio")
+        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" })
+        if againstFFmpeg { print("benchmark                                   ours        ffmpeg      ratio") }
 
         if runs("basics") { try benchBasics(in: dir) }
         if !skipThumbnails {
@@ -49,7 +50,9 @@ struct Bench: ParsableCommand {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             try benchDebugBuild(in: cache, repeats: repeats)
         }
-        print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
+        if againstFFmpeg {
+            print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
+        }
     }
 
     /// Pixel conversion, PNG encoding and opening assets.
