@@ -335,7 +335,7 @@ public final class CGContext {
     /// The pixel box from column `x0` to `x1` and row `y0` to `y1` (pixman space, ends exclusive),
     /// clipped to the bitmap; nil when empty or not finite.
     private func clipped(x0: CGFloat, x1: CGFloat, y0: CGFloat, y1: CGFloat) -> PixelBox? {
-        guard x0.isFinite || x0 == -.infinity, !x0.isNaN, !x1.isNaN, !y0.isNaN, !y1.isNaN else { return nil }
+        guard !x0.isNaN, !x1.isNaN, !y0.isNaN, !y1.isNaN else { return nil }
         func clamp(_ v: CGFloat, _ limit: Int) -> Int { Int(min(max(v, 0), CGFloat(limit))) }
         let box = PixelBox(x: clamp(x0, width), y: clamp(y0, height),
                            width: clamp(x1, width) - clamp(x0, width), height: clamp(y1, height) - clamp(y0, height))

@@ -259,4 +259,17 @@ private let grey = CGColorSpaceCreateDeviceGray()
         let centre = 1 - (2 - 2.0.squareRoot()) * (2 - 2.0.squareRoot()) / 2
         for i in [5, 6, 9, 10] { #expect(abs(coverage[i] - centre) < 0.05) }
     }
+
+    @Test func rotatedImageCoversThePixelsWhoseCentresItContains() throws {
+        // The same turned square as an opaque 2×2 image, sampled nearest: only the four centre
+        // pixels have their centres inside (|x − 2| + |y − 2| = 1 ≤ √2; the next ones are at 2).
+        let image = try #require(makeImage([UInt8](repeating: 255, count: 16), width: 2, height: 2))
+        let c = try #require(CGContext(data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 0, space: nil,
+                                       bitmapInfo: CGBitmapInfo(alpha: .alphaOnly)))
+        c.interpolationQuality = .none
+        c.translateBy(x: 2, y: 2)
+        c.rotate(by: .pi / 4)
+        c.draw(image, in: CGRect(x: -1, y: -1, width: 2, height: 2))
+        #expect(bytes(c) == [0, 0, 0, 0,  0, 255, 255, 0,  0, 255, 255, 0,  0, 0, 0, 0])
+    }
 }
