@@ -33,10 +33,18 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
                               "libswresample-dev"])]
         ),
-        // Pure Swift layers, bottom up.
+        // C: pixman (the compositing library under Cairo's image surfaces) through pkg-config.
+        // Only CoreGraphics imports it: the bitmap CGContext draws through it.
+        .systemLibrary(
+            name: "CPixman",
+            pkgConfig: "pixman-1",
+            providers: [.apt(["libpixman-1-dev"])]
+        ),
+        // Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
-        .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat", "_Testing_CoreGraphics"], swiftSettings: strict),
+        .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat", "CPixman", "_Testing_CoreGraphics"],
+                swiftSettings: strict),
         // Empty stand-in for the Testing library's CoreGraphics cross-import overlay (see its source).
         .target(name: "_Testing_CoreGraphics", swiftSettings: strict),
         .target(name: "UniformTypeIdentifiers", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),

@@ -25,6 +25,7 @@ fi
 APT_PACKAGES=(
     pkg-config
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+    libpixman-1-dev
     ffmpeg
     mediainfo
     atomicparsley libimage-exiftool-perl python3-mutagen

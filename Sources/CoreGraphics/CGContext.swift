@@ -1,5 +1,7 @@
 // CGContext: a CPU bitmap drawing destination for 8-bit RGB(A)/BGRA/ARGB, greyscale and
-// alpha-only layouts, with Core Graphics' bottom-left origin.
+// alpha-only layouts, with Core Graphics' bottom-left origin. Pixels are composited by pixman
+// (PixmanRaster.swift) on the bitmap's own memory: no per-pixel Swift runs when drawing.
+internal import CPixman
 
 /// A Quartz 2D drawing destination: here, a bitmap context. Device space has its origin at the
 /// bottom-left corner of the bitmap with y up, so the last row in memory is y = 0..<1.
@@ -23,10 +25,13 @@ public final class CGContext {
 
     private let ownsData: Bool
     private let model: DestinationModel
-    private let colorOffsets: [Int]
-    private let alphaOffset: Int?
-    private let skipOffset: Int?
     private let bytesPerPixel: Int
+    /// The pixman format of the bitmap's pixels. Skip-byte layouts are drawn as their alpha
+    /// twins: source-over gives every colour channel the same result either way, and the skip
+    /// byte ends up 255 wherever something opaque was drawn.
+    private let targetFormat: pixman_format_code_t
+    /// pixman's view of the bitmap memory; nil when its rows cannot be addressed in place.
+    private let target: PixmanImage?
 
     private struct GState {
         var ctm = CGAffineTransform.identity
@@ -86,9 +91,9 @@ public final class CGContext {
         guard stride >= rowBytes else { return nil }
         let (total, overflow2) = stride.multipliedReportingOverflow(by: height)
         guard !overflow2, total <= 1 << 40 else { return nil }
-        guard let layout = PixelLayout(bitsPerComponent: 8, bitsPerPixel: bpp,
+        guard PixelLayout(bitsPerComponent: 8, bitsPerPixel: bpp,
                                        colorComponents: model == .rgb ? 3 : (model == .gray ? 1 : 0),
-                                       bitmapInfo: bitmapInfo)
+                                       bitmapInfo: bitmapInfo) != nil
         else { return nil }
         self.width = width
         self.height = height
@@ -99,22 +104,27 @@ public final class CGContext {
         self.bitmapInfo = bitmapInfo
         self.model = model
         self.bytesPerPixel = bpp / 8
-        self.colorOffsets = layout.colorOffsets
-        self.alphaOffset = layout.alphaOffset
-        if model == .rgb && layout.alphaOffset == nil {
-            self.skipOffset = Set(0..<4).subtracting(layout.colorOffsets).first
-        } else {
-            self.skipOffset = nil
+        switch model {
+        case .rgb:
+            let first = alpha == .premultipliedFirst || alpha == .noneSkipFirst
+            targetFormat = PixmanFormats.rgb32(alphaFirst: first, littleOrder: order == CGBitmapInfo.byteOrder32Little.rawValue,
+                                               opaque: false)
+        case .gray, .alphaOnly:
+            // Grey is drawn as a single 8-bit channel: (1 − α)·destination + premultiplied luma.
+            targetFormat = PIXMAN_a8
         }
+        let memory: UnsafeMutableRawPointer
         if let data {
-            self.data = data
-            self.ownsData = false
+            memory = data
         } else {
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
+            memory = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
             memory.initializeMemory(as: UInt8.self, repeating: 0, count: total)
-            self.data = memory
-            self.ownsData = true
         }
+        self.data = memory
+        self.ownsData = data == nil
+        let aligned = Int(bitPattern: memory) % 4 == 0 && stride % 4 == 0
+        target = aligned ? PixmanImage(format: targetFormat, width: width, height: height, bits: memory,
+                                       bytesPerRow: stride) : nil
     }
 
     deinit {
@@ -220,22 +230,12 @@ public final class CGContext {
 
     /// Paints the union of `rects` with the fill colour (overlaps are painted once).
     public func fill(_ rects: [CGRect]) {
-        var colour = state.fill
-        let a = colour.w * state.alpha
-        colour = SIMD4(colour.x * a, colour.y * a, colour.z * a, a)
-        withCoverage(of: rects) { pixel, coverage in
-            blend(pixel, colour * coverage)
-        }
+        let a = state.fill.w * state.alpha
+        paint(.color(SIMD4(state.fill.x * a, state.fill.y * a, state.fill.z * a, a)), rects)
     }
 
     /// Makes the area inside `rect` transparent black (for opaque layouts: black).
-    public func clear(_ rect: CGRect) {
-        withCoverage(of: [rect]) { pixel, coverage in
-            let keep = 1 - coverage
-            for offset in colorOffsets { scale(pixel, offset, keep) }
-            if let alphaOffset { scale(pixel, alphaOffset, keep) }
-        }
-    }
+    public func clear(_ rect: CGRect) { paint(.clear, [rect]) }
 
     /// Draws `image` scaled into `rect` (user space), its first row at the top of the rect.
     /// Scaled images are sampled bilinearly, or nearest-neighbour when the interpolation quality
@@ -245,57 +245,59 @@ public final class CGContext {
     /// are not drawn.
     public func draw(_ image: CGImage, in rect: CGRect, byTiling: Bool = false) {
         let r = rect.standardized
-        guard !r.isNull, !r.isInfinite, r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite,
-              let decoded = DecodedImage(image, model: model) else { return }
-        let w = decoded.width, h = decoded.height
+        guard !r.isNull, !r.isInfinite, r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite else { return }
+        let w = image.width, h = image.height
+        // Image pixels → user space → device space → pixman's destination space (y down).
         let imageToUser = CGAffineTransform(a: r.width / CGFloat(w), b: 0, c: 0, d: -r.height / CGFloat(h),
                                             tx: r.minX, ty: r.maxY)
-        let full = imageToUser.concatenating(state.ctm)
-        let determinant = full.a * full.d - full.b * full.c
+        let toTarget = imageToUser.concatenating(state.ctm).concatenating(deviceToTarget)
+        let determinant = toTarget.a * toTarget.d - toTarget.b * toTarget.c
         guard determinant != 0, determinant.isFinite else { return }
-        let inverse = full.inverted()
-        let area = byTiling ? CGRect(x: 0, y: 0, width: width, height: height)
-                            : CGRect(x: 0, y: 0, width: w, height: h).applying(full)
-        guard let (x0, x1, y0, y1) = deviceRange(area) else { return }
+        let rectilinear = Self.isRectilinear(toTarget)
+        let area = CGRect(x: 0, y: 0, width: w, height: h).applying(toTarget)
+        let box: PixelBox?
+        if byTiling {
+            box = PixelBox(x: 0, y: 0, width: width, height: height)
+        } else if rectilinear {
+            // The pixels whose centres fall inside the image (hard edges, as the sampling clamps).
+            box = clipped(x0: Self.snap(area.minX - 0.5).rounded(.up), x1: Self.snap(area.maxX - 0.5).rounded(.up),
+                          y0: Self.snap(area.minY - 0.5).rounded(.up), y1: Self.snap(area.maxY - 0.5).rounded(.up))
+        } else {
+            box = clipped(x0: area.minX.rounded(.down), x1: area.maxX.rounded(.up),
+                          y0: area.minY.rounded(.down), y1: area.maxY.rounded(.up))
+        }
+        guard let box else { return }
         let nearest = state.interpolationQuality == .none || !image.shouldInterpolate
-        let globalAlpha = state.alpha
-        let fw = Double(w), fh = Double(h)
-        decoded.pixels.withUnsafeBufferPointer { pixels in
-            func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
-                let o = (y * w + x) * 4
-                return SIMD4(pixels[o], pixels[o + 1], pixels[o + 2], pixels[o + 3])
+        // Inside a rectilinear image the edge pixels repeat (no blending with the outside);
+        // rotated images fade to transparent at their edges.
+        let repeatMode = byTiling ? PIXMAN_REPEAT_NORMAL : (rectilinear ? PIXMAN_REPEAT_PAD : PIXMAN_REPEAT_NONE)
+        let targetToImage = toTarget.inverted()
+        let opacity = state.alpha < 1 ? PixmanImage(alpha: state.alpha) : nil
+        let model = self.model
+        withSourcePlanes(image, model: model) { planes in
+            var planes = planes
+            if model == .gray && planes.alpha == nil && repeatMode == PIXMAN_REPEAT_NONE {
+                // An opaque image still needs an alpha plane to fade at rotated edges.
+                guard let opaque = PixmanImage(format: PIXMAN_a8, width: w, height: h, bits: nil,
+                                               bytesPerRow: (w + 3) & ~3) else { return }
+                var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(clamping: w), height: UInt16(clamping: h))
+                var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
+                pixman_image_fill_rectangles(PIXMAN_OP_SRC, opaque.pointer, &white, 1, &all)
+                planes.alpha = opaque
             }
-            func index(_ i: Int, _ n: Int) -> Int {
-                byTiling ? ((i % n) + n) % n : min(max(i, 0), n - 1)
+            for plane in planes.all {
+                guard plane.configure(transform: targetToImage, nearest: nearest, repeat: repeatMode) else { return }
             }
-            for py in y0..<y1 {
-                let row = data!.advanced(by: (height - 1 - py) * bytesPerRow)
-                let cy = Double(py) + 0.5
-                for px in x0..<x1 {
-                    let cx = Double(px) + 0.5
-                    var u = Double(inverse.a) * cx + Double(inverse.c) * cy + Double(inverse.tx)
-                    var v = Double(inverse.b) * cx + Double(inverse.d) * cy + Double(inverse.ty)
-                    if byTiling {
-                        u -= (u / fw).rounded(.down) * fw
-                        v -= (v / fh).rounded(.down) * fh
-                    } else if u < 0 || u >= fw || v < 0 || v >= fh {
-                        continue
+            withTarget { target in
+                if let color = planes.color {
+                    pixmanComposite(PIXMAN_OP_OVER, color, mask: opacity, onto: target, box: box)
+                } else {
+                    // Grey: destination × (1 − alpha), then + premultiplied luma.
+                    pixmanComposite(PIXMAN_OP_OUT_REVERSE, planes.alpha ?? PixmanImage(alpha: 1), mask: opacity,
+                              onto: target, box: box)
+                    if let luma = planes.luma {
+                        pixmanComposite(PIXMAN_OP_ADD, luma, mask: opacity, onto: target, box: box)
                     }
-                    var sample: SIMD4<Float>
-                    if nearest {
-                        sample = texel(index(Int(u.rounded(.down)), w), index(Int(v.rounded(.down)), h))
-                    } else {
-                        let fx = u - 0.5, fy = v - 0.5
-                        let ix = fx.rounded(.down), iy = fy.rounded(.down)
-                        let wx = Float(fx - ix), wy = Float(fy - iy)
-                        let xa = index(Int(ix), w), xb = index(Int(ix) + 1, w)
-                        let ya = index(Int(iy), h), yb = index(Int(iy) + 1, h)
-                        let top = texel(xa, ya) * (1 - wx) + texel(xb, ya) * wx
-                        let bottom = texel(xa, yb) * (1 - wx) + texel(xb, yb) * wx
-                        sample = top * (1 - wy) + bottom * wy
-                    }
-                    sample *= globalAlpha
-                    blend(row.advanced(by: px * bytesPerPixel), sample)
                 }
             }
         }
@@ -303,108 +305,192 @@ public final class CGContext {
 
     // MARK: Rasterising
 
-    /// The device pixel ranges (columns x0..<x1, rows-from-bottom y0..<y1) `area` touches,
-    /// clipped to the bitmap; nil when empty.
-    private func deviceRange(_ area: CGRect) -> (Int, Int, Int, Int)? {
-        guard !area.isNull, !area.minX.isNaN, !area.maxX.isNaN, !area.minY.isNaN, !area.maxY.isNaN else { return nil }
-        func clampX(_ v: CGFloat) -> Int { Int(min(max(v, 0), CGFloat(width))) }
-        func clampY(_ v: CGFloat) -> Int { Int(min(max(v, 0), CGFloat(height))) }
-        let x0 = clampX(area.minX.rounded(.down)), x1 = clampX(area.maxX.rounded(.up))
-        let y0 = clampY(area.minY.rounded(.down)), y1 = clampY(area.maxY.rounded(.up))
-        guard x0 < x1, y0 < y1 else { return nil }
-        return (x0, x1, y0, y1)
+    /// What `paint` puts down: a premultiplied colour (components in the context's model, alpha
+    /// last) composited source-over, or a clear to transparent black.
+    private enum Paint {
+        case color(SIMD4<Float>)
+        case clear
     }
 
-    /// Calls `body` with each touched pixel and the fraction of it covered by the union of
-    /// `rects` (user space, through the CTM): exact area for axis-aligned results, 4×4
-    /// supersampling otherwise, centre sampling when antialiasing is off.
-    private func withCoverage(of rects: [CGRect], _ body: (UnsafeMutableRawPointer, Float) -> Void) {
-        guard let data else { return }
-        let t = state.ctm
+    /// Device space (y up from the bottom) to pixman's destination space (y down from the first
+    /// row in memory).
+    private var deviceToTarget: CGAffineTransform {
+        CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: CGFloat(height))
+    }
+
+    /// Whether `t` keeps rectangles axis-aligned (scales, translations, flips, quarter turns),
+    /// ignoring the rounding noise of `rotate(by: .pi / 2)`.
+    private static func isRectilinear(_ t: CGAffineTransform) -> Bool {
+        let scale = max(abs(t.a), abs(t.b), abs(t.c), abs(t.d))
+        let tiny = scale * 1e-12
+        return (abs(t.b) <= tiny && abs(t.c) <= tiny) || (abs(t.a) <= tiny && abs(t.d) <= tiny)
+    }
+
+    /// `v` moved onto the nearest integer when it is within rounding noise of it.
+    private static func snap(_ v: CGFloat) -> CGFloat {
+        let r = v.rounded()
+        return abs(v - r) <= 1e-9 ? r : v
+    }
+
+    /// The pixel box from column `x0` to `x1` and row `y0` to `y1` (pixman space, ends exclusive),
+    /// clipped to the bitmap; nil when empty or not finite.
+    private func clipped(x0: CGFloat, x1: CGFloat, y0: CGFloat, y1: CGFloat) -> PixelBox? {
+        guard !x0.isNaN, !x1.isNaN, !y0.isNaN, !y1.isNaN else { return nil }
+        func clamp(_ v: CGFloat, _ limit: Int) -> Int { Int(min(max(v, 0), CGFloat(limit))) }
+        let box = PixelBox(x: clamp(x0, width), y: clamp(y0, height),
+                           width: clamp(x1, width) - clamp(x0, width), height: clamp(y1, height) - clamp(y0, height))
+        return box.isEmpty ? nil : box
+    }
+
+    /// Covers the union of `rects` (user space, through the CTM) with `paint`. Axis-aligned
+    /// results get exact area coverage at their edges (or, with antialiasing off, the pixels whose
+    /// centres are inside); other shapes are rasterised by pixman's polygon sampler.
+    private func paint(_ paint: Paint, _ rects: [CGRect]) {
+        let toTarget = state.ctm.concatenating(deviceToTarget)
         let rects = rects.map(\.standardized).filter {
-            !$0.isNull && !$0.isEmpty && !$0.minX.isNaN && !$0.minY.isNaN && !$0.width.isNaN && !$0.height.isNaN
+            !$0.isNull && !$0.isEmpty && $0.minX.isFinite && $0.minY.isFinite && $0.width.isFinite && $0.height.isFinite
         }
         guard !rects.isEmpty else { return }
-        let deviceRects = rects.map { $0.applying(t) }
-        var bounds = CGRect.null
-        for r in deviceRects { bounds = bounds.union(r) }
-        guard let (x0, x1, y0, y1) = deviceRange(bounds) else { return }
-        let columns = x1 - x0
-        var coverage = [Float](repeating: 0, count: columns * (y1 - y0))
-        let axisAligned = (t.b == 0 && t.c == 0) || (t.a == 0 && t.d == 0)
+        let determinant = toTarget.a * toTarget.d - toTarget.b * toTarget.c
+        guard determinant != 0, determinant.isFinite else { return }
         let antialias = state.shouldAntialias
-        if axisAligned {
-            for r in deviceRects {
-                guard let (rx0, rx1, ry0, ry1) = deviceRange(r) else { continue }
-                for py in ry0..<ry1 {
-                    let cy: CGFloat = antialias
-                        ? min(CGFloat(py + 1), r.maxY) - max(CGFloat(py), r.minY)
-                        : (CGFloat(py) + 0.5 >= r.minY && CGFloat(py) + 0.5 < r.maxY ? 1 : 0)
-                    guard cy > 0 else { continue }
-                    for px in rx0..<rx1 {
-                        let cx: CGFloat = antialias
-                            ? min(CGFloat(px + 1), r.maxX) - max(CGFloat(px), r.minX)
-                            : (CGFloat(px) + 0.5 >= r.minX && CGFloat(px) + 0.5 < r.maxX ? 1 : 0)
-                        guard cx > 0 else { continue }
-                        let i = (py - y0) * columns + (px - x0)
-                        coverage[i] = max(coverage[i], Float(min(cx * cy, 1)))
+        if Self.isRectilinear(toTarget) {
+            // Each rect is up to nine boxes of constant coverage: inside, edges, corners.
+            var pieces: [(PixelBox, Float)] = []
+            for rect in rects {
+                let a = rect.applying(toTarget)
+                for (xs, cx) in spans(Self.snap(a.minX), Self.snap(a.maxX), limit: width, antialias: antialias) {
+                    for (ys, cy) in spans(Self.snap(a.minY), Self.snap(a.maxY), limit: height, antialias: antialias) {
+                        pieces.append((PixelBox(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count),
+                                       Float(cx * cy)))
                     }
                 }
             }
-        } else {
-            let determinant = t.a * t.d - t.b * t.c
-            guard determinant != 0, determinant.isFinite else { return }
-            let inverse = t.inverted()
-            let offsets: [CGFloat] = antialias ? [0.125, 0.375, 0.625, 0.875] : [0.5]
-            let samples = Float(offsets.count * offsets.count)
-            for py in y0..<y1 {
-                for px in x0..<x1 {
-                    var inside = 0
-                    for oy in offsets {
-                        for ox in offsets {
-                            let p = CGPoint(x: CGFloat(px) + ox, y: CGFloat(py) + oy).applying(inverse)
-                            if rects.contains(where: { p.x >= $0.minX && p.x < $0.maxX && p.y >= $0.minY && p.y < $0.maxY }) {
-                                inside += 1
-                            }
-                        }
+            guard !pieces.isEmpty else { return }
+            if rects.count == 1 {
+                withTarget { target in
+                    for (box, coverage) in pieces {
+                        composite(paint, mask: coverage < 1 ? PixmanImage(alpha: coverage) : nil, onto: target, box: box)
                     }
-                    coverage[(py - y0) * columns + (px - x0)] = Float(inside) / samples
                 }
+                return
             }
-        }
-        for py in y0..<y1 {
-            let row = data.advanced(by: (height - 1 - py) * bytesPerRow)
-            for px in x0..<x1 {
-                let c = coverage[(py - y0) * columns + (px - x0)]
-                if c > 0 { body(row.advanced(by: px * bytesPerPixel), c) }
+            // Several rects: their coverage adds up (saturating) in one mask, painted once.
+            var bounds = pieces[0].0
+            for (box, _) in pieces.dropFirst() {
+                let x1 = max(bounds.x + bounds.width, box.x + box.width), y1 = max(bounds.y + bounds.height, box.y + box.height)
+                bounds.x = min(bounds.x, box.x)
+                bounds.y = min(bounds.y, box.y)
+                bounds.width = x1 - bounds.x
+                bounds.height = y1 - bounds.y
             }
+            guard let mask = PixmanImage(format: PIXMAN_a8, width: bounds.width, height: bounds.height, bits: nil,
+                                         bytesPerRow: (bounds.width + 3) & ~3) else { return }
+            for (box, coverage) in pieces {
+                var color = pixman_color_t(red: 0, green: 0, blue: 0,
+                                           alpha: UInt16((min(max(coverage, 0), 1) * 255).rounded()) * 257)
+                var r = pixman_rectangle16_t(x: Int16(clamping: box.x - bounds.x), y: Int16(clamping: box.y - bounds.y),
+                                             width: UInt16(clamping: box.width), height: UInt16(clamping: box.height))
+                pixman_image_fill_rectangles(PIXMAN_OP_ADD, mask.pointer, &color, 1, &r)
+            }
+            withTarget { target in
+                composite(paint, mask: mask, onto: target, box: bounds, maskOrigin: (bounds.x, bounds.y))
+            }
+            return
+        }
+        // Rotated or sheared: two triangles per rect into a coverage mask over their bounds.
+        var bounds = CGRect.null
+        var triangles: [pixman_triangle_t] = []
+        for rect in rects {
+            let corners = [CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
+                           CGPoint(x: rect.maxX, y: rect.maxY), CGPoint(x: rect.minX, y: rect.maxY)]
+                .map { $0.applying(toTarget) }
+            for c in corners { bounds = bounds.union(CGRect(origin: c, size: .zero)) }
+            func point(_ p: CGPoint) -> pixman_point_fixed_t {
+                pixman_point_fixed_t(x: fixed(p.x), y: fixed(p.y))
+            }
+            triangles.append(pixman_triangle_t(p1: point(corners[0]), p2: point(corners[1]), p3: point(corners[2])))
+            triangles.append(pixman_triangle_t(p1: point(corners[0]), p2: point(corners[2]), p3: point(corners[3])))
+        }
+        guard let box = clipped(x0: bounds.minX.rounded(.down), x1: bounds.maxX.rounded(.up),
+                                y0: bounds.minY.rounded(.down), y1: bounds.maxY.rounded(.up)),
+              let mask = PixmanImage(format: antialias ? PIXMAN_a8 : PIXMAN_a1, width: box.width, height: box.height,
+                                     bits: nil, bytesPerRow: antialias ? (box.width + 3) & ~3 : ((box.width + 31) / 32) * 4)
+        else { return }
+        pixman_add_triangles(mask.pointer, Int32(-box.x), Int32(-box.y), Int32(triangles.count), &triangles)
+        withTarget { target in
+            composite(paint, mask: mask, onto: target, box: box, maskOrigin: (box.x, box.y))
         }
     }
 
-    /// Composites premultiplied `source` over the pixel at `pixel`.
-    @inline(__always)
-    private func blend(_ pixel: UnsafeMutableRawPointer, _ source: SIMD4<Float>) {
-        let keep = 1 - source.w
-        for (i, offset) in colorOffsets.enumerated() {
-            let destination = Float(pixel.load(fromByteOffset: offset, as: UInt8.self)) / 255
-            store(pixel, offset, source[i] + destination * keep)
-        }
-        if let alphaOffset {
-            let destination = Float(pixel.load(fromByteOffset: alphaOffset, as: UInt8.self)) / 255
-            store(pixel, alphaOffset, source.w + destination * keep)
-        }
-        if let skipOffset { pixel.storeBytes(of: 255, toByteOffset: skipOffset, as: UInt8.self) }
+    /// A device coordinate as pixman's 16.16 fixed point (clamped to its range).
+    private func fixed(_ v: CGFloat) -> pixman_fixed_t {
+        pixman_fixed_t(min(max(v * 65536, -2_147_483_647), 2_147_483_647).rounded())
     }
 
-    @inline(__always)
-    private func store(_ pixel: UnsafeMutableRawPointer, _ offset: Int, _ value: Float) {
-        let byte = UInt8(min(max(value * 255, 0), 255).rounded())
-        pixel.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+    /// The pixel spans from `lo` to `hi` (pixels 0..<limit) with the fraction of each pixel the
+    /// interval covers: a partial first pixel, whole pixels, a partial last pixel. Without
+    /// antialiasing: the pixels whose centres are inside, fully.
+    private func spans(_ lo: CGFloat, _ hi: CGFloat, limit: Int, antialias: Bool) -> [(Range<Int>, CGFloat)] {
+        func clamp(_ v: CGFloat) -> Int { Int(min(max(v, 0), CGFloat(limit))) }
+        guard lo < hi else { return [] }
+        if !antialias {
+            let range = clamp((lo - 0.5).rounded(.up))..<clamp((hi - 0.5).rounded(.up))
+            return range.isEmpty ? [] : [(range, 1)]
+        }
+        let first = lo.rounded(.down), last = hi.rounded(.up)
+        if last - first <= 1 {
+            let range = clamp(first)..<clamp(last)
+            return range.isEmpty ? [] : [(range, hi - lo)]
+        }
+        var result: [(Range<Int>, CGFloat)] = []
+        let innerLo = lo.rounded(.up), innerHi = hi.rounded(.down)
+        if innerLo > lo, case let r = clamp(first)..<clamp(innerLo), !r.isEmpty { result.append((r, innerLo - lo)) }
+        if case let r = clamp(innerLo)..<clamp(innerHi), !r.isEmpty { result.append((r, 1)) }
+        if hi > innerHi, case let r = clamp(innerHi)..<clamp(last), !r.isEmpty { result.append((r, hi - innerHi)) }
+        return result
     }
 
-    @inline(__always)
-    private func scale(_ pixel: UnsafeMutableRawPointer, _ offset: Int, _ factor: Float) {
-        store(pixel, offset, Float(pixel.load(fromByteOffset: offset, as: UInt8.self)) / 255 * factor)
+    /// Composites `paint` through `mask` (nil: full coverage) onto `target` over `box`.
+    private func composite(_ paint: Paint, mask: PixmanImage?, onto target: PixmanImage, box: PixelBox,
+                           maskOrigin: (x: Int, y: Int) = (0, 0)) {
+        switch (paint, model) {
+        case (.clear, _):
+            CoreGraphics.pixmanComposite(PIXMAN_OP_OUT_REVERSE, PixmanImage(alpha: 1), mask: mask, onto: target, box: box,
+                                   maskOrigin: maskOrigin)
+        case (.color(let c), .gray):
+            CoreGraphics.pixmanComposite(PIXMAN_OP_OUT_REVERSE, PixmanImage(alpha: c.w), mask: mask, onto: target, box: box,
+                                   maskOrigin: maskOrigin)
+            CoreGraphics.pixmanComposite(PIXMAN_OP_ADD, PixmanImage(alpha: c.x), mask: mask, onto: target, box: box,
+                                   maskOrigin: maskOrigin)
+        case (.color(let c), _):
+            CoreGraphics.pixmanComposite(PIXMAN_OP_OVER, PixmanImage(red: c.x, green: c.y, blue: c.z, alpha: c.w), mask: mask,
+                                   onto: target, box: box, maskOrigin: maskOrigin)
+        }
+    }
+
+    /// Runs `body` on the pixman image of the bitmap. pixman addresses rows in 4-byte units, so a
+    /// bitmap whose rows or start are not 4-byte aligned (narrow grey or alpha-only contexts) is
+    /// drawn through an aligned copy, its rows copied in and back out.
+    private func withTarget(_ body: (PixmanImage) -> Void) {
+        guard let data else { return }
+        if let direct = target {
+            body(direct)
+            return
+        }
+        let rowBytes = width * bytesPerPixel
+        guard let scratch = PixmanImage(format: targetFormat, width: width, height: height, bits: nil,
+                                        bytesPerRow: (rowBytes + 3) & ~3),
+              let bits = pixman_image_get_data(scratch.pointer) else { return }
+        let stride = Int(pixman_image_get_stride(scratch.pointer))
+        let copy = UnsafeMutableRawPointer(bits)
+        for y in 0..<height {
+            copy.advanced(by: y * stride).copyMemory(from: data.advanced(by: y * bytesPerRow), byteCount: rowBytes)
+        }
+        body(scratch)
+        for y in 0..<height {
+            data.advanced(by: y * bytesPerRow).copyMemory(from: copy.advanced(by: y * stride), byteCount: rowBytes)
+        }
     }
 }
 

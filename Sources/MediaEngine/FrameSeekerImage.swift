@@ -69,9 +69,15 @@ package enum FrameImage {
             free(bytes)
             throw error
         }
-        // Opaque: the skip byte is 255 whatever the source format carried.
-        let pixels = bytes.assumingMemoryBound(to: UInt32.self)
-        for i in 0 ..< width * height { pixels[i] |= UInt32(0xFF00_0000).littleEndian }
+        // Opaque: the skip byte is 255 whatever the source format carried. libswscale already
+        // writes 255 when the source has no alpha (every decoded Y'CbCr picture), so only sources
+        // with alpha pay for this loop (a per-pixel loop runs unoptimised in a client's debug build).
+        let sourceFormat = PixelFormat.mapping(for: CVPixelBufferGetPixelFormatType(buffer))
+        if sourceFormat.map({ (av_pix_fmt_desc_get($0.avFormat)?.pointee.flags ?? UInt64(AV_PIX_FMT_FLAG_ALPHA))
+                                & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 }) ?? true {
+            let pixels = bytes.assumingMemoryBound(to: UInt32.self)
+            for i in 0 ..< width * height { pixels[i] |= UInt32(0xFF00_0000).littleEndian }
+        }
         var data = Data(bytesNoCopy: bytes, count: count, deallocator: .free)
         var (outWidth, outHeight) = (width, height)
         if orientation != .identity {
@@ -93,6 +99,20 @@ package enum FrameImage {
     static func reorient(_ data: Data, width: Int, height: Int, orientation: PixelOrientation) -> Data {
         let (ow, oh) = orientation.orientedSize(width: width, height: height)
         var out = Data(count: ow * oh * 4)
+        // Destination pixel centre → source pixel centre: mirror, then swap the axes.
+        let mirror = CGAffineTransform(a: orientation.mirrorsX ? -1 : 1, b: 0, c: 0, d: orientation.mirrorsY ? -1 : 1,
+                                       tx: orientation.mirrorsX ? CGFloat(ow) : 0, ty: orientation.mirrorsY ? CGFloat(oh) : 0)
+        let toSource = orientation.swapsAxes ? mirror.concatenating(CGAffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0))
+                                             : mirror
+        // pixman moves the pixels (a per-pixel Swift loop would run unoptimised in a client's debug
+        // build); the loop below is the fallback for pictures pixman cannot address.
+        let moved = data.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
+            out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) in
+                PixelRemap.remap32(source: src.baseAddress!, width: width, height: height, into: dst.baseAddress!,
+                                   width: ow, height: oh, destinationToSource: toSource)
+            }
+        }
+        if moved { return out }
         data.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
             out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) in
                 let s = src.bindMemory(to: UInt32.self), d = dst.bindMemory(to: UInt32.self)

@@ -19,7 +19,8 @@ struct Bench: ParsableCommand {
     @Flag(help: "Skip the exact-thumbnails case (its 60 s 1080p input takes a while to make the first time).")
     var skipThumbnails = false
 
-    @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, thumbnails, reader, writer, audio, export.",
+    @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, thumbnails, reader, writer, audio, export, "
+                               + "debug (a client package built in debug and in release; only when asked for).",
                                valueName: "case"))
     var only: [String] = []
 
@@ -30,7 +31,8 @@ struct Bench: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        print("benchmark                                   ours        ffmpeg      ratio")
+        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" })
+        if againstFFmpeg { print("benchmark                                   ours        ffmpeg      ratio") }
 
         if runs("basics") { try benchBasics(in: dir) }
         if !skipThumbnails {
@@ -42,7 +44,15 @@ struct Bench: ParsableCommand {
             if runs("audio") { try benchWriterAudio(in: cache, repeats: repeats) }
             if runs("export") { try benchExport(in: cache, repeats: repeats) }
         }
-        print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
+        // Building the client twice takes minutes: this case runs only when named.
+        if only.contains("debug") {
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            try benchDebugBuild(in: cache, repeats: repeats)
+        }
+        if againstFFmpeg {
+            print("(ffmpeg's times include its process start; each figure is the best of \(repeats) runs)")
+        }
     }
 
     /// Pixel conversion, PNG encoding and opening assets.

@@ -83,6 +83,9 @@ struct ImageGeneratorTests {
         #expect(image.bitsPerComponent == 8 && image.bitsPerPixel == 32)
         #expect(image.alphaInfo == .noneSkipFirst)
         #expect(image.byteOrderInfo == .order32Little)
+        // The skip byte (the last of each BGRX pixel) is 255.
+        let bytes = [UInt8](image.dataProvider!.data! as Data)
+        #expect(stride(from: 3, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 255 })
     }
 
     @Test("default tolerance gives a nearby keyframe; actualTime names the frame shown")

@@ -132,7 +132,10 @@ func bytes(_ context: CGContext) -> [UInt8] {
         c.fill(CGRect(x: 0, y: 0, width: 3, height: 1))
         c.setFillColor(red: 0, green: 0, blue: 1, alpha: 0.5)
         c.fill(CGRect(x: 0, y: 0, width: 1, height: 1))
-        #expect(Array(bytes(c)[0..<4]) == [128, 0, 128, 255])
+        // The half-transparent blue is stored as premultiplied 8-bit (0, 0, 128, 128), which
+        // leaves 127/255 of the red: round(255 × 127 / 255) = 127 (8-bit compositing, as an 8-bit
+        // bitmap context composites; the old float blend gave 128 from an unquantised 0.5).
+        #expect(Array(bytes(c)[0..<4]) == [127, 0, 128, 255])
         c.clear(CGRect(x: 1, y: 0, width: 2, height: 1))
         c.setAlpha(0.5)
         c.setFillColor(CGColor.white)
