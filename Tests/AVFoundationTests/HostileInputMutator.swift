@@ -149,6 +149,7 @@ enum HostileMutator {
                 }
                 done.append("flip\(n)")
             } else if isID3 {
+                guard data.count >= 10 else { continue }  // cut short by an earlier edit
                 done.append(mutateID3(&data, &rng))
             } else {
                 done.append(mutateBoxes(&data, &rng))
@@ -321,7 +322,7 @@ enum HostileMutator {
             switch choice {
             case 3, 4, 5:
                 let v: UInt32 = [0xFFFF_FFFF, 0x7FFF_FFFF, 0x7F7F_7F7F, 0, 1, 0x8080_8080,
-                                 UInt32(frame.size + 1), UInt32(clamping: frame.size * 2)].randomElement(using: &rng)!
+                                 UInt32(truncatingIfNeeded: frame.size + 1), UInt32(clamping: frame.size * 2)].randomElement(using: &rng)!
                 write32(&data, frame.offset + 4, v)
                 return "id3.\(id)@\(frame.offset).size=\(v)"
             case 6:

@@ -140,6 +140,13 @@ enum HostileRun {
                 HostileMutator.write64(&d, box.payload + 4, 0x7FFF_FFFF_FFFF_FF00)
             }
         }),
+        ("mdhd-timescale-1-first-tfdt-2^63+1", "fragmented.mp4", { d in
+            setAll(&d, "mdhd") { d, box in HostileMutator.write32(&d, box.payload + (d[box.payload] == 1 ? 20 : 12), 1) }
+            setFirst(&d, "tfdt") { d, box in
+                d[box.payload] = 1
+                HostileMutator.write64(&d, box.payload + 4, 0x8000_0000_0000_0001)
+            }
+        }),
         ("trak-largesize-near-2^64", "plain.mp4", { setFirst(&$0, "trak") { d, box in
             HostileMutator.write32(&d, box.offset, 1)
             HostileMutator.write64(&d, box.offset + 8, 0xFFFF_FFFF_FFFF_FFF8)
@@ -370,6 +377,11 @@ enum HostileRun {
             title.identifier = .commonIdentifierTitle
             title.value = "Hostile" as NSString
             session.metadata = [title]
+            // Estimates multiply the file's durations and sizes.
+            _ = session.estimatedOutputFileLength
+            session.fileLengthLimit = 1 << 20
+            _ = session.maxDuration
+            session.fileLengthLimit = 0
             let done = DispatchSemaphore(value: 0)
             session.exportAsynchronously { done.signal() }
             done.wait()
