@@ -98,6 +98,62 @@ import Testing
         await Self.runInChild(seeds: seeds.path, first: 0, count: 0, hand: HostileRun.handMade.map(\.name))
     }
 
+    /// avtool says why a file cannot be used: the failure reason, the underlying FFmpeg error and
+    /// the code for a damaged or foreign file; for a file with no exportable track, which tracks —
+    /// never a bare "Cannot Open" or an empty "(supported: )" list.
+    @Test func avtoolSaysWhyAFileCannotBeUsed() throws {
+        guard AssetFixtures.hasFFmpeg, let avtool = AssetWriterFaultTests.avtool else {
+            Issue.record("ffmpeg or the avtool binary is missing; run scripts/setup.sh and swift build")
+            return
+        }
+        let seeds = try Self.makeSeeds()
+        defer { try? FileManager.default.removeItem(at: seeds) }
+        let work = try AssetFixtures.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let plain = try Data(contentsOf: seeds.appendingPathComponent("plain.mp4"))
+        let tagged = [UInt8](try Data(contentsOf: seeds.appendingPathComponent("tagged.m4a")))
+        let cut = work.appendingPathComponent("cut.mp4"), text = work.appendingPathComponent("text.mp4")
+        let trackless = work.appendingPathComponent("trackless.m4a")
+        try plain.prefix(plain.count / 2).write(to: cut)
+        try Data("not a movie\n".utf8).write(to: text)
+        // The mutant that used to print "(supported: )": its only track box is cut to 8 bytes.
+        try Data(HostileMutator.mutate(tagged, mutantSeed: HostileMutator.mutantSeed("tagged", 23)).bytes).write(to: trackless)
+        let cases: [(URL, [String])] = [(cut, ["-11829", "underlying: FFmpegErrorDomain", "damaged"]),
+                                        (text, ["-11828", "underlying: FFmpegErrorDomain", "not a recognised media format"]),
+                                        (trackless, ["track"])]
+        for (file, says) in cases {
+            let out = work.appendingPathComponent("out.mov").path
+            let commands = [["info", file.path], ["meta", file.path], ["meta", file.path, "--set", "title=X", "-o", out],
+                            ["thumbnails", file.path, "--count", "1", "-o", work.appendingPathComponent("thumbs").path],
+                            ["convert", "-s", file.path, "-o", out, "-p", "PresetPassthrough", "--quiet"], ["decode", file.path]]
+            for arguments in commands {
+                let (status, message) = try Self.runCapturingErrors(avtool, arguments)
+                if file == trackless && (arguments[0] == "info" || arguments[0] == "meta" && arguments.count == 2) { continue }
+                #expect(status == 1, "\(arguments): exit \(status)")
+                for phrase in says {
+                    #expect(message.contains(phrase), "\(arguments): \(message)")
+                }
+                #expect(!message.contains("supported: )") && !message.contains("nothing)") && !message.hasSuffix("Cannot Open\n"),
+                        "\(arguments): \(message)")
+                #expect(!FileManager.default.fileExists(atPath: out), "\(arguments) left \(out)")
+            }
+        }
+    }
+
+    /// Runs `tool` and returns its exit status and standard error.
+    static func runCapturingErrors(_ tool: URL, _ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// The mutation engine is deterministic and structure-aware: the same seed gives the same
     /// bytes, it finds the boxes the mutations aim at, and its edits change the file.
     @Test func mutationEngineIsDeterministicAndFindsTheBoxes() throws {
