@@ -3,6 +3,8 @@
 # shows as a signal exit instead of taking the driver down.
 #
 #   scripts/fuzz.sh [COUNT [FIRST [JOBS]]]     (defaults: 200 mutants per seed file, from 0, 2 jobs)
+#   environment: FUZZ_DIR (work directory, default a new /tmp/avfuzz.*), FUZZ_TIMEOUT (seconds per
+#   command, default 30), FUZZ_AVTOOL (the avtool binary, default .build/debug/avtool)
 #
 # Seed files (MP4 H.264+AAC, fragmented MP4, MOV with an edit list and metadata, M4A with iTunes
 # tags and a cover, MP3 with ID3v2) are made with the ffmpeg CLI; each is mutated COUNT times by
@@ -19,7 +21,7 @@ FIRST="${2:-0}"
 JOBS="${3:-2}"
 TIMEOUT="${FUZZ_TIMEOUT:-30}"
 command -v swiftc >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
-AVTOOL="$ROOT/.build/debug/avtool"
+AVTOOL="${FUZZ_AVTOOL:-$ROOT/.build/debug/avtool}"   # FUZZ_AVTOOL: another build (release, an older one)
 [[ -x "$AVTOOL" ]] || { echo "fuzz: $AVTOOL is missing (swift build)" >&2; exit 2; }
 
 WORK="${FUZZ_DIR:-$(mktemp -d /tmp/avfuzz.XXXXXX)}"
