@@ -2,7 +2,8 @@
 // through everything that reads a file — AVURLAsset loading, AVAssetImageGenerator, AVAssetReader
 // (every sample of every track) and a passthrough export with new metadata — and every failure
 // must be an AVFoundationErrorDomain error that says why, a failed export must leave nothing
-// behind, and the input must not change. The mutants come from HostileInputMutator (the engine
+// behind, and the input must not change. Each unmutated seed goes first and must pass every
+// stage (proof the stages ran). The mutants come from HostileInputMutator (the engine
 // scripts/fuzz.sh runs at larger counts through avtool).
 //
 // The mutants run in a child process (an exit test): a trap kills the child, not the suite, and
