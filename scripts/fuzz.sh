@@ -10,7 +10,8 @@
 # tags and a cover, MP3 with ID3v2) are made with the ffmpeg CLI; each is mutated COUNT times by
 # the engine HostileInputTests uses (Tests/AVFoundationTests/HostileInputMutator.swift, compiled
 # here with swiftc): mutant n of seed S is always the same bytes. Every mutant goes through
-# `avtool info`, `meta`, `meta --set`, `thumbnails`, `convert` (passthrough) and `decode`, each
+# `avtool info`, `meta`, `meta --set`, `thumbnails`, `convert` (passthrough, and a re-encode with
+# PresetAppleM4A or Preset640x480) and `decode`, each
 # with a timeout. Reported: a death by signal (exit >= 128), a hang (timeout), an output left
 # behind by a failed write, a modified input, and a failure message that gives no reason.
 # Exit status 1 when anything was reported. Needs a debug build (swift build).
@@ -82,6 +83,11 @@ run_one() {
     timeout -k 5 "$TIMEOUT" "$AVTOOL" thumbnails "$file" --count 2 -o "$out.thumbs" >/dev/null 2>"$out.err"; check thumbnails $? "$out.err"
     timeout -k 5 "$TIMEOUT" "$AVTOOL" convert -s "$file" -o "$out.conv.$ext" -p PresetPassthrough --quiet >/dev/null 2>"$out.err"
     check convert $? "$out.err" "$out.conv.$ext"
+    # A re-encode too (decoders, resampler, encoders, the writer): AAC for audio files, 640x480 for movies.
+    local preset=Preset640x480
+    [[ "$ext" == m4a || "${file##*.}" == mp3 ]] && preset=PresetAppleM4A && ext=m4a
+    timeout -k 5 "$TIMEOUT" "$AVTOOL" convert -s "$file" -o "$out.enc.$ext" -p "$preset" --quiet >/dev/null 2>"$out.err"
+    check convert-$preset $? "$out.err" "$out.enc.$ext"
     timeout -k 5 "$TIMEOUT" "$AVTOOL" decode "$file" --format stored >/dev/null 2>"$out.err"; check decode $? "$out.err"
     after="$(sha256sum <"$file")"
     [[ "$before" == "$after" ]] || echo "MODIFIED $file [$edits]"

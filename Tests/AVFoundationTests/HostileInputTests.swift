@@ -421,15 +421,18 @@ enum HostileRun {
             }
         }
 
-        // A passthrough export with new metadata (what `avtool meta --set` does).
-        let outDir = work.appendingPathComponent("out-\(index)")
-        try? FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: outDir) }
-        let isAudioOnly = file.pathExtension == "m4a"
-        let out = outDir.appendingPathComponent(isAudioOnly ? "out.m4a" : "out.mov")
-        if let session = AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetPassthrough) {
-            session.outputURL = out
-            session.outputFileType = isAudioOnly ? .m4a : .mov
+        // A passthrough export with new metadata (what `avtool meta --set` does); every tenth file
+        // also a re-encode (decoder, resampler, encoder and writer on the file's times).
+        let isAudioOnly = file.pathExtension == "m4a" || file.pathExtension == "mp3"
+        var exports = [(AVAssetExportPresetPassthrough, isAudioOnly && file.pathExtension == "m4a" ? AVFileType.m4a : .mov)]
+        if index % 10 == 0 { exports.append(isAudioOnly ? (AVAssetExportPresetAppleM4A, .m4a) : (AVAssetExportPreset640x480, .mp4)) }
+        for (number, (preset, type)) in exports.enumerated() {
+            let outDir = work.appendingPathComponent("out-\(index)-\(number)")
+            try? FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: outDir) }
+            guard let session = AVAssetExportSession(asset: asset, presetName: preset) else { continue }
+            session.outputURL = outDir.appendingPathComponent("out").appendingPathExtension(type == .m4a ? "m4a" : type == .mp4 ? "mp4" : "mov")
+            session.outputFileType = type
             let title = AVMutableMetadataItem()
             title.identifier = .commonIdentifierTitle
             title.value = "Hostile" as NSString
@@ -443,11 +446,11 @@ enum HostileRun {
             session.exportAsynchronously { done.signal() }
             done.wait()
             if session.status == .completed {
-                stages.exported = true
+                if number == 0 { stages.exported = true }
             } else {
-                judge(session.error, "export", problems, &stages)
+                judge(session.error, "export \(preset)", problems, &stages)
                 let left = (try? FileManager.default.contentsOfDirectory(atPath: outDir.path)) ?? []
-                if !left.isEmpty { problems.add("a failed export left \(left) behind") }
+                if !left.isEmpty { problems.add("a failed \(preset) export left \(left) behind") }
             }
         }
         return stages
