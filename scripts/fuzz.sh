@@ -52,6 +52,8 @@ S="$WORK/seeds"
 
 LIST="$WORK/mutants.tsv"
 : >"$LIST"
+# The seeds themselves first: every command must succeed on them (proof the commands work).
+for seed in "$S"/*; do cp "$seed" "$WORK/mutants/"; printf '%s\tseed\n' "$WORK/mutants/$(basename "$seed")" >>"$LIST"; done
 for seed in "$S"/*; do "$MUTATE" "$seed" "$WORK/mutants" "$FIRST" "$COUNT" >>"$LIST" || exit 2; done
 
 # One mutant through every command; prints one line per problem.
@@ -62,11 +64,15 @@ run_one() {
     before="$(sha256sum <"$file")"
     check() { # name, status, stderr file, output that must not exist on failure
         local name="$1" status="$2" err="$3" made="${4:-}"
-        if (( status == 124 || status == 137 )); then echo "HANG $name $file [$edits]"
+        if [[ "$edits" == seed ]]; then
+            # (Audio files have no picture for thumbnails.)
+            [[ "$name" == thumbnails && "$file" =~ \.(m4a|mp3)$ ]] || (( status == 0 )) || echo "CONTROL $name $file: exit $status on the unmutated seed: $(tail -1 "$err")"
+        elif (( status == 124 || status == 137 )); then echo "HANG $name $file [$edits]"
         elif (( status >= 128 )); then
             # The Swift backtracer names the failure and the first frame in our sources.
             echo "SIGNAL $((status - 128)) $name $file [$edits]: $(grep -m1 -oE '(Swift runtime failure|Fatal error)[^:]*' "$err")" \
                  "$(grep -m1 -oE '[^ ]+ in [^ ]+ at /[^ ]*/Sources/[^ ]*:[0-9]+' "$err" | sed -E 's/ in [^ ]+ at .*\/Sources\// @ /')"
+        elif (( status == 64 )); then echo "USAGE $name $file: $(tail -1 "$err")"  # the driver's command line is wrong
         elif (( status != 0 )); then
             [[ -n "$made" && -e "$made" ]] && echo "LEFTOVER $name $file [$edits]: $made ($(stat -c %s "$made") bytes)"
             # A failure must say why: not a bare "Cannot Open", an empty list or a dangling colon.
@@ -99,9 +105,9 @@ export WORK AVTOOL TIMEOUT
 START=$(date +%s)
 REPORT="$WORK/report.txt"
 tr '\t' '\n' <"$LIST" | xargs -d '\n' -n 2 -P "$JOBS" bash -c 'run_one "$0" "$1"' >"$REPORT"
-N=$(wc -l <"$LIST")
+N=$(( $(wc -l <"$LIST") - $(ls "$S" | wc -l) ))
 echo "fuzz: $N mutants ($COUNT per seed file from $FIRST), $(( $(date +%s) - START )) s" >&2
-for kind in SIGNAL HANG LEFTOVER MODIFIED NOREASON; do
+for kind in SIGNAL HANG LEFTOVER MODIFIED NOREASON CONTROL USAGE; do
     echo "fuzz: $kind $(grep -c "^$kind" "$REPORT")" >&2
 done
 if [[ -s "$REPORT" ]]; then
