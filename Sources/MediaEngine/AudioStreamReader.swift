@@ -132,14 +132,16 @@ package final class AudioStreamReader: @unchecked Sendable {
         while true {
             if let head = headIndex, resampler.bufferedFrameCount > 0 {
                 if head < startIndex {
-                    let drop = Int(min(Int64(resampler.bufferedFrameCount), startIndex - head))
+                    // Positions derive from the file's timestamps: differences saturate, never trap.
+                    let drop = Int(min(Int64(resampler.bufferedFrameCount), startIndex.saturatingSubtracting(head)))
                     resampler.discard(frameCount: drop)
                     headIndex = head + Int64(drop)
                     continue
                 }
                 if head >= endIndex { return nil }
-                let available = Int(min(Int64(resampler.bufferedFrameCount), endIndex - head))
-                if available >= maxFrames || (drained && available > 0) || (endIndex - head <= Int64(available)) {
+                let left = endIndex.saturatingSubtracting(head)
+                let available = Int(min(Int64(resampler.bufferedFrameCount), left))
+                if available >= maxFrames || (drained && available > 0) || (left <= Int64(available)) {
                     let n = min(available, maxFrames)
                     let data = resampler.read(frameCount: n)
                     headIndex = head + Int64(n)
@@ -205,7 +207,7 @@ package final class AudioStreamReader: @unchecked Sendable {
                 guard frame.audioFrameCount > 0 else { continue }
                 framesDecoded += 1
                 if headIndex == nil {
-                    headIndex = firstIndex(of: frame) - Int64(resampler.bufferedFrameCount)
+                    headIndex = firstIndex(of: frame).saturatingSubtracting(Int64(resampler.bufferedFrameCount))
                 }
                 try resampler.append(frame)
             case .needsInput, .endOfStream:

@@ -228,11 +228,12 @@ package final class Demuxer: @unchecked Sendable {
         let i = av_index_search_timestamp(stream, dts, AVSEEK_FLAG_ANY | AVSEEK_FLAG_BACKWARD)
         guard count > 1, i >= 0, let entry = avformat_index_get_entry(stream, i), entry.pointee.timestamp == dts else { return }
         if i + 1 < count, let next = avformat_index_get_entry(stream, i + 1) {
-            let step = next.pointee.timestamp - dts
-            if step > 0 { packet.pointee.duration = step }
+            // Timestamps come from the file: a difference that overflows is no duration.
+            let (step, overflow) = next.pointee.timestamp.subtractingReportingOverflow(dts)
+            if !overflow, step > 0 { packet.pointee.duration = step }
         } else if i > 0, let previous = avformat_index_get_entry(stream, i - 1) {
-            let step = dts - previous.pointee.timestamp
-            if step > 0, packet.pointee.duration < step / 2 { packet.pointee.duration = step }
+            let (step, overflow) = dts.subtractingReportingOverflow(previous.pointee.timestamp)
+            if !overflow, step > 0, packet.pointee.duration < step / 2 { packet.pointee.duration = step }
         }
     }
 

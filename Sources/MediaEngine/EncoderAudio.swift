@@ -380,7 +380,7 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
         while resampler.bufferedFrameCount >= size || (final && resampler.bufferedFrameCount > 0)
                 || (frameSize == 0 && resampler.bufferedFrameCount > 0) {
             guard let frame = try resampler.readFrame(frameCount: size) else { break }
-            frame.frame.pointee.pts = firstPTS + frame.frame.pointee.pts
+            frame.frame.pointee.pts = firstPTS.saturatingAdding(frame.frame.pointee.pts)  // firstPTS may come from a file's times
             let result = avcodec_send_frame(context, frame.frame)
             if result < 0 {
                 throw MediaError.other(code: result, message: "\(name) failed: \(MediaError.ffmpegMessage(result))")

@@ -26,7 +26,8 @@ package enum MovieHeaderTrimmer {
                 var size = UInt64(be32(header, 0))
                 let type = String(decoding: header[4..<8], as: UTF8.self)
                 if size == 1, header.count >= 16 { size = be64(header, 8) } else if size == 0 { size = fileSize - offset }
-                guard size >= 8 else { break }
+                // Sizes are the file's: never step past its end (a 64-bit size may be near 2^64).
+                guard size >= 8, size <= fileSize - offset else { break }
                 if type == "moov" { moov = (offset, size); break }
                 offset += size
             }
@@ -46,8 +47,13 @@ package enum MovieHeaderTrimmer {
     static func patch(_ bytes: inout Data, end: CMTime) -> Bool {
         let base = bytes.startIndex
         guard let mvhd = children(of: bytes, from: base + 8, to: base + bytes.count).first(where: { $0.type == "mvhd" }) else { return false }
+        // Every field read or written lies inside its box (the box tree is the file's).
+        func inside(_ box: Box, _ at: Int, _ length: Int) -> Bool { at >= box.body && at <= box.end - length }
+        guard inside(mvhd, mvhd.body, 1) else { return false }
         let mvhdVersion = bytes[mvhd.body]
         let timescaleAt = mvhd.body + (mvhdVersion == 1 ? 20 : 12)
+        let mvhdDurationAt = mvhd.body + (mvhdVersion == 1 ? 24 : 16)
+        guard inside(mvhd, mvhdDurationAt, mvhdVersion == 1 ? 8 : 4) else { return false }
         let movieTimescale = Int64(be32(bytes, timescaleAt - base))
         guard movieTimescale > 0 else { return false }
         let limit = CMTimeConvertScale(end, timescale: Int32(clamping: movieTimescale), method: .roundHalfAwayFromZero).value
@@ -58,18 +64,19 @@ package enum MovieHeaderTrimmer {
             let parts = children(of: bytes, from: trak.body, to: trak.end)
             var total: Int64?
             if let edts = parts.first(where: { $0.type == "edts" }),
-               let elst = children(of: bytes, from: edts.body, to: edts.end).first(where: { $0.type == "elst" }) {
+               let elst = children(of: bytes, from: edts.body, to: edts.end).first(where: { $0.type == "elst" }),
+               inside(elst, elst.body, 8) {
                 let version = bytes[elst.body]
                 let count = Int(be32(bytes, elst.body + 4 - base))
                 let entrySize = version == 1 ? 20 : 12
                 var position = elst.body + 8
                 var sum: Int64 = 0
                 for _ in 0..<count {
-                    guard position + entrySize <= elst.end else { break }
+                    guard inside(elst, position, entrySize) else { break }
                     let duration = version == 1 ? Int64(bitPattern: be64(bytes, position - base)) : Int64(be32(bytes, position - base))
                     let kept = max(0, min(duration, limit - sum))
                     if kept != duration {
-                        if version == 1 { put64(&bytes, position - base, UInt64(kept)) } else { put32(&bytes, position - base, UInt32(kept)) }
+                        if version == 1 { put64(&bytes, position - base, UInt64(kept)) } else { put32(&bytes, position - base, UInt32(clamping: kept)) }
                         changed = true
                     }
                     sum += kept
@@ -77,23 +84,24 @@ package enum MovieHeaderTrimmer {
                 }
                 total = sum
             }
-            if let tkhd = parts.first(where: { $0.type == "tkhd" }) {
+            if let tkhd = parts.first(where: { $0.type == "tkhd" }), inside(tkhd, tkhd.body, 1),
+               inside(tkhd, tkhd.body + (bytes[tkhd.body] == 1 ? 28 : 20), bytes[tkhd.body] == 1 ? 8 : 4) {
                 let version = bytes[tkhd.body]
                 let at = tkhd.body + (version == 1 ? 28 : 20) - base
                 let current = version == 1 ? Int64(bitPattern: be64(bytes, at)) : Int64(be32(bytes, at))
                 let wanted = total.map { min(current, $0) } ?? min(current, limit)
                 if wanted != current {
-                    if version == 1 { put64(&bytes, at, UInt64(wanted)) } else { put32(&bytes, at, UInt32(wanted)) }
+                    if version == 1 { put64(&bytes, at, UInt64(bitPattern: wanted)) } else { put32(&bytes, at, UInt32(clamping: wanted)) }
                     changed = true
                 }
                 longest = max(longest, wanted)
             }
         }
-        let at = mvhd.body + (mvhdVersion == 1 ? 24 : 16) - base
+        let at = mvhdDurationAt - base
         let current = mvhdVersion == 1 ? Int64(bitPattern: be64(bytes, at)) : Int64(be32(bytes, at))
         let wanted = min(current, longest > 0 ? longest : limit)
         if wanted != current {
-            if mvhdVersion == 1 { put64(&bytes, at, UInt64(wanted)) } else { put32(&bytes, at, UInt32(wanted)) }
+            if mvhdVersion == 1 { put64(&bytes, at, UInt64(bitPattern: wanted)) } else { put32(&bytes, at, UInt32(clamping: wanted)) }
             changed = true
         }
         return changed
@@ -119,7 +127,7 @@ package enum MovieHeaderTrimmer {
             } else if size == 0 {
                 size = end - i
             }
-            guard size >= header, i + size <= end else { break }
+            guard size >= header, size <= end - i else { break }
             let type = String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self)
             out.append(Box(type: type, body: i + header, end: i + size))
             i += size

@@ -49,7 +49,7 @@ package struct PacketIndex: Sendable {
         for e in entries where e.duration > 0 { known = e.duration; break }
         for (p, d) in order.enumerated() where entries[d].duration <= 0 {
             if p + 1 < order.count {
-                let gap = entries[order[p + 1]].pts - entries[d].pts
+                let gap = entries[order[p + 1]].pts.saturatingSubtracting(entries[d].pts)
                 entries[d].duration = gap > 0 ? gap : known
             } else {
                 entries[d].duration = known
@@ -82,8 +82,9 @@ package struct PacketIndex: Sendable {
     package var presentationTimeRange: CMTimeRange {
         guard let first = presentationOrder.first, let last = presentationOrder.last else { return .zero }
         let start = entries[first].pts
-        let end = entries[last].pts + max(0, entries[last].duration)
-        return CMTimeRange(start: StreamInfo.time(start, timeBase), duration: StreamInfo.time(end - start, timeBase))
+        // Times from the file: near the Int64 limits the end is clamped, not wrapped.
+        let end = entries[last].pts.saturatingAdding(max(0, entries[last].duration))
+        return CMTimeRange(start: StreamInfo.time(start, timeBase), duration: StreamInfo.time(max(0, end.saturatingSubtracting(start)), timeBase))
     }
 
     /// The sum of the packet sizes in bytes.
@@ -123,7 +124,7 @@ package struct PacketIndex: Sendable {
         guard found >= 0 else { return nil }
         if found == presentationOrder.count - 1 {
             let last = entries[presentationOrder[found]]
-            return t < last.pts + max(1, last.duration) ? found : nil
+            return t < last.pts.saturatingAdding(max(1, last.duration)) ? found : nil
         }
         return found
     }

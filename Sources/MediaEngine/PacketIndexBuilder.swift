@@ -38,7 +38,7 @@ extension PacketIndex {
             let s = packet.streamIndex
             let p = packet.pointer.pointee
             var dts = packet.rawDTS ?? packet.rawPTS
-            if dts == nil, let prev = lastDTS[s], let last = lists[s].last { dts = prev + max(0, last.duration) }
+            if dts == nil, let prev = lastDTS[s], let last = lists[s].last { dts = prev.saturatingAdding(max(0, last.duration)) }
             let resolvedDTS = dts ?? 0
             let pts = packet.rawPTS ?? resolvedDTS
             lastDTS[s] = resolvedDTS

@@ -99,7 +99,8 @@ struct Convert: ParsableCommand {
         guard let session = AVAssetExportSession(asset: asset, presetName: name) else { throw fail("unknown preset \(given)") }
         guard session.supportedFileTypes.contains(fileType) else {
             let types = session.supportedFileTypes.map(\.rawValue).joined(separator: ", ")
-            throw fail("\(Self.shortName(name)) cannot write \(fileType.rawValue) from \(source) (it can write: \(types.isEmpty ? "nothing" : types))")
+            if types.isEmpty { throw fail("\(Self.shortName(name)) cannot export \(source): \(exportRefusalText(asset))") }
+            throw fail("\(Self.shortName(name)) cannot write \(fileType.rawValue) from \(source) (it can write: \(types))")
         }
         if start != nil || duration != nil {
             let from = CMTime(seconds: max(0, start ?? 0), preferredTimescale: 600_000)
@@ -136,9 +137,8 @@ struct Convert: ParsableCommand {
                 print(String(format: "%@  %.1f MB in %.2f s", output, Double(size) / 1_000_000, Date().timeIntervalSince(began)))
             }
         default:
-            let ns = (session.error ?? AVError(.exportFailed)) as NSError
-            let reason = (ns.userInfo[NSLocalizedFailureReasonErrorKey] as? String).map { ": \($0)" } ?? ""
-            throw fail("\(ns.localizedDescription)\(reason) (\(ns.domain) \(ns.code))")
+            if let loading = assetLoadingError(asset) { throw fail("cannot read \(source): \(errorText(loading))") }
+            throw fail(errorText(session.error ?? AVError(.exportFailed)))
         }
     }
 

@@ -48,10 +48,7 @@ struct Decode: ParsableCommand {
                          Double(stats.frames) / max(stats.elapsed, 1e-9), Double(stats.bytes) / 1e6 / max(stats.elapsed, 1e-9)))
             print(String(format: "memory:     %.1f MB peak resident", Double(peakResidentKilobytes()) / 1024))
         } catch {
-            let ns = error as NSError
-            var message = "error: \(ns.localizedDescription) (\(ns.domain) \(ns.code))"
-            if let reason = ns.localizedFailureReason { message += ": \(reason)" }
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            FileHandle.standardError.write(Data("error: \(errorText(error))\n".utf8))
             throw ExitCode.failure
         }
     }

@@ -295,14 +295,6 @@ struct DemoSteps {
     }
 }
 
-/// An error as the demo prints it: an AVError's description, failure reason, domain and code.
-func errorText(_ error: any Error) -> String {
-    if let demo = error as? DemoError { return demo.description }
-    let ns = error as NSError
-    let reason = (ns.userInfo[NSLocalizedFailureReasonErrorKey] as? String).map { ": \($0)" } ?? ""
-    return "\(ns.localizedDescription)\(reason) (\(ns.domain) \(ns.code))"
-}
-
 /// Exports with a preset through AVAssetExportSession's `export(to:as:)`, replacing an earlier
 /// run's output.
 func exportForDemo(_ asset: AVAsset, preset: String, to url: URL, as fileType: AVFileType, timeRange: CMTimeRange? = nil,

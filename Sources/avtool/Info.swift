@@ -45,9 +45,8 @@ struct Info: ParsableCommand {
         for key in ["tracks", "duration"] {
             var error: NSError?
             if asset.statusOfValue(forKey: key, error: &error) != .loaded {
-                let reason = (error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String).map { ": \($0)" } ?? ""
-                let code = error.map { " (\($0.domain) \($0.code))" } ?? ""
-                FileHandle.standardError.write(Data("avtool: \(file): \(error?.localizedDescription ?? "cannot open")\(reason)\(code)\n".utf8))
+                let text = error.map(errorText) ?? "the \(key) could not be loaded"
+                FileHandle.standardError.write(Data("avtool: \(file): \(text)\n".utf8))
                 throw ExitCode(1)
             }
         }

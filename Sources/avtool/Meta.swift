@@ -59,6 +59,7 @@ struct Meta: ParsableCommand {
         guard let session = AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetPassthrough) else {
             throw fail("no passthrough export session")
         }
+        if session.supportedFileTypes.isEmpty { throw fail("cannot copy \(file): \(exportRefusalText(asset))") }
         let temporary = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.deletingPathExtension().lastPathComponent).\(UUID().uuidString).\(destination.pathExtension)")
         session.outputURL = temporary
@@ -70,9 +71,9 @@ struct Meta: ParsableCommand {
         done.wait()
         guard session.status == .completed else {
             try? FileManager.default.removeItem(at: temporary)
-            let error = (session.error ?? AVError(.exportFailed)) as NSError
-            let reason = (error.userInfo[NSLocalizedFailureReasonErrorKey] as? String).map { ": \($0)" } ?? ""
-            throw fail("\(error.localizedDescription)\(reason)")
+            // A source that cannot be read is the reason, not the file type the export refused.
+            if let loading = assetLoadingError(asset) { throw fail("cannot read \(file): \(errorText(loading))") }
+            throw fail(errorText(session.error ?? AVError(.exportFailed)))
         }
         // Into place: rename replaces (also FILE itself); link never replaces a file that appeared meanwhile.
         let moved = replace ? rename(temporary.path, destination.path) == 0 : link(temporary.path, destination.path) == 0
@@ -88,7 +89,7 @@ struct Meta: ParsableCommand {
         done.wait()
         var error: NSError?
         guard asset.statusOfValue(forKey: "metadata", error: &error) == .loaded else {
-            FileHandle.standardError.write(Data("avtool: \(file): \(error?.localizedDescription ?? "cannot read the metadata")\n".utf8))
+            FileHandle.standardError.write(Data("avtool: \(file): \(error.map(errorText) ?? "the metadata could not be loaded")\n".utf8))
             throw ExitCode(1)
         }
         var spaces: [String] = []

@@ -41,7 +41,12 @@ struct Thumbnails: ParsableCommand {
         if let times {
             requested = Self.parseTimes(times)!.map { CMTime(seconds: $0, preferredTimescale: 90000) }
         } else {
-            let duration = try blocking { try await asset.load(.duration) }
+            let duration: CMTime
+            do {
+                duration = try blocking { try await asset.load(.duration) }
+            } catch {
+                throw ThumbnailError(description: "\(file): \(errorText(error))")
+            }
             requested = Self.spread(count!, over: duration)
         }
         let generator = AVAssetImageGenerator(asset: asset)
@@ -60,8 +65,7 @@ struct Thumbnails: ParsableCommand {
         generator.generateCGImagesAsynchronously(forTimes: requested.map { NSValue(time: $0) }) { time, image, actual, result, error in
             let index = order[time.value] ?? 0
             guard result == .succeeded, let image else {
-                results.fail(index, error.map { "\($0.localizedDescription): \(($0 as NSError).localizedFailureReason ?? "")" }
-                                ?? "cancelled")
+                results.fail(index, error.map(errorText) ?? "cancelled")
                 return
             }
             let name = String(format: "thumb-%03d-%.3fs.png", index, time.seconds)
@@ -75,7 +79,7 @@ struct Thumbnails: ParsableCommand {
                     results.succeed(index, image: image,
                                     line: "\(file.path)  \(image.width)×\(image.height)  frame at \(String(format: "%.3f", actual.seconds)) s")
                 } catch {
-                    results.fail(index, "\(error)")
+                    results.fail(index, errorText(error))
                 }
             }
         }

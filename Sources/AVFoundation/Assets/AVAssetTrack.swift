@@ -126,7 +126,9 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         if stream.kind == .audio, stream.sampleRate > 0, engine.loadedInfo?.isQuickTimeFamily == false {
             return CMTimeScale(clamping: stream.sampleRate)
         }
-        return stream.timeBase.num == 1 ? stream.timeBase.den : max(1, stream.timeBase.den / stream.timeBase.num)
+        let base = stream.timeBase
+        guard base.num > 0, base.den > 0 else { return 0 }  // no usable time base (Apple's 0 for "unknown")
+        return base.num == 1 ? base.den : max(1, base.den / base.num)
     }
 
     /// The track's estimated data rate in bits per second.

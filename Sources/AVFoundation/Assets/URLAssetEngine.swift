@@ -153,7 +153,8 @@ struct QuickTimeBoxScan {
                 } else if size == 0 {
                     size = limit - offset
                 }
-                guard size >= headerSize, offset + size <= limit else { return }
+                // A 64-bit size from the file may be near 2^64: compare against the room left, never add.
+                guard size >= headerSize, size <= limit - offset else { return }
                 if type == "moof" { hasMovieFragments = true }
                 if type == "mvex" { hasMovieExtends = true }
                 if type == "moov", depth == 0 { walk(from: offset + headerSize, to: offset + size, depth: 1) }

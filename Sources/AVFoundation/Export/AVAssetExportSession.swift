@@ -250,7 +250,10 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     open var estimatedOutputFileLength: Int64 {
         let seconds = exportedDuration.seconds
         guard seconds.isFinite, seconds > 0 else { return 0 }
-        let estimate = Int64((estimatedBytesPerSecond * seconds).rounded())
+        // Durations and sizes come from the file: an estimate past Int64 is clamped, not trapped on.
+        let bytes = (estimatedBytesPerSecond * seconds).rounded()
+        guard bytes.isFinite, bytes > 0 else { return bytes.isNaN || bytes <= 0 ? 0 : .max }
+        let estimate = bytes < 9_223_372_036_854_775_808.0 ? Int64(bytes) : .max
         let limit = fileLengthLimit
         return limit > 0 ? min(estimate, limit) : estimate
     }

@@ -358,9 +358,14 @@ final class ExportRun: @unchecked Sendable {
         let speed = c.preset.speed
         let progressDuration = range.duration.isNumeric ? range.duration : duration
         let allPairs = pairs
-        for (index, pair) in allPairs.enumerated() {
+        // Every pair is in the group before any pump starts: a pump that finds the source
+        // damaged ends all pairs at once (stopAll), and a pair ended before its onEnd was set
+        // would never leave the group (the export hung).
+        for pair in allPairs {
             group.enter()
             pair.onEnd = { group.leave() }
+        }
+        for (index, pair) in allPairs.enumerated() {
             let queue = DispatchQueue(label: "AVAssetExportSession.track\(index)")
             pair.input.requestMediaDataWhenReady(on: queue) { [self] in
                 Encoder.$speedPreset.withValue(speed) {

@@ -263,6 +263,6 @@ final class ReaderTrackPackets {
 
     private func endOfLastFrame(_ timeline: FrameTimeline) -> CMTime? {
         guard let last = timeline.frames.last else { return nil }
-        return StreamInfo.time(last.pts + max(1, lastFrameDuration), timeline.timeBase)
+        return StreamInfo.time(last.pts.saturatingAdding(max(1, lastFrameDuration)), timeline.timeBase)
     }
 }

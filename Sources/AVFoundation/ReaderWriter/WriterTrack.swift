@@ -173,7 +173,13 @@ final class WriterTrack: @unchecked Sendable {
         if let previous = held {
             if previous.duration <= 0 {
                 let a = previous.dts ?? previous.pts ?? 0, b = packet.dts ?? packet.pts ?? a
-                previous.duration = max(1, b - a)
+                // Times from a source file (a fragment starting near 2^63 in a timescale of 1)
+                // may be too far apart for a duration: that is an error, not a trap.
+                let (gap, overflow) = b.subtractingReportingOverflow(a)
+                guard !overflow else {
+                    throw WriterError.invalidMedia("Two consecutive samples are too far apart in time (\(a) and \(b) in the track's timescale of \(timescale)).", url: url)
+                }
+                previous.duration = max(1, gap)
             }
             try engine.write(previous, track: self)
         }
@@ -335,11 +341,12 @@ final class WriterTrack: @unchecked Sendable {
         let pts = CMSampleBufferGetPresentationTimeStamp(sample)
         let startFrame = inputFrame(pts)
         var first = Int64(0), last = Int64(frameCount)
-        if startFrame < 0 { first = min(last, -startFrame) }
-        if let end = engine.sessionEnd { last = min(last, max(first, inputFrame(end) - startFrame)) }
+        // Sample times may come from a damaged file: clamp instead of overflowing.
+        if startFrame < 0 { first = min(last, Int64(0).saturatingSubtracting(startFrame)) }
+        if let end = engine.sessionEnd { last = min(last, max(first, inputFrame(end).saturatingSubtracting(startFrame))) }
         if !isConfigured {
             guard last > first else { return }
-            try configureAudioEncoder(audio, input: inputFormat, firstInputFrame: startFrame + first)
+            try configureAudioEncoder(audio, input: inputFormat, firstInputFrame: startFrame.saturatingAdding(first))
         }
         guard let audioEncoder, let audioInput else { return }
         guard inputFormat == audioInput else {
@@ -384,7 +391,10 @@ final class WriterTrack: @unchecked Sendable {
             throw WriterError.unsupported("\(rate) bit/s is not a valid bit rate for \(codec) at \(settings.sampleRate) Hz with \(settings.channels.count) channels.", url: url)
         }
         // The first frame's place in the output rate.
-        let firstPTS = (firstInputFrame * Int64(settings.sampleRate) + Int64(input.sampleRate) / 2) / Int64(input.sampleRate)
+        let scaled = Int128(firstInputFrame) * Int128(settings.sampleRate) + Int128(input.sampleRate) / 2
+        guard input.sampleRate > 0, let firstPTS = Int64(exactly: scaled / Int128(input.sampleRate)) else {
+            throw WriterError.invalidMedia("The first audio sample's time cannot be represented at \(settings.sampleRate) Hz.", url: url)
+        }
         do throws(MediaError) {
             audioEncoder = try EncoderAudio(input: input, settings: settings, firstPTS: firstPTS)
         } catch {
@@ -454,7 +464,7 @@ final class WriterTrack: @unchecked Sendable {
         for i in 0..<packetCount {
             if let d = packetDescriptions.count > i ? packetDescriptions[i] : nil { offset = Int(d.mStartOffset) }
             let size = sizes[i]
-            guard size > 0, offset + size <= CMBlockBufferGetDataLength(block) else {
+            guard size > 0, offset >= 0, size <= CMBlockBufferGetDataLength(block) - offset else {
                 throw WriterError.invalidMedia("A sample's data lies outside its sample buffer.", url: url)
             }
             // Timing: per sample when given, else spread evenly from the buffer's time.
