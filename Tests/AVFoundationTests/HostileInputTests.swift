@@ -141,6 +141,29 @@ import Testing
         }
     }
 
+    /// The export session's own error for a file it can write nothing from names the preset and
+    /// says so, never an empty "(supported: )" list (what avtool used to print came from here).
+    @Test func anExportWithNothingToWriteSaysSo() async throws {
+        let seeds = try Self.makeSeeds()
+        defer { try? FileManager.default.removeItem(at: seeds) }
+        let work = try AssetFixtures.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tagged = [UInt8](try Data(contentsOf: seeds.appendingPathComponent("tagged.m4a")))
+        let trackless = work.appendingPathComponent("trackless.m4a")
+        try Data(HostileMutator.mutate(tagged, mutantSeed: HostileMutator.mutantSeed("tagged", 23)).bytes).write(to: trackless)
+        let out = work.appendingPathComponent("out.mov")
+        let session = try #require(AVAssetExportSession(asset: AVURLAsset(url: trackless), presetName: AVAssetExportPresetPassthrough))
+        do {
+            try await session.export(to: out, as: .mov)
+            Issue.record("an export from a file without tracks succeeded")
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? ""
+            #expect(!reason.isEmpty, "\(error)")
+            #expect(!reason.contains("supported: )"), "\(reason)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     /// Runs `tool` and returns its exit status and standard error.
     static func runCapturingErrors(_ tool: URL, _ arguments: [String]) throws -> (Int32, String) {
         let process = Process()

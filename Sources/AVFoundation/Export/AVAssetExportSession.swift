@@ -436,10 +436,15 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             return .failure(AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "Cannot Export",
                                                               NSLocalizedFailureReasonErrorKey: "The export session has no output file type."]))
         }
-        guard supportedFileTypes.contains(type) else {
+        let supported = supportedFileTypes
+        guard supported.contains(type) else {
+            // Never an empty "(supported: )" list: with none, say the preset writes nothing for this asset.
+            let reason = supported.isEmpty
+                ? "The preset \(presetName) cannot write any file type for this asset."
+                : "The preset \(presetName) cannot write \(type.rawValue) files for this asset (supported: \(supported.map(\.rawValue).joined(separator: ", ")))."
             return .failure(AVError(.operationNotSupportedForPreset, userInfo: [
                 NSLocalizedDescriptionKey: "Operation Not Supported",
-                NSLocalizedFailureReasonErrorKey: "The preset \(presetName) cannot write \(type.rawValue) files for this asset (supported: \(supportedFileTypes.map(\.rawValue).joined(separator: ", "))).",
+                NSLocalizedFailureReasonErrorKey: reason,
                 AVErrorFileTypeKey: type.rawValue,
             ]))
         }
