@@ -72,6 +72,9 @@ public func CMClockGetAnchorTime(_ clock: CMClock, clockTimeOut: UnsafeMutablePo
     return noErr
 }
 
+/// Whether two clocks might drift relative to each other: true unless they are the same clock.
+public func CMClockMightDrift(_ clock: CMClock, _ otherClock: CMClock) -> Bool { clock !== otherClock }
+
 /// Converts a host time to the host's native units (nanoseconds of CLOCK_MONOTONIC on Linux).
 /// A scale conversion, not a clock conversion; a time that is not numeric or is negative gives 0.
 public func CMClockConvertHostTimeToSystemUnits(_ hostTime: CMTime) -> UInt64 {
@@ -103,6 +106,9 @@ extension CMClock {
         guard status == noErr else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
         return (anchor, reference)
     }
+
+    /// Whether this clock might drift relative to another: true unless they are the same clock.
+    public func mightDrift(relativeTo otherClock: CMClock) -> Bool { CMClockMightDrift(self, otherClock) }
 
     /// Converts a host time to the host's native units.
     public static func convertHostTimeToSystemUnits(_ hostTime: CMTime) -> UInt64 {

@@ -113,9 +113,9 @@ public func CMSyncGetRelativeRate(_ ofClockOrTimebase: CMClockOrTimebase,
 /// moment (their anchor times for that rate).
 public func CMSyncGetRelativeRateAndAnchorTime(_ ofClockOrTimebase: CMClockOrTimebase,
                                                relativeTo relativeToClockOrTimebase: CMClockOrTimebase,
-                                               outRelativeRate: UnsafeMutablePointer<Float64>?,
-                                               outOfClockOrTimebaseAnchorTime: UnsafeMutablePointer<CMTime>?,
-                                               outRelativeToClockOrTimebaseAnchorTime: UnsafeMutablePointer<CMTime>?) -> OSStatus {
+                                               relativeRateOut outRelativeRate: UnsafeMutablePointer<Float64>?,
+                                               anchorTimeOut outOfClockOrTimebaseAnchorTime: UnsafeMutablePointer<CMTime>?,
+                                               relativeToAnchorTimeOut outRelativeToClockOrTimebaseAnchorTime: UnsafeMutablePointer<CMTime>?) -> OSStatus {
     guard let of = SyncPath(ofClockOrTimebase), let to = SyncPath(relativeToClockOrTimebase) else {
         return kCMSyncError_InvalidParameter
     }
@@ -155,6 +155,8 @@ public protocol CMSyncProtocol: Sendable {
     /// The relative rate and the times of each at which it went into effect.
     func rateAndAnchorTime<T: CMSyncProtocol>(relativeTo clockOrTimebase: T) throws
         -> (rate: Double, anchorTime: CMTime, referenceTime: CMTime)
+    /// Whether this clock or timebase might drift relative to another.
+    func mightDrift<T: CMSyncProtocol>(relativeTo clockOrTimebase: T) -> Bool
 }
 
 extension CMSyncProtocol where Self: AnyObject {
@@ -173,11 +175,15 @@ extension CMSyncProtocol where Self: AnyObject {
         -> (rate: Double, anchorTime: CMTime, referenceTime: CMTime) {
         var rate: Float64 = 0
         var anchor = kCMTimeInvalid, reference = kCMTimeInvalid
-        let status = CMSyncGetRelativeRateAndAnchorTime(self, relativeTo: clockOrTimebase as AnyObject, outRelativeRate: &rate,
-                                                        outOfClockOrTimebaseAnchorTime: &anchor,
-                                                        outRelativeToClockOrTimebaseAnchorTime: &reference)
+        let status = CMSyncGetRelativeRateAndAnchorTime(self, relativeTo: clockOrTimebase as AnyObject, relativeRateOut: &rate,
+                                                        anchorTimeOut: &anchor, relativeToAnchorTimeOut: &reference)
         guard status == noErr else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
         return (rate, anchor, reference)
+    }
+
+    /// Whether this clock or timebase might drift relative to another.
+    public func mightDrift<T: CMSyncProtocol>(relativeTo clockOrTimebase: T) -> Bool {
+        CMSyncMightDrift(self, clockOrTimebase as AnyObject)
     }
 }
 

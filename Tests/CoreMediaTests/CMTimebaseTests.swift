@@ -240,6 +240,13 @@ struct CMTimebaseTests {
         #expect(rate == 2 && exact(anchor, t(10)) && exact(reference, t(100)))
         #expect(!CMSyncMightDrift(tb, manual.clock))
         #expect(CMSyncMightDrift(tb, CMClockGetHostTimeClock()))
+        #expect(!tb.mightDrift(relativeTo: other) && tb.mightDrift(relativeTo: CMClock.hostTimeClock))
+        #expect(!manual.clock.mightDrift(relativeTo: manual.clock) && CMClockMightDrift(manual.clock, CMClockGetHostTimeClock()))
+        var relativeRate: Float64 = 0
+        var ofAnchor = kCMTimeInvalid, toAnchor = kCMTimeInvalid
+        #expect(CMSyncGetRelativeRateAndAnchorTime(manual.clock, relativeTo: tb, relativeRateOut: &relativeRate,
+                                                   anchorTimeOut: &ofAnchor, relativeToAnchorTimeOut: &toAnchor) == noErr)
+        #expect(relativeRate == 0.5 && exact(ofAnchor, t(100)) && exact(toAnchor, t(10)))
     }
 
     @Test func timebasesOnDifferentClocksConvertThroughTheirCurrentTimes() throws {
