@@ -38,9 +38,18 @@ public final class CMTimebase: @unchecked Sendable, Hashable {
 
     /// The mapping from source time to timebase time at one moment.
     struct Anchor {
-        var rate: Float64
-        var time: CMTime
-        var sourceTime: CMTime
+        let rate: Float64
+        let time: CMTime
+        let sourceTime: CMTime
+        /// The rate as n/d when it is an integer or a simple fraction (found once, when set).
+        let fraction: (Int32, Int32)?
+
+        init(rate: Float64, time: CMTime, sourceTime: CMTime) {
+            self.rate = rate
+            self.time = time
+            self.sourceTime = sourceTime
+            fraction = CMTimebase.simpleFraction(rate)
+        }
     }
 
     private let lock = NSLock()
@@ -78,30 +87,31 @@ public final class CMTimebase: @unchecked Sendable, Hashable {
 
     func setAnchor(_ newAnchor: Anchor) { lock.withLock { anchor = newAnchor } }
 
+    /// Sets the anchor times, keeping the rate (in one critical section with reading it).
+    func setAnchor(time: CMTime, sourceTime: CMTime) {
+        lock.withLock { anchor = Anchor(rate: anchor.rate, time: time, sourceTime: sourceTime) }
+    }
+
     /// Timebase time for a source time: anchor.time + rate × (sourceTime − anchor.sourceTime).
     static func map(_ sourceTime: CMTime, through anchor: Anchor) -> CMTime {
         if anchor.rate == 0 { return anchor.time }
-        return CMTimeAdd(anchor.time, scale(CMTimeSubtract(sourceTime, anchor.sourceTime), by: anchor.rate))
+        let delta = CMTimeSubtract(sourceTime, anchor.sourceTime)
+        if anchor.rate == 1 { return CMTimeAdd(anchor.time, delta) }
+        if let (n, d) = anchor.fraction {
+            return CMTimeAdd(anchor.time, CMTimeMultiplyByRatio(delta, multiplier: n, divisor: d))
+        }
+        return CMTimeAdd(anchor.time, CMTimeMultiplyByFloat64(delta, multiplier: anchor.rate))
     }
 
     /// Source time for a timebase time (the inverse of `map`); invalid when the rate is 0.
     static func unmap(_ time: CMTime, through anchor: Anchor) -> CMTime {
         if anchor.rate == 0 { return kCMTimeInvalid }
-        return CMTimeAdd(anchor.sourceTime, divide(CMTimeSubtract(time, anchor.time), by: anchor.rate))
-    }
-
-    /// `time × rate`, exact when the rate is an integer or a simple fraction.
-    static func scale(_ time: CMTime, by rate: Float64) -> CMTime {
-        if rate == 1 { return time }
-        if let (n, d) = simpleFraction(rate) { return CMTimeMultiplyByRatio(time, multiplier: n, divisor: d) }
-        return CMTimeMultiplyByFloat64(time, multiplier: rate)
-    }
-
-    /// `time ÷ rate`, exact when the rate is an integer or a simple fraction.
-    static func divide(_ time: CMTime, by rate: Float64) -> CMTime {
-        if rate == 1 { return time }
-        if let (n, d) = simpleFraction(rate) { return CMTimeMultiplyByRatio(time, multiplier: d, divisor: n) }
-        return CMTimeMultiplyByFloat64(time, multiplier: 1 / rate)
+        let delta = CMTimeSubtract(time, anchor.time)
+        if anchor.rate == 1 { return CMTimeAdd(anchor.sourceTime, delta) }
+        if let (n, d) = anchor.fraction {
+            return CMTimeAdd(anchor.sourceTime, CMTimeMultiplyByRatio(delta, multiplier: d, divisor: n))
+        }
+        return CMTimeAdd(anchor.sourceTime, CMTimeMultiplyByFloat64(delta, multiplier: 1 / anchor.rate))
     }
 
     /// `n / d` with `d` ≤ 1000 whose nearest Float64 is `rate`, if there is one.
@@ -194,8 +204,7 @@ public func CMTimebaseSetTime(_ timebase: CMTimebase, time: CMTime) -> OSStatus 
 /// Sets the time of a timebase at a particular source time.
 public func CMTimebaseSetAnchorTime(_ timebase: CMTimebase, timebaseTime: CMTime, immediateSourceTime: CMTime) -> OSStatus {
     guard isNumericTime(timebaseTime), isNumericTime(immediateSourceTime) else { return kCMTimebaseError_InvalidParameter }
-    let rate = timebase.snapshot.rate
-    timebase.setAnchor(CMTimebase.Anchor(rate: rate, time: timebaseTime, sourceTime: immediateSourceTime))
+    timebase.setAnchor(time: timebaseTime, sourceTime: immediateSourceTime)
     return noErr
 }
 
