@@ -1,5 +1,5 @@
-// The string-enum types that name metadata formats, key spaces, keys and extra attributes, as
-// Apple's AVMetadataFormat.h declares them (NS_STRING_ENUM / NS_EXTENSIBLE_STRING_ENUM).
+// AVMetadataFormat: the string-enum type that names metadata formats, as Apple's
+// AVMetadataFormat.h declares it (NS_STRING_ENUM / NS_EXTENSIBLE_STRING_ENUM).
 import Foundation
 
 /// A metadata format: the container-level vocabulary a set of metadata items comes from.
@@ -29,67 +29,4 @@ public struct AVMetadataFormat: RawRepresentable, Hashable, Sendable, CustomStri
     public static let hlsMetadata = AVMetadataFormat("com.apple.quicktime.HLS")
     /// A format not otherwise identified, `"UNKNOWN"`.
     public static let unknown = AVMetadataFormat("UNKNOWN")
-}
-
-/// A metadata key space: the vocabulary a metadata item's key belongs to.
-public struct AVMetadataKeySpace: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The key space's identifying string, e.g. `"itsk"`.
-    public let rawValue: String
-    /// Creates a key space from its identifying string.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Creates a key space from its identifying string.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    /// The raw value.
-    public var description: String { rawValue }
-
-    /// The common key space, `"comn"`: keys shared across formats.
-    public static let common = AVMetadataKeySpace("comn")
-    /// The QuickTime user data key space, `"udta"`.
-    public static let quickTimeUserData = AVMetadataKeySpace("udta")
-    /// The ISO user data key space, `"uiso"`.
-    public static let isoUserData = AVMetadataKeySpace("uiso")
-    /// The QuickTime metadata key space, `"mdta"`.
-    public static let quickTimeMetadata = AVMetadataKeySpace("mdta")
-    /// The iTunes key space, `"itsk"`.
-    public static let iTunes = AVMetadataKeySpace("itsk")
-    /// The ID3 key space, `"org.id3"`.
-    public static let id3 = AVMetadataKeySpace("org.id3")
-    /// The Icecast/SHOUTcast key space, `"icy"`.
-    public static let icy = AVMetadataKeySpace("icy")
-    /// The HTTP Live Streaming date-range key space, `"lsdr"`.
-    public static let hlsDateRange = AVMetadataKeySpace("lsdr")
-    /// The AudioToolbox audio file key space, `"caaf"`.
-    public static let audioFile = AVMetadataKeySpace("caaf")
-}
-
-/// A metadata key within a key space (a common key, an iTunes atom name, an ID3 frame ID, …).
-public struct AVMetadataKey: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The key's string, e.g. `"title"` or `"©nam"`.
-    public let rawValue: String
-    /// Creates a key from its string.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Creates a key from its string.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    /// The raw value.
-    public var description: String { rawValue }
-}
-
-/// A key of `AVMetadataItem.extraAttributes`.
-public struct AVMetadataExtraAttributeKey: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The attribute's name.
-    public let rawValue: String
-    /// Creates an attribute key from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Creates an attribute key from its name.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    /// The raw value.
-    public var description: String { rawValue }
-
-    /// The URI of the item's value, `"valueURI"`.
-    public static let valueURI = AVMetadataExtraAttributeKey("valueURI")
-    /// The base URI of the item's value, `"baseURI"`.
-    public static let baseURI = AVMetadataExtraAttributeKey("baseURI")
-    /// Additional information: the content descriptor of ID3 frames that carry one (COMM,
-    /// TXXX, USLT, APIC, …), `"info"`.
-    public static let info = AVMetadataExtraAttributeKey("info")
 }

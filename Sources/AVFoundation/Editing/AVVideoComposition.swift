@@ -1,4 +1,4 @@
-// The video composition types an export session refers to. Editing (instructions, layer
+// AVVideoComposition, which an export session refers to. Editing (instructions, layer
 // instructions, rendering) is not implemented yet: a composition set on an export session is
 // kept and reported, not applied.
 import CoreGraphics
@@ -39,24 +39,3 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
         return copy
     }
 }
-
-/// A video composition whose frame duration and render size can be changed.
-open class AVMutableVideoComposition: AVVideoComposition, @unchecked Sendable {
-    open override var frameDuration: CMTime {
-        get { storedFrameDuration }
-        set { storedFrameDuration = newValue }
-    }
-
-    open override var renderSize: CGSize {
-        get { storedRenderSize }
-        set { storedRenderSize = newValue }
-    }
-
-    open override var renderScale: Float {
-        get { storedRenderScale }
-        set { storedRenderScale = newValue }
-    }
-}
-
-/// A custom video compositor (none is used by exports here: `customVideoCompositor` is nil).
-public protocol AVVideoCompositing: NSObjectProtocol, Sendable {}
