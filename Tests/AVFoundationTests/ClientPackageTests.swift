@@ -20,6 +20,16 @@ enum ClientPackage {
 
     /// The folder holding the two executables, or the build's output.
     static let binDirectory: Result<URL, BuildFailure> = {
+        let first = build()
+        // SwiftPM's incremental build of a path dependency does not notice source files that were
+        // moved or removed since the last build ("missing inputs"): start that build afresh.
+        guard case .failure(let failure) = first, failure.log.contains("missing inputs") else { return first }
+        try? FileManager.default.removeItem(at: scratch)
+        return build()
+    }()
+
+    /// One `swift build` of the client package into `scratch`.
+    private static func build() -> Result<URL, BuildFailure> {
         let resolved = packageDirectory.appendingPathComponent("Package.resolved")
         let hadResolved = FileManager.default.fileExists(atPath: resolved.path)
         let build = Process()
@@ -41,7 +51,7 @@ enum ClientPackage {
         if !hadResolved { try? FileManager.default.removeItem(at: resolved) }
         guard build.terminationStatus == 0 else { return .failure(BuildFailure(log: log)) }
         return .success(scratch.appendingPathComponent("debug"))
-    }()
+    }
 
     /// Runs one of the executables ("PublishedIdioms" — Swift 6 mode — or "PublishedIdioms5").
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, lines: [String]) {
