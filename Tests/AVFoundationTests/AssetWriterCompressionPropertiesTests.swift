@@ -204,7 +204,9 @@ import Testing
             kVTCompressionPropertyKey_ContentLightLevelInfo as String: Data([0x03, 0xE8, 0x01, 0x90]),
             kVTCompressionPropertyKey_TransferFunction as String: AVVideoTransferFunction_ITU_R_709_2,
         ]
-        let (url, stream) = try await write(.hevc, properties, name: "sdr.mov", count: 2)
+        // Three frames, as the HDR cases write: a two-frame libx265 clip is refused now and then by the
+        // mov muxer under CPU load ("pts/dts pair unsupported"), a writer fault noted for the next issue.
+        let (url, stream) = try await write(.hevc, properties, name: "sdr.mov", count: 3)
         #expect(stream["color_transfer"] == "bt709")
         let side = try AssetFixtures.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1", "-show_frames",
                                                      "-show_entries", "frame_side_data", "-of", "default=nw=1", url.path]).output
