@@ -82,7 +82,7 @@ public final class CGImageDestination: @unchecked Sendable, CustomStringConverti
 
 /// The Core Foundation type identifier of image destinations.
 @discardableResult
-public func CGImageDestinationGetTypeID() -> CFTypeID { 0x1_0000 + 270 }
+public func CGImageDestinationGetTypeID() -> CFTypeID { ImageIOTypeIDs.destination }
 
 /// The type identifiers image destinations can write.
 @discardableResult

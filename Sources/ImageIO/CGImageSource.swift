@@ -248,7 +248,7 @@ public func CGImageSourceUpdateDataProvider(_ isrc: CGImageSource, _ provider: C
 
 /// The Core Foundation type identifier of image sources.
 @discardableResult
-public func CGImageSourceGetTypeID() -> CFTypeID { 0x1_0000 + 269 }
+public func CGImageSourceGetTypeID() -> CFTypeID { ImageIOTypeIDs.source }
 
 /// The type identifiers image sources can read.
 @discardableResult

@@ -82,7 +82,7 @@ package enum FrameImage {
         var (outWidth, outHeight) = (width, height)
         if orientation != .identity {
             (outWidth, outHeight) = orientation.orientedSize(width: width, height: height)
-            data = reorient(data, width: width, height: height, orientation: orientation)
+            data = try reorient(data, width: width, height: height, orientation: orientation)
         }
         // Video frames are opaque: BGRX, the skip byte set to 0xFF (writers then store RGB, with
         // no alpha channel to carry or un-premultiply).
@@ -95,8 +95,10 @@ package enum FrameImage {
         return result
     }
 
-    /// The 32-bit pixels of a `width`×`height` picture rearranged by `orientation`.
-    static func reorient(_ data: Data, width: Int, height: Int, orientation: PixelOrientation) -> Data {
+    /// The 32-bit pixels of a `width`×`height` picture rearranged by `orientation`, moved by pixman
+    /// (CoreGraphics' `PixelRemap`): a per-pixel Swift loop would run unoptimised in a client's
+    /// debug build.
+    static func reorient(_ data: Data, width: Int, height: Int, orientation: PixelOrientation) throws(PixelConversionError) -> Data {
         let (ow, oh) = orientation.orientedSize(width: width, height: height)
         var out = Data(count: ow * oh * 4)
         // Destination pixel centre → source pixel centre: mirror, then swap the axes.
@@ -104,31 +106,14 @@ package enum FrameImage {
                                        tx: orientation.mirrorsX ? CGFloat(ow) : 0, ty: orientation.mirrorsY ? CGFloat(oh) : 0)
         let toSource = orientation.swapsAxes ? mirror.concatenating(CGAffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0))
                                              : mirror
-        // pixman moves the pixels (a per-pixel Swift loop would run unoptimised in a client's debug
-        // build); the loop below is the fallback for pictures pixman cannot address.
         let moved = data.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
             out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) in
                 PixelRemap.remap32(source: src.baseAddress!, width: width, height: height, into: dst.baseAddress!,
                                    width: ow, height: oh, destinationToSource: toSource)
             }
         }
-        if moved { return out }
-        data.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
-            out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) in
-                let s = src.bindMemory(to: UInt32.self), d = dst.bindMemory(to: UInt32.self)
-                for y in 0 ..< oh {
-                    let yy = orientation.mirrorsY ? oh - 1 - y : y
-                    for x in 0 ..< ow {
-                        let xx = orientation.mirrorsX ? ow - 1 - x : x
-                        // (xx, yy) is the swapped/unmirrored position: source (x, y) = swapped ? (yy, xx) : (xx, yy).
-                        let source = orientation.swapsAxes ? xx * width + yy : yy * width + xx
-                        d[y * ow + x] = s[source]
-                    }
-                }
-            }
-        }
+        // pixman refuses only images it cannot allocate its bookkeeping for.
+        guard moved else { throw .allocationFailed }
         return out
     }
-
-
 }

@@ -81,12 +81,19 @@ struct CoreFoundationCompatTests {
         let madeImage = try #require(image)
         #expect(CFGetTypeID(madeImage) == CGImageGetTypeID())
         #expect(CFGetTypeID(CGColorSpaceCreateDeviceRGB()) == CGColorSpaceGetTypeID())
+        let encoded = NSMutableData()
+        let destination = try #require(CGImageDestinationCreateWithData(encoded, UTType.png.identifier as CFString, 1, nil))
+        #expect(CFGetTypeID(destination) == CGImageDestinationGetTypeID())
+        CGImageDestinationAddImage(destination, madeImage, nil)
+        #expect(CGImageDestinationFinalize(destination))
+        let source = try #require(CGImageSourceCreateWithData(encoded, nil))
+        #expect(CFGetTypeID(source) == CGImageSourceGetTypeID())
 
         let all = [CFStringGetTypeID(), CFDictionaryGetTypeID(), CFArrayGetTypeID(), CFNumberGetTypeID(),
                    CFBooleanGetTypeID(), CFDataGetTypeID(), CVPixelBufferGetTypeID(), CVPixelBufferPoolGetTypeID(),
                    CMSampleBufferGetTypeID(), CMFormatDescriptionGetTypeID(), CMBlockBufferGetTypeID(),
                    CGImageGetTypeID(), CGColorSpaceGetTypeID(), CGColorGetTypeID(), CGContextGetTypeID(),
-                   CGDataProviderGetTypeID()]
+                   CGDataProviderGetTypeID(), CGImageSourceGetTypeID(), CGImageDestinationGetTypeID()]
         #expect(Set(all).count == all.count)
         #expect(CFCopyTypeIDDescription(CVPixelBufferGetTypeID()) as String? == "CVPixelBuffer")
         #expect(CFCopyTypeIDDescription(CFStringGetTypeID()) as String? == "CFString")

@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct FrameReorientTests {
     @Test(arguments: [false, true])
-    func everyOrientationMovesEachPixelWhereItsDefinitionSays(swapsAxes: Bool) {
+    func everyOrientationMovesEachPixelWhereItsDefinitionSays(swapsAxes: Bool) throws {
         let (width, height) = (5, 3)
         var source = Data(count: width * height * 4)
         source.withUnsafeMutableBytes { raw in
@@ -17,7 +17,7 @@ import Testing
             for mirrorsY in [false, true] {
                 let orientation = PixelOrientation(swapsAxes: swapsAxes, mirrorsX: mirrorsX, mirrorsY: mirrorsY)
                 let (ow, oh) = orientation.orientedSize(width: width, height: height)
-                let out = FrameImage.reorient(source, width: width, height: height, orientation: orientation)
+                let out = try FrameImage.reorient(source, width: width, height: height, orientation: orientation)
                 var expected = [UInt32]()
                 for y in 0..<oh {
                     for x in 0..<ow {

@@ -199,19 +199,12 @@ enum ExportPlanner {
     }
 
     /// Why the writer would not take `plan`'s settings for `container`; nil when it takes them
-    /// (what `AVAssetWriter.canApply(outputSettings:forMediaType:)` checks, with its reason).
+    /// (the question `AVAssetWriter.canApply(outputSettings:forMediaType:)` asks, with its reason).
     static func writerProblem(_ plan: ExportTrackPlan, container: WriterContainer) -> String? {
         guard let settings = plan.writerSettings else { return nil }  // passthrough: checked by canPassThrough
         switch WriterOutputSettings.parse(settings, mediaType: plan.mediaType) {
-        case .failure(let error):
-            return error.reason
-        case .success(.video(let v)):
-            guard let codec = v.codec else { return "AVAssetWriter cannot encode video with codec '\(v.codecType.rawValue)'" }
-            return container.canStore(codec)
-        case .success(.audio(let a)):
-            if let missing = a.missingKey, plan.hint == nil { return missing }
-            guard let codec = a.codec else { return "AVAssetWriter cannot encode audio to '\(MuxerStreamFormat.fourCC(a.formatID))'" }
-            return container.canStore(codec)
+        case .failure(let error): return error.reason
+        case .success(let parsed): return container.canEncode(parsed, hint: plan.hint)
         }
     }
 

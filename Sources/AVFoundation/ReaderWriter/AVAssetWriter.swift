@@ -173,13 +173,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             return "media type \(mediaType.rawValue) is not allowed for this asset writer"
         }
         switch settings {
-        case .video(let v)?:
-            guard let codec = v.codec else { return "AVAssetWriter cannot encode video with codec '\(v.codecType.rawValue)'" }
-            return container.canStore(codec)
-        case .audio(let a)?:
-            if let missing = a.missingKey, hint == nil { return missing }
-            guard let codec = a.codec else { return "AVAssetWriter cannot encode audio to '\(MuxerStreamFormat.fourCC(a.formatID))'" }
-            return container.canStore(codec)
+        case let settings?:
+            return container.canEncode(settings, hint: hint)
         case nil:
             if let hint { return container.canPassThrough(hint) }
             if outputFileType != .mov {

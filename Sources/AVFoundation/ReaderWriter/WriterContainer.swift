@@ -33,6 +33,21 @@ struct WriterContainer: Sendable {
         return Dictionary(uniqueKeysWithValues: entries.map { ($0.fileType, $0) })
     }()
 
+    /// Why the writer cannot encode `settings` into this container; nil when it can. Audio that
+    /// leaves out keys the encoder needs is accepted only with a source format `hint` to fill them.
+    /// (`AVAssetWriter.canApply`/`canAdd` and the export planner ask this one question.)
+    func canEncode(_ settings: WriterOutputSettings, hint: CMFormatDescription?) -> String? {
+        switch settings {
+        case .video(let v):
+            guard let codec = v.codec else { return "AVAssetWriter cannot encode video with codec '\(v.codecType.rawValue)'" }
+            return canStore(codec)
+        case .audio(let a):
+            if let missing = a.missingKey, hint == nil { return missing }
+            guard let codec = a.codec else { return "AVAssetWriter cannot encode audio to '\(MuxerStreamFormat.fourCC(a.formatID))'" }
+            return canStore(codec)
+        }
+    }
+
     /// Whether video encoded with `codec` can be stored.
     func canStore(_ codec: Encoder.VideoCodec) -> String? {
         switch (fileType, codec) {
