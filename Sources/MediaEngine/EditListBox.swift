@@ -4,7 +4,24 @@
 // passthrough — has its tracks' edit lists rewritten here after muxing, with as many entries as
 // it needs: empty edits (media time −1), media edits at any rate, version 1 when a value
 // outgrows 32 bits. The track and movie header durations follow the new lists.
+import CoreMedia
 import Foundation
+
+/// One edit of a track in times rather than timescale units: `duration` of movie time showing
+/// the media from `mediaStart` at `rate` (nil `mediaStart`: an empty edit). Converted to an
+/// `EditListEntry` in the movie's own timescales when it is written.
+package struct MovieEdit: Sendable, Equatable {
+    package var duration: CMTime
+    package var mediaStart: CMTime?
+    /// The media rate (16.16 fixed point when written): 1 plays the media as it is.
+    package var rate: Double
+
+    package init(duration: CMTime, mediaStart: CMTime?, rate: Double = 1) {
+        self.duration = duration
+        self.mediaStart = mediaStart
+        self.rate = rate
+    }
+}
 
 /// One entry of an 'elst' box, as stored.
 package struct EditListEntry: Sendable, Equatable {
@@ -102,6 +119,53 @@ package enum EditListBox {
         try MovieBoxRewriter.rewriteInPlace(url) { movie, _ throws(BoxError) in
             try apply(editLists, to: &movie)
         }
+    }
+
+    /// Rewrites the edit lists of tracks given in times (see `rewrite(_:editLists:)`), each
+    /// converted into the movie (mvhd) and media (mdhd) timescales the file has.
+    package static func rewrite(_ url: URL, edits: [Int32: [MovieEdit]]) throws {
+        guard edits.values.allSatisfy({ !$0.isEmpty }) else { throw BoxError(reason: "an edit list has no entries") }
+        try MovieBoxRewriter.rewriteInPlace(url) { movie, _ throws(BoxError) in
+            try apply(try entries(edits, in: movie), to: &movie)
+        }
+    }
+
+    /// The entries of edits in the timescales of `movie`'s header and its tracks' media headers.
+    package static func entries(_ edits: [Int32: [MovieEdit]], in movie: ISOBoxNode) throws(BoxError) -> [Int32: [EditListEntry]] {
+        func timescale(_ box: ISOBoxNode?) throws(BoxError) -> Int32 {
+            let reader = ISOBoxReader(bytes: box?.payload ?? [])
+            guard let version = reader.u8(0), let value = reader.u32(version == 1 ? 20 : 12), let scale = Int32(exactly: value),
+                  scale > 0 else { throw BoxError(reason: "a movie or media header has no timescale") }
+            return scale
+        }
+        func units(_ time: CMTime, _ scale: Int32) throws(BoxError) -> Int64 {
+            let converted = CMTimeConvertScale(time, timescale: scale, method: .roundHalfAwayFromZero)
+            guard time.isNumeric, converted.isNumeric, converted.value >= 0 else {
+                throw BoxError(reason: "an edit's time (\(time.seconds) s) cannot be written")
+            }
+            return converted.value
+        }
+        let movieScale = try timescale(movie.child("mvhd"))
+        var result: [Int32: [EditListEntry]] = [:]
+        for trak in movie.children("trak") {
+            let tkhd = ISOBoxReader(bytes: trak.child("tkhd")?.payload ?? [])
+            guard let version = tkhd.u8(0), let id = tkhd.u32(version == 1 ? 20 : 12), let trackID = Int32(exactly: id),
+                  let trackEdits = edits[trackID] else { continue }
+            let mediaScale = try timescale(trak.child("mdia")?.child("mdhd"))
+            result[trackID] = try trackEdits.map { edit throws(BoxError) in
+                let duration = UInt64(try units(edit.duration, movieScale))
+                guard let start = edit.mediaStart else { return .empty(duration: duration) }
+                let fixed = (edit.rate * 65536).rounded()
+                guard edit.rate > 0, fixed <= Double(Int32.max) else { throw BoxError(reason: "an edit's rate (\(edit.rate)) cannot be written") }
+                let rate = Int32(fixed)
+                return EditListEntry(segmentDuration: duration, mediaTime: try units(start, mediaScale),
+                                     mediaRateInteger: Int16(truncatingIfNeeded: rate >> 16),
+                                     mediaRateFraction: Int16(truncatingIfNeeded: rate & 0xFFFF))
+            }
+        }
+        // Tracks the movie does not have are refused by `apply`.
+        for trackID in edits.keys where result[trackID] == nil { result[trackID] = [] }
+        return result
     }
 
     /// Puts the edit lists into a parsed movie box and fixes the header durations.

@@ -140,6 +140,18 @@ package final class MediaFile: @unchecked Sendable {
         }
     }
 
+    /// The payload of the first top-level box of `type` (a 'moov' cut by the end of the file is
+    /// read as far as it goes), or nil when there is none, it is larger than `maximum`, or the
+    /// top-level boxes before it are damaged.
+    package func topLevelPayload(_ type: String, maximum: UInt64, maximumBoxes: Int = 10_000) -> [UInt8]? {
+        var walker = boxes(maximumBoxes: maximumBoxes)
+        let code = FourCC.code(type)
+        while let box = try? walker.next() {
+            if box.type == code { return try? payload(of: box, maximum: maximum) }
+        }
+        return nil
+    }
+
     /// The payload of a box found by a walk, when it fits in the file and is at most `maximum`
     /// bytes.
     package func payload(of box: ISOBoxHeader, maximum: UInt64) throws(BoxError) -> [UInt8] {

@@ -15,13 +15,7 @@ struct EditListWriterTests {
 
     /// The movie (mvhd) and media (mdhd) timescales of the first track, read with the box reader.
     static func timescales(_ url: URL) throws -> (movie: UInt32, media: UInt32) {
-        let file = try MediaFile(url: url)
-        var top = file.boxes(maximumBoxes: 100)
-        var moov: ISOBoxHeader?
-        while let box = try top.next() {
-            if box.type == FourCC.code("moov") { moov = box; break }
-        }
-        let reader = ISOBoxReader(bytes: try file.payload(of: try #require(moov), maximum: 1 << 20))
+        let reader = ISOBoxReader(bytes: try #require(try MediaFile(url: url).topLevelPayload("moov", maximum: 1 << 20)))
         let root = ISOBox(type: FourCC.code("moov"), payloadStart: 0, end: reader.bytes.count)
         let mvhd = try #require(reader.child("mvhd", of: root))
         let mdhd = try #require(reader.descend(root, ["trak", "mdia", "mdhd"]))

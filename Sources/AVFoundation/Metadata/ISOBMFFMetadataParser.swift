@@ -89,13 +89,7 @@ struct ISOBMFFMetadataParser {
     /// The payload of the first top-level 'moov' box (at most `maximumMovieBoxSize` bytes), or
     /// nil when there is none or the top-level boxes are damaged. Shared with the edit-list reader.
     func readMovieBox() -> [UInt8]? {
-        var walker = file.boxes(maximumBoxes: Self.maximumTopLevelBoxes)
-        while let box = try? walker.next() {
-            // A movie box cut by the end of the file is read as far as it goes; any other box
-            // that overruns the file ends the search.
-            if box.type == FourCC.code("moov") { return try? file.payload(of: box, maximum: Self.maximumMovieBoxSize) }
-        }
-        return nil
+        file.topLevelPayload("moov", maximum: Self.maximumMovieBoxSize, maximumBoxes: Self.maximumTopLevelBoxes)
     }
 
     private static func movieDuration(_ buffer: ISOBoxReader, _ mvhd: ISOBox) -> CMTime {
