@@ -16,6 +16,7 @@ import AVFoundation
 import Foundation
 import MediaEngine
 import Testing
+import TestSupport
 
 @Suite(.serialized) struct HostileInputTests {
     /// Mutants per seed file in the suite (scripts/fuzz.sh runs more).
@@ -167,16 +168,7 @@ import Testing
 
     /// Runs `tool` and returns its exit status and standard error.
     static func runCapturingErrors(_ tool: URL, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try TestTools.runText(tool.path, arguments, capture: .standardError)
     }
 
     /// The mutation engine is deterministic and structure-aware: the same seed gives the same
