@@ -46,6 +46,38 @@ package enum TestTools {
         return (process.terminationStatus, data)
     }
 
+    /// What a run with a deadline gave: the exit status, both output streams as text, whether
+    /// it finished in time (else it was terminated) and whether it exited rather than crashed.
+    package struct TimedRun: Sendable {
+        package var status: Int32
+        package var output: String
+        package var errors: String
+        package var finished: Bool
+        package var exited: Bool
+    }
+
+    /// Runs an executable, terminating it after `seconds`; its standard output is discarded
+    /// unless `keepingOutput` (the pipe holds 64 KiB until the run ends).
+    package static func run(_ executable: URL, _ arguments: [String], deadline seconds: TimeInterval,
+                            keepingOutput: Bool = true) throws -> TimedRun {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = keepingOutput ? output : FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let finished = !process.isRunning
+        if !finished { process.terminate() }
+        let out = keepingOutput ? String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) : ""
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return TimedRun(status: process.terminationStatus, output: out, errors: err, finished: finished,
+                        exited: process.terminationReason == .exit)
+    }
+
     /// `run` with the captured stream as text.
     @discardableResult
     package static func runText(_ tool: String, _ arguments: [String], capture: Capture = .standardOutput) throws
