@@ -1,5 +1,6 @@
 // Edit lists of ISO base media files (MP4, MOV, M4A, 3GP): each track's 'elst' read from the
-// file's own bytes, because FFmpeg applies edit lists while demuxing but does not expose them.
+// file's own bytes with the engine's box reader (EditListBox parses the entries), because FFmpeg
+// applies edit lists while demuxing but does not expose them.
 // They become the track's AVAssetTrackSegments: target ranges in the movie timeline (mvhd
 // timescale), source ranges in the track's media timeline (mdhd timescale).
 import CoreMedia
