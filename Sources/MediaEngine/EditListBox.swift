@@ -134,8 +134,8 @@ package enum EditListBox {
     package static func entries(_ edits: [Int32: [MovieEdit]], in movie: ISOBoxNode) throws(BoxError) -> [Int32: [EditListEntry]] {
         func timescale(_ box: ISOBoxNode?) throws(BoxError) -> Int32 {
             let reader = ISOBoxReader(bytes: box?.payload ?? [])
-            guard let version = reader.u8(0), let value = reader.u32(version == 1 ? 20 : 12), let scale = Int32(exactly: value),
-                  scale > 0 else { throw BoxError(reason: "a movie or media header has no timescale") }
+            guard let (value, _) = reader.timescaleAndDuration(ISOBox(type: box?.type ?? 0, payloadStart: 0, end: reader.bytes.count)),
+                  let scale = Int32(exactly: value), scale > 0 else { throw BoxError(reason: "a movie or media header has no timescale") }
             return scale
         }
         func units(_ time: CMTime, _ scale: Int32) throws(BoxError) -> Int64 {

@@ -285,6 +285,14 @@ package struct ISOBoxReader: Sendable {
         return version == 1 ? u64(at) : u32(at).map(UInt64.init)
     }
 
+    /// The timescale and duration of a movie or media header (mvhd, mdhd: 32-bit times in
+    /// version 0, 64-bit in version 1), checked against the box's end.
+    package func timescaleAndDuration(_ header: ISOBox) -> (timescale: UInt32, duration: UInt64)? {
+        guard let duration = versionedField(header, version0: 16, version1: 24), let (version, _) = fullBox(header),
+              let timescale = u32(header.payloadStart + (version == 1 ? 20 : 12)) else { return nil }
+        return (timescale, duration)
+    }
+
     /// The children of a `meta` box, which ISO makes a full box and QuickTime does not: the
     /// `hdlr` that starts the list says which.
     package func metaChildren(_ meta: ISOBox) -> [ISOBox] {

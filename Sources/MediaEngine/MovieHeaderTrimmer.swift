@@ -44,8 +44,7 @@ package enum MovieHeaderTrimmer {
         let boxes = reader.children(of: movie)
         guard let mvhd = boxes.first(where: { $0.type == FourCC.code("mvhd") }),
               let (mvhdVersion, _) = reader.fullBox(mvhd),
-              let mvhdDuration = reader.versionedField(mvhd, version0: 16, version1: 24),
-              let movieTimescale = reader.u32(mvhd.payloadStart + (mvhdVersion == 1 ? 20 : 12)), movieTimescale > 0 else {
+              let (movieTimescale, mvhdDuration) = reader.timescaleAndDuration(mvhd), movieTimescale > 0 else {
             return false
         }
         let limit = CMTimeConvertScale(end, timescale: Int32(clamping: movieTimescale), method: .roundHalfAwayFromZero).value

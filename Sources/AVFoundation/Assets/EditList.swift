@@ -106,10 +106,9 @@ enum EditListReader {
 
     /// The mvhd timescale (version 0 or 1), when positive and within `Int32`.
     private static func movieTimescale(_ buffer: ISOBoxReader, _ mvhd: ISOBox) -> Int32? {
-        let p = mvhd.payloadStart
-        guard let version = buffer.u8(p), version <= 1,
-              let timescale = buffer.u32(version == 1 ? p + 20 : p + 12), mvhd.end >= p + (version == 1 ? 24 : 16),
-              timescale > 0, let value = Int32(exactly: timescale) else { return nil }
+        guard let (timescale, _) = buffer.timescaleAndDuration(mvhd), timescale > 0, let value = Int32(exactly: timescale) else {
+            return nil
+        }
         return value
     }
 
@@ -123,17 +122,8 @@ enum EditListReader {
 
     /// The mdhd timescale and duration (version 0 or 1).
     private static func mediaHeader(_ buffer: ISOBoxReader, _ mdhd: ISOBox) -> (Int32, UInt64)? {
-        let p = mdhd.payloadStart
-        guard let version = buffer.u8(p), version <= 1 else { return nil }
-        let timescale: UInt32?, duration: UInt64?
-        if version == 1 {
-            guard p + 32 <= mdhd.end else { return nil }
-            timescale = buffer.u32(p + 20); duration = buffer.u64(p + 24)
-        } else {
-            guard p + 20 <= mdhd.end else { return nil }
-            timescale = buffer.u32(p + 12); duration = buffer.u32(p + 16).map(UInt64.init)
-        }
-        guard let timescale, timescale > 0, let value = Int32(exactly: timescale), let duration else { return nil }
+        guard let (timescale, duration) = buffer.timescaleAndDuration(mdhd), timescale > 0,
+              let value = Int32(exactly: timescale) else { return nil }
         return (value, duration)
     }
 }

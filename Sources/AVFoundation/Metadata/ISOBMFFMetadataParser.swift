@@ -32,9 +32,6 @@ struct ISOBMFFMetadataParser {
     /// The most chapters read from a chapter track.
     static let maximumChapters = 10_000
 
-    /// Whether the first bytes look like an ISO base media file.
-    static func looksLikeISOBMFF(_ head: [UInt8]) -> Bool { ISOBoxReader.looksLikeISOBMFF(head) }
-
     /// Finds `moov` among the top-level boxes and reads it.
     func parse(into metadata: inout AssetMetadata) {
         guard let moov = readMovieBox() else { return }
@@ -93,12 +90,7 @@ struct ISOBMFFMetadataParser {
     }
 
     private static func movieDuration(_ buffer: ISOBoxReader, _ mvhd: ISOBox) -> CMTime {
-        let p = mvhd.payloadStart
-        guard let version = buffer.u8(p) else { return .invalid }
-        let timescale: UInt32?, duration: UInt64?
-        if version == 1 { timescale = buffer.u32(p + 20); duration = buffer.u64(p + 24) }
-        else { timescale = buffer.u32(p + 12); duration = buffer.u32(p + 16).map(UInt64.init) }
-        guard let timescale, timescale > 0, timescale <= UInt32(Int32.max), let duration,
+        guard let (timescale, duration) = buffer.timescaleAndDuration(mvhd), timescale > 0, timescale <= UInt32(Int32.max),
               duration < UInt64(Int64.max) else { return .invalid }
         return CMTime(value: Int64(duration), timescale: Int32(timescale))
     }

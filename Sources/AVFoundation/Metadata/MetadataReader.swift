@@ -15,7 +15,7 @@ enum MetadataReader {
         let file = try MediaFile(url: url)
         var metadata = AssetMetadata()
         let head = file.read(upTo: 12, at: 0)
-        if ISOBMFFMetadataParser.looksLikeISOBMFF(head) {
+        if ISOBoxReader.looksLikeISOBMFF(head) {
             ISOBMFFMetadataParser(file: file).parse(into: &metadata)
             if metadata.chapterGroupsByLocale.isEmpty {
                 ContainerMetadata.addChapters(container.chapters, to: &metadata)
