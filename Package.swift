@@ -64,13 +64,15 @@ let package = Package(
                           dependencies: ["AVFoundation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
+        // What the test targets share: tools (ffmpeg, ffprobe), temporary directories, fixtures.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"], swiftSettings: strict),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"], swiftSettings: strict),
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics"], swiftSettings: strict),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "CoreVideo", "CoreGraphics"],
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "CoreVideo", "CoreGraphics", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO"], swiftSettings: strict),
+        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VideoToolboxTests", dependencies: ["VideoToolbox"], swiftSettings: strict),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation"], swiftSettings: strict),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -31,8 +31,9 @@ echo "fuzz: working in $WORK" >&2
 
 MUTATE="$ROOT/.build/fuzz-mutate"
 ENGINE="$ROOT/Tests/AVFoundationTests/HostileInputMutator.swift"
-if [[ ! -x "$MUTATE" || "$ENGINE" -nt "$MUTATE" || "$ROOT/scripts/fuzz/FuzzMutate.swift" -nt "$MUTATE" ]]; then
-    swiftc -O -parse-as-library "$ROOT/scripts/fuzz/FuzzMutate.swift" "$ENGINE" -o "$MUTATE" || exit 2
+RANDOM_ENGINE="$ROOT/Tests/TestSupport/SplitMix64.swift"
+if [[ ! -x "$MUTATE" || "$ENGINE" -nt "$MUTATE" || "$RANDOM_ENGINE" -nt "$MUTATE" || "$ROOT/scripts/fuzz/FuzzMutate.swift" -nt "$MUTATE" ]]; then
+    swiftc -O -parse-as-library "$ROOT/scripts/fuzz/FuzzMutate.swift" "$ENGINE" "$RANDOM_ENGINE" -o "$MUTATE" || exit 2
 fi
 
 # The seed files (the same commands as HostileInputTests.makeSeeds).

@@ -14,36 +14,27 @@ enum DemuxerFragmentRecovery {
     /// The byte length a cut fragmented ISO-BMFF file should be read as: the end of its last
     /// complete fragment. Nil when the file is not ISO-BMFF, not fragmented, or not cut.
     static func readableLength(path: String) -> Int64? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size >= 16 else { return nil }
-        var offset: UInt64 = 0
+        guard let file = try? MediaFile(path: path), file.length >= 16 else { return nil }
+        var walker = file.boxes(maximumBoxes: maximumBoxes)
         var sawFragment = false
         // End of the last complete box that is not a fragment header waiting for its data.
         var safeEnd: UInt64 = 0
-        var count = 0
-        while offset + 8 <= size, count < maximumBoxes {
-            count += 1
-            guard (try? handle.seek(toOffset: offset)) != nil,
-                  let header = try? handle.read(upToCount: 16), header.count >= 8 else { return nil }
-            let bytes = [UInt8](header)
-            let type = String(decoding: bytes[4..<8], as: UTF8.self)
-            if count == 1, !["ftyp", "styp", "moov", "free", "skip", "wide"].contains(type) { return nil }
-            var boxSize = UInt64(bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-            if boxSize == 1 {
-                guard bytes.count >= 16 else { break }
-                boxSize = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            } else if boxSize == 0 {
-                boxSize = size - offset  // runs to the end of the file: complete by definition
+        var first = true
+        do {
+            while let box = try walker.next() {
+                if first, !["ftyp", "styp", "moov", "free", "skip", "wide"].map(FourCC.code).contains(box.type) { return nil }
+                first = false
+                if box.type == FourCC.code("moof") { sawFragment = true }
+                guard box.fits else { break }  // the cut box
+                if box.type != FourCC.code("moof") { safeEnd = box.end }
             }
-            guard boxSize >= 8 else { return nil }  // not a box structure we can walk
-            if type == "moof" { sawFragment = true }
-            let (end, overflow) = offset.addingReportingOverflow(boxSize)
-            if overflow || end > size { break }  // the cut box
-            if type != "moof" { safeEnd = end }
-            offset = end
+        } catch where error.kind == .truncatedHeader || error.kind == .tooMany {
+            // A header cut by the end is the cut box; past the walk's bound, the file is read up
+            // to the last complete box seen.
+        } catch {
+            return nil  // not a box structure we can walk
         }
-        guard sawFragment, offset < size, safeEnd > 0 else { return nil }
+        guard sawFragment, walker.offset < file.length, safeEnd > 0 else { return nil }
         return Int64(safeEnd)
     }
 

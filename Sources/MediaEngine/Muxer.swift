@@ -252,12 +252,19 @@ package final class Muxer: @unchecked Sendable {
     /// so samples kept after it only for decoding (a reference frame a B-frame before the end
     /// needs, an audio packet reaching past it) are not shown. libavformat sizes the edit lists
     /// from the samples, so the finished header is patched in place (same sizes).
-    package func finish(presentationEnd: CMTime? = nil) throws(MediaError) {
+    ///
+    /// `edits` (QuickTime family, not fragmented): edit lists by stream index, written over
+    /// libavformat's (which has one edit per track) once the file is finished — several entries,
+    /// empty edits, rates — with the track and movie durations they give (EditListBox).
+    package func finish(presentationEnd: CMTime? = nil, edits: [Int: [MovieEdit]] = [:]) throws(MediaError) {
         guard let ctx = context, !isFinished else { return }
+        let movie = options.fragmentInterval == nil && ["mov", "mp4", "ipod", "3gp", "3g2"].contains(formatName)
+        guard edits.isEmpty || movie else {
+            throw MediaError.invalidArgument(message: "edit lists are written into unfragmented QuickTime-family movies only")
+        }
         if !isStarted { try start() }
         let trimEnd = presentationEnd.flatMap { $0.isNumeric && $0 > .zero ? $0 : nil }
-        let trims = trimEnd != nil && options.fragmentInterval == nil
-            && ["mov", "mp4", "ipod", "3gp", "3g2"].contains(formatName)
+        let trims = trimEnd != nil && movie
         // Every track gets an edit list, so that each one can be cut.
         if trims, let priv = ctx.pointee.priv_data { av_opt_set(priv, "use_editlist", "1", 0) }
         let trailer = av_write_trailer(ctx)
@@ -280,6 +287,17 @@ package final class Muxer: @unchecked Sendable {
             } catch {
                 unlink(url.path)
                 throw error
+            }
+        }
+        if !edits.isEmpty {
+            // libavformat's mov muxer numbers the tracks from 1 in stream order.
+            let byTrack = Dictionary(uniqueKeysWithValues: edits.map { (Int32($0.key + 1), $0.value) })
+            do {
+                try EditListBox.rewrite(url, edits: byTrack)
+            } catch {
+                unlink(url.path)
+                if let failure = error as? MediaError { throw failure }
+                throw MediaError.other(code: -1, message: "\(url.path): cannot write the edit lists: \(error)")
             }
         }
     }

@@ -3,6 +3,7 @@
 // what Apple documents (and, for files, against the ffmpeg CLI).
 import Testing
 import AVFoundation
+import TestSupport
 
 @Suite("Programs written against Apple's API")
 struct ApplePortTests {
@@ -207,13 +208,5 @@ struct ApplePortTests {
 
 /// Decodes an image file with the ffmpeg CLI into tightly packed RGBA bytes.
 func ffmpegDecodeRGBA(_ url: URL) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["ffmpeg", "-v", "error", "-i", url.path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return [UInt8](data)
+    [UInt8](try TestTools.run("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"]).output)
 }

@@ -4,6 +4,7 @@
 import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 /// Audio fixtures generated once per process, and helpers that read through the public API.
 enum AudioReaderMedia {
@@ -11,16 +12,7 @@ enum AudioReaderMedia {
 
     /// Runs ffmpeg and returns its standard output.
     static func ffmpeg(_ args: [String]) -> Data {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        p.arguments = ["-v", "error", "-nostdin"] + args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try! p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return data
+        try! TestTools.run("/usr/bin/ffmpeg", ["-v", "error", "-nostdin"] + args).output
     }
 
     /// Generates `name` in the fixture folder with ffmpeg (once).

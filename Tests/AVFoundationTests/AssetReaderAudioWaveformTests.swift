@@ -3,6 +3,7 @@
 import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("avtool waveform")
 struct AssetReaderAudioWaveformTests {
@@ -14,19 +15,10 @@ struct AssetReaderAudioWaveformTests {
             Issue.record("avtool is not built (swift build --build-tests builds it)")
             return nil
         }
-        let p = Process()
-        p.executableURL = tool
-        p.arguments = args
-        let err = Pipe()
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = err
-        try p.run()
-        let deadline = Date().addingTimeInterval(60)
-        while p.isRunning && Date() < deadline { usleep(10_000) }
-        if p.isRunning { p.terminate(); Issue.record("avtool \(args) did not finish"); return nil }
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(p.terminationReason == .exit, "avtool crashed")
-        return (p.terminationStatus, message)
+        let run = try TestTools.run(tool, args, deadline: 60, keepingOutput: false)
+        if !run.finished { Issue.record("avtool \(args) did not finish"); return nil }
+        #expect(run.exited, "avtool crashed")
+        return (run.status, run.errors)
     }
 
     /// A mono 16-bit WAV file of `samples`.

@@ -5,6 +5,7 @@
 import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("AVAssetReader damaged input and misuse")
 struct AssetReaderDamagedTests {
@@ -98,19 +99,10 @@ struct AssetReaderDamagedTests {
         }
         guard let corpus = try Self.corpus() else { return }
         func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-            let p = Process()
-            p.executableURL = tool
-            p.arguments = ["decode"] + arguments
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out
-            p.standardError = err
-            try p.run()
-            let deadline = Date().addingTimeInterval(60)
-            while p.isRunning && Date() < deadline { usleep(20_000) }
-            if p.isRunning { p.terminate(); Issue.record("avtool decode \(arguments) did not finish") }
-            #expect(p.terminationReason == .exit, "\(arguments): crashed")
-            return (p.terminationStatus, String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                    String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            let run = try TestTools.run(tool, ["decode"] + arguments, deadline: 60)
+            if !run.finished { Issue.record("avtool decode \(arguments) did not finish") }
+            #expect(run.exited, "\(arguments): crashed")
+            return (run.status, run.output, run.errors)
         }
         let intact = try run([ReaderFixtures.numbered.path, "--format", "bgra"])
         #expect(intact.status == 0)

@@ -3,14 +3,14 @@
 import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 enum AssetFixtures {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = TestTools.root
 
     /// A downloaded fixture, or nil (with a message) when scripts/setup.sh has not been run.
     static func fixture(_ name: String) -> URL? {
-        let url = root.appendingPathComponent(".cache/fixtures/\(name)")
+        let url = TestTools.fixturePath(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         // scripts/test.sh downloads every fixture first: a missing one fails the test that
         // needs it rather than letting it pass having checked nothing.
@@ -18,34 +18,18 @@ enum AssetFixtures {
         return nil
     }
 
-    static var hasFFmpeg: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") }
+    static var hasFFmpeg: Bool { TestTools.hasFFmpeg }
 
     @discardableResult
     static func run(_ tool: String, _ args: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try TestTools.runText(tool, args)
     }
 
     static func probe(_ url: URL, _ entry: String, stream: Int? = nil) throws -> String {
-        var args = ["-v", "error"]
-        if let stream { args += ["-select_streams", "\(stream)"] }
-        args += ["-show_entries", entry, "-of", "default=nw=1:nk=1", url.path]
-        return try run("ffprobe", args).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TestTools.probe(url, entry, stream: stream).value
     }
 
-    static func tempDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("asset-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func tempDirectory() throws -> URL { try TestTools.temporaryDirectory("asset-tests") }
 
     /// Generates a file with the ffmpeg CLI into a fresh temporary directory.
     static func generate(_ name: String, _ args: [String]) throws -> URL {

@@ -4,6 +4,7 @@
 import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Damaged files")
 struct DamagedFileTests {
@@ -105,20 +106,11 @@ struct DamagedFileTests {
         guard let files = try Self.corpus() else { return }
         for (name, url) in files {
             let before = try Self.digest(url)
-            let p = Process()
-            p.executableURL = tool
-            p.arguments = ["info", "--json", url.path]
-            let err = Pipe()
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = err
-            try p.run()
-            let deadline = Date().addingTimeInterval(60)
-            while p.isRunning && Date() < deadline { usleep(20_000) }
-            if p.isRunning { p.terminate(); Issue.record("\(name): avtool info did not finish"); continue }
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(p.terminationReason == .exit, "\(name): crashed")
-            #expect([0, 1].contains(p.terminationStatus), "\(name): status \(p.terminationStatus)")
-            if p.terminationStatus == 1 { #expect(message.contains("AVFoundationErrorDomain"), "\(name): \(message)") }
+            let run = try TestTools.run(tool, ["info", "--json", url.path], deadline: 60, keepingOutput: false)
+            if !run.finished { Issue.record("\(name): avtool info did not finish"); continue }
+            #expect(run.exited, "\(name): crashed")
+            #expect([0, 1].contains(run.status), "\(name): status \(run.status)")
+            if run.status == 1 { #expect(run.errors.contains("AVFoundationErrorDomain"), "\(name): \(run.errors)") }
             #expect(try Self.digest(url) == before, "\(name): input modified")
         }
     }

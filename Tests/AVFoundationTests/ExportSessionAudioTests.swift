@@ -4,6 +4,7 @@
 import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 enum ExportAudioFixtures {
     /// 2 s of 1280×720 H.264 at 30 fps with 48 kHz stereo AAC.
@@ -41,15 +42,7 @@ enum ExportAudioFixtures {
 
     /// ffmpeg's decoded audio of `url` (mono 16-bit) — its loudest sample's magnitude.
     static func peak(_ url: URL) throws -> Int {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        p.arguments = ["-v", "error", "-i", url.path, "-map", "0:a:0", "-ac", "1", "-f", "s16le", "-"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let data = try TestTools.run("/usr/bin/ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a:0", "-ac", "1", "-f", "s16le", "-"]).output
         var peak = 0
         data.withUnsafeBytes { raw in
             for v in raw.bindMemory(to: Int16.self) { peak = max(peak, abs(Int(v))) }

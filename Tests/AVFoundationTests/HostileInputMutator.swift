@@ -1,25 +1,17 @@
 // The structure-aware mutation engine behind HostileInputTests and scripts/fuzz.sh (which compiles
-// this file on its own with swiftc, so it uses Foundation only). A mutant is a valid seed file with
+// this file and Tests/TestSupport/SplitMix64.swift on their own with swiftc, so it uses Foundation only). A mutant is a valid seed file with
 // one to three hostile edits chosen by a seeded PRNG: the ISO-BMFF box tree is walked and a box
 // size, an entry count, a table entry, a timescale, a duration, a fragment or edit-list time, a
 // version byte is set to an extreme value; an ID3v2 tag gets hostile tag/frame sizes, flags and
 // encodings; any file may be truncated or have bytes flipped. The same (seed file, mutant seed)
 // always gives the same bytes, so a failing mutant is reproduced from the seed it is named by.
 import Foundation
+#if canImport(TestSupport)
+import TestSupport  // SplitMix64 (scripts/fuzz.sh compiles Tests/TestSupport/SplitMix64.swift with this file)
+#endif
 
-/// SplitMix64: tiny, fast and the same on every platform (the standard library's generator is not
-/// seedable).
-struct HostileRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The mutants' generator: SplitMix64, the same on every platform.
+typealias HostileRandom = SplitMix64
 
 /// One ISO-BMFF box found in a seed: where its header starts, its header and total length, its type.
 struct HostileBox {

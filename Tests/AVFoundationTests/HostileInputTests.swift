@@ -14,7 +14,9 @@
 // six process launches per mutant.
 import AVFoundation
 import Foundation
+import MediaEngine
 import Testing
+import TestSupport
 
 @Suite(.serialized) struct HostileInputTests {
     /// Mutants per seed file in the suite (scripts/fuzz.sh runs more).
@@ -166,16 +168,7 @@ import Testing
 
     /// Runs `tool` and returns its exit status and standard error.
     static func runCapturingErrors(_ tool: URL, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try TestTools.runText(tool.path, arguments, capture: .standardError)
     }
 
     /// The mutation engine is deterministic and structure-aware: the same seed gives the same
@@ -325,7 +318,8 @@ enum HostileRun {
             let stages = runAll(file, work: work, index: index, problems: problems)
             if job.control {
                 if !stages.failures.isEmpty { problems.add("the unmutated seed failed: \(stages.failures)") }
-                if stages.samples == 0 || !stages.exported || (job.ext != "m4a" && job.ext != "mp3" && stages.images == 0) {
+                if stages.samples == 0 || !stages.exported || (job.ext != "m4a" && job.ext != "mp3" && stages.images == 0)
+                    || stages.editsWritten == (job.ext == "mp3") {
                     problems.add("the unmutated seed did not go through every stage: \(stages)")
                 }
             }
@@ -367,9 +361,11 @@ enum HostileRun {
     /// Judges an error from any API: AVFoundationErrorDomain, a description and a reason.
     /// What one file went through.
     struct Stages: CustomStringConvertible {
-        var images = 0, samples = 0, exported = false
+        var images = 0, samples = 0, exported = false, editsWritten = false
         var failures: [String] = []
-        var description: String { "\(images) images, \(samples) samples, exported \(exported), failures \(failures)" }
+        var description: String {
+            "\(images) images, \(samples) samples, exported \(exported), edits written \(editsWritten), failures \(failures)"
+        }
     }
 
     static func judge(_ error: (any Error)?, _ what: String, _ problems: Box, _ stages: inout Stages) {
@@ -399,6 +395,42 @@ enum HostileRun {
         private var value: Result<T, any Error>?
         func set(_ v: Result<T, any Error>) { lock.withLock { value = v } }
         func get() -> Result<T, any Error>? { lock.withLock { value } }
+    }
+
+    /// The box reader and writer on a copy: every box of the movie walked, then track 1's edit
+    /// list rewritten to [empty 0.2 s, media 0–0.5 s] — done, or refused with a BoxError or
+    /// MediaError that says why; a done copy must load with those two segments.
+    static func rewriteEditList(_ file: URL, work: URL, index: Int, problems: Box, _ stages: inout Stages) {
+        let copy = work.appendingPathComponent("edits-\(index).\(file.pathExtension)")
+        guard (try? FileManager.default.copyItem(at: file, to: copy)) != nil else { problems.add("cannot copy for the box stage"); return }
+        defer { try? FileManager.default.removeItem(at: copy) }
+        if let movie = try? MediaFile(url: copy).topLevelPayload("moov", maximum: 64 << 20) {
+            let reader = ISOBoxReader(bytes: movie)
+            func walk(_ box: ISOBox, depth: Int) -> Int {
+                depth > 16 ? 0 : reader.children(of: box).reduce(1) { $0 + walk($1, depth: depth + 1) }
+            }
+            _ = walk(ISOBox(type: FourCC.code("moov"), payloadStart: 0, end: movie.count), depth: 0)
+        }
+        do {
+            try EditListBox.rewrite(copy, edits: [1: [MovieEdit(duration: CMTime(value: 1, timescale: 5), mediaStart: nil),
+                                                      MovieEdit(duration: CMTime(value: 1, timescale: 2), mediaStart: .zero)]])
+            stages.editsWritten = true
+        } catch let error as BoxError {
+            if error.reason.isEmpty { problems.add("edit-list rewrite: a BoxError without a reason") }
+            say("FAILED edit-list rewrite: \(error.reason)")
+            return
+        } catch let error as MediaError {
+            say("FAILED edit-list rewrite: \(error.message)")
+            return
+        } catch {
+            problems.add("edit-list rewrite: \(error) is neither a BoxError nor a MediaError")
+            return
+        }
+        let asset = AVURLAsset(url: copy)
+        if case .success(let tracks) = wait({ try await asset.load(.tracks) }),
+           let track = tracks.first(where: { $0.trackID == 1 }), track.segments.map(\.isEmpty) != [true, false] {
+            problems.add("the rewritten edit list reads back as \(track.segments.map(\.timeMapping))")
+        }
     }
 
     static func runAll(_ file: URL, work: URL, index: Int, problems: Box) -> Stages {
@@ -476,6 +508,7 @@ enum HostileRun {
                 if !left.isEmpty { problems.add("a failed \(preset) export left \(left) behind") }
             }
         }
+        rewriteEditList(file, work: work, index: index, problems: problems, &stages)
         return stages
     }
 }

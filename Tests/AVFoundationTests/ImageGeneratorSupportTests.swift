@@ -1,6 +1,7 @@
 import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 /// Test media for the image generator, made once per process in a temporary directory with the
 /// ffmpeg CLI (a test tool here, never part of the library).
@@ -16,10 +17,7 @@ enum GeneratorMedia {
     /// when bit k is set).
     static let numbered: URL = {
         let url = dir.appendingPathComponent("numbered.mp4")
-        let geq = "geq=lum='if(lt(Y\\,32)\\,255*mod(floor(N/pow(2\\,floor(X/20)))\\,2)\\,mod(X+Y+3*N\\,200)+28)'"
-        ffmpeg(["-f", "lavfi", "-i", "nullsrc=s=320x240:r=30:d=12,format=gray,\(geq),format=yuv420p",
-                "-c:v", "libx264", "-preset", "veryfast",
-                "-x264-params", "bframes=3:b-adapt=0:keyint=48:min-keyint=48:scenecut=0", url.path])
+        ffmpeg(TestTools.numberedVideoArguments + [url.path])
         return url
     }()
 
@@ -63,21 +61,12 @@ enum GeneratorMedia {
         return url
     }()
 
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".cache/fixtures")
+    static let fixtures = TestTools.root.appendingPathComponent(".cache/fixtures")
 
     /// Runs the ffmpeg CLI quietly; returns its standard output.
     @discardableResult
     static func ffmpeg(_ args: [String], tool: String = "ffmpeg") -> Data {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [tool, "-v", "error"] + (tool == "ffmpeg" ? ["-nostdin", "-y"] : []) + args
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try? p.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return out
+        (try? TestTools.run(tool, ["-v", "error"] + (tool == "ffmpeg" ? ["-nostdin", "-y"] : []) + args).output) ?? Data()
     }
 
     /// The time of frame `n` of the numbered video.

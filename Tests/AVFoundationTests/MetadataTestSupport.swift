@@ -1,6 +1,7 @@
 // Helpers for the metadata suites: temp files, running the ffmpeg CLI, building byte fixtures.
 import Foundation
 @testable import AVFoundation
+import TestSupport
 
 enum MetadataTestSupport {
     /// Whether an executable is on PATH.
@@ -13,25 +14,12 @@ enum MetadataTestSupport {
     static var hasFFmpeg: Bool { has("ffmpeg") }
 
     /// A fresh temporary directory.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("metadata-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try TestTools.temporaryDirectory("metadata-tests") }
 
     /// Runs a tool, returning its exit status and standard output.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try TestTools.runText(tool, arguments)
     }
 
     /// Writes bytes to a temporary file and reads its metadata with an empty ContainerTags.

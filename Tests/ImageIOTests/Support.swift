@@ -1,18 +1,11 @@
 import Foundation
 import ImageIO
+import TestSupport
 
 /// Runs a command-line tool; its standard output, or nil when it exits non-zero.
 func runTool(_ path: String, _ arguments: [String]) -> Data? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return nil }
-    let out = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? out : nil
+    guard let (status, output) = try? TestTools.run(path, arguments), status == 0 else { return nil }
+    return output
 }
 
 /// ffmpeg's own decode of an image file, as raw pixels of `pixFmt`.
@@ -41,9 +34,7 @@ func ffmpegMake(_ arguments: [String]) -> Bool {
 
 /// A fresh temporary directory, removed by the caller.
 func makeTempDirectory() -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imageio-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir
+    TestTools.makeTemporaryDirectory("imageio")
 }
 
 /// A CGImage over `bytes` with the given layout.

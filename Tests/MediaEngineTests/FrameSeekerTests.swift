@@ -3,6 +3,7 @@ import CoreMedia
 import Foundation
 import Testing
 @testable import MediaEngine
+import TestSupport
 
 /// A 12 s, 30 fps, 320×240 H.264 MP4 with B-frames (3, pyramid) and a keyframe every 48 frames,
 /// whose frames carry their own number: the top 32 rows hold 16 blocks 20 px wide, block k white
@@ -13,19 +14,12 @@ enum NumberedVideo {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frameseeker-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent("numbered.mp4")
-        let geq = "geq=lum='if(lt(Y\\,32)\\,255*mod(floor(N/pow(2\\,floor(X/20)))\\,2)\\,mod(X+Y+3*N\\,200)+28)'"
-        run(["-f", "lavfi", "-i", "nullsrc=s=320x240:r=30:d=12,format=gray,\(geq),format=yuv420p",
-             "-c:v", "libx264", "-preset", "veryfast",
-             "-x264-params", "bframes=3:b-adapt=0:keyint=48:min-keyint=48:scenecut=0", url.path])
+        run(TestTools.numberedVideoArguments + [url.path])
         return url
     }()
 
     static func run(_ args: [String]) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y"] + args
-        try? p.run()
-        p.waitUntilExit()
+        _ = try? TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + args)
     }
 
     /// The frame number shown by a BGRA image of the video (any size).

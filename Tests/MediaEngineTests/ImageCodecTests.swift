@@ -2,25 +2,16 @@ import CoreGraphics
 import Foundation
 import Testing
 @testable import MediaEngine
+import TestSupport
 
 /// Runs a command-line tool and returns its standard output (nil on a non-zero exit).
 private func runTool(_ path: String, _ arguments: [String]) -> Data? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return nil }
-    let out = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? out : nil
+    guard let (status, output) = try? TestTools.run(path, arguments), status == 0 else { return nil }
+    return output
 }
 
 private func tempDirectory() -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imagecodec-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir
+    TestTools.makeTemporaryDirectory("imagecodec")
 }
 
 /// An RGBA gradient with varying alpha, straight (non-premultiplied) alpha.

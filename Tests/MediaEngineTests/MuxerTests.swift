@@ -72,6 +72,43 @@ import Testing
         #expect(size >= 800 + 44)
     }
 
+    /// Edit lists handed to `finish` replace libavformat's single edit: several entries, an empty
+    /// one first, in the movie's own timescales, with the track and movie durations they give.
+    @Test func finishWritesEditListsWithSeveralEntries() throws {
+        let url = try Self.temp("edited.mov")
+        let muxer = try Muxer(url: url, options: Muxer.Options(formatName: "mov"))
+        let stream = try muxer.addStream(formatDescription: Self.pcmFormat(), options: Muxer.StreamOptions(timescale: 8000))
+        try muxer.start()
+        for i in 0..<40 {  // 4 s in 0.1 s packets
+            let bytes = [UInt8](repeating: UInt8(i), count: 1600)
+            let packet = try bytes.withUnsafeBytes {
+                try EncodedPacket(copying: $0, pts: Int64(i * 800), dts: Int64(i * 800), duration: 800, isKeyframe: true, timescale: 8000)
+            }
+            try muxer.write(packet, stream: stream)
+        }
+        let second = { (value: Int64) in CMTime(value: value, timescale: 1) }
+        try muxer.finish(edits: [stream: [MovieEdit(duration: CMTime(value: 1, timescale: 2), mediaStart: nil),
+                                          MovieEdit(duration: second(1), mediaStart: second(1)),
+                                          MovieEdit(duration: second(1), mediaStart: second(3))]])
+        let reader = ISOBoxReader(bytes: try #require(try MediaFile(url: url).topLevelPayload("moov", maximum: 1 << 20)))
+        let root = ISOBox(type: FourCC.code("moov"), payloadStart: 0, end: reader.bytes.count)
+        let mvhd = try #require(reader.child("mvhd", of: root))
+        let movieScale = Int64(try #require(reader.u32(mvhd.payloadStart + 12)))
+        let elst = try #require(reader.descend(root, ["trak", "edts", "elst"]))
+        #expect(EditListBox.entries(reader, elst) == [.empty(duration: UInt64(movieScale / 2)),
+                                                       EditListEntry(segmentDuration: UInt64(movieScale), mediaTime: 8000),
+                                                       EditListEntry(segmentDuration: UInt64(movieScale), mediaTime: 24000)])
+        let tkhd = try #require(reader.descend(root, ["trak", "tkhd"]))
+        #expect(reader.versionedField(tkhd, version0: 20, version1: 28) == UInt64(movieScale * 5 / 2))
+        #expect(reader.versionedField(mvhd, version0: 16, version1: 24) == UInt64(movieScale * 5 / 2))
+
+        // Not a QuickTime-family movie: refused before anything is written.
+        let wave = try Muxer(url: try Self.temp("tone.wav"), options: Muxer.Options(formatName: "wav"))
+        _ = try wave.addStream(formatDescription: Self.pcmFormat(), options: Muxer.StreamOptions(timescale: 8000))
+        #expect(throws: MediaError.self) { try wave.finish(edits: [0: [MovieEdit(duration: second(1), mediaStart: .zero)]]) }
+        wave.abort()
+    }
+
     @Test func passthroughNeedsTheCodecsConfiguration() throws {
         var h264: CMFormatDescription?
         CMVideoFormatDescriptionCreate(allocator: nil, codecType: kCMVideoCodecType_H264, width: 64, height: 64, extensions: nil,

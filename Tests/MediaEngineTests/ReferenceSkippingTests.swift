@@ -4,25 +4,13 @@ import Foundation
 import Synchronization
 import Testing
 @testable import MediaEngine
+import TestSupport
 
 // FrameSeeker may leave H.264 reference B-pictures that no requested frame depends on undecoded
 // (`skipsUnneededReferences`). These tests decode the same frames with the switch on and off,
 // on streams encoded many different ways, and require the same pictures byte for byte.
 
-/// A deterministic random number generator (SplitMix64), so every run picks the same frames.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+// Frames are picked with TestSupport's SplitMix64, so every run picks the same ones.
 
 /// The H.264 streams the tests run on: 4 s of moving test pattern at 30 fps, 320×240, with a
 /// keyframe every 40 frames (three GOPs) unless stated, each encoded another way.
@@ -141,13 +129,7 @@ private final class SkippingFixtures: Sendable {
 
     /// Runs the ffmpeg CLI; true when it succeeded and wrote a non-empty file (the last argument).
     static func ffmpeg(_ args: [String]) -> Bool {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y"] + args
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { return false }
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, let out = args.last,
+        guard let (status, _) = try? TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + args), status == 0, let out = args.last,
               let size = (try? FileManager.default.attributesOfItem(atPath: out))?[.size] as? Int else { return false }
         return size > 0
     }

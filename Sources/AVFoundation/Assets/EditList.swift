@@ -1,24 +1,11 @@
 // Edit lists of ISO base media files (MP4, MOV, M4A, 3GP): each track's 'elst' read from the
-// file's own bytes, because FFmpeg applies edit lists while demuxing but does not expose them.
+// file's own bytes with the engine's box reader (EditListBox parses the entries), because FFmpeg
+// applies edit lists while demuxing but does not expose them.
 // They become the track's AVAssetTrackSegments: target ranges in the movie timeline (mvhd
 // timescale), source ranges in the track's media timeline (mdhd timescale).
 import CoreMedia
 import Foundation
-
-/// One entry of an 'elst' box, as stored.
-struct EditListEntry: Sendable, Equatable {
-    /// The entry's length in the movie timeline, in the movie timescale.
-    var segmentDuration: UInt64
-    /// Where the entry starts in the media, in the media timescale; -1 for an empty edit.
-    var mediaTime: Int64
-    /// The integer part of the playback rate (16.16 fixed point with `mediaRateFraction`).
-    var mediaRateInteger: Int16
-    /// The fractional part of the playback rate, in 1/65536.
-    var mediaRateFraction: Int16
-
-    /// Whether the entry is an empty edit (presents no media).
-    var isEmpty: Bool { mediaTime == -1 }
-}
+import MediaEngine
 
 /// A track's edit list with the timescales its entries are counted in.
 struct TrackEditList: Sendable, Equatable {
@@ -87,23 +74,20 @@ struct TrackEditList: Sendable, Equatable {
 
 /// Reads the edit lists of an ISO base media file.
 enum EditListReader {
-    /// The most entries honoured in one edit list; longer lists are ignored.
-    static let maximumEntries = 100_000
-
     /// The edit lists of the file at `url` by track ID (tkhd): tracks without an 'elst', or
     /// whose 'elst' is damaged, are absent. Non-ISO files, unreadable files and files without a
     /// usable 'mvhd' give an empty map. Never throws, traps or reads past a box.
     static func read(url: URL) -> [CMPersistentTrackID: TrackEditList] {
-        guard let file = try? MetadataFile(url: url),
-              ISOBMFFMetadataParser.looksLikeISOBMFF(file.read(at: 0, count: 12)),
+        guard let file = try? MediaFile(url: url),
+              ISOBoxReader.looksLikeISOBMFF(file.read(upTo: 8, at: 0)),
               let moov = ISOBMFFMetadataParser(file: file).readMovieBox() else { return [:] }
         return parse(movieBox: moov)
     }
 
     /// The edit lists in the payload of a 'moov' box.
     static func parse(movieBox moov: [UInt8]) -> [CMPersistentTrackID: TrackEditList] {
-        let buffer = ISOBMFFBuffer(bytes: moov)
-        let root = ISOBMFFBox(type: FourCC.code("moov"), payloadStart: 0, end: moov.count)
+        let buffer = ISOBoxReader(bytes: moov)
+        let root = ISOBox(type: FourCC.code("moov"), payloadStart: 0, end: moov.count)
         let boxes = buffer.children(of: root)
         guard let mvhd = boxes.first(where: { $0.type == FourCC.code("mvhd") }),
               let movieTimescale = movieTimescale(buffer, mvhd) else { return [:] }
@@ -111,7 +95,7 @@ enum EditListReader {
         for trak in boxes where trak.type == FourCC.code("trak") {
             guard let trackID = trackID(buffer, trak), lists[trackID] == nil,
                   let elst = buffer.descend(trak, ["edts", "elst"]),
-                  let entries = entries(buffer, elst),
+                  let entries = EditListBox.entries(buffer, elst),
                   let mdhd = buffer.descend(trak, ["mdia", "mdhd"]),
                   let (mediaTimescale, mediaDuration) = mediaHeader(buffer, mdhd) else { continue }
             lists[trackID] = TrackEditList(movieTimescale: movieTimescale, mediaTimescale: mediaTimescale,
@@ -121,16 +105,15 @@ enum EditListReader {
     }
 
     /// The mvhd timescale (version 0 or 1), when positive and within `Int32`.
-    private static func movieTimescale(_ buffer: ISOBMFFBuffer, _ mvhd: ISOBMFFBox) -> Int32? {
-        let p = mvhd.payloadStart
-        guard let version = buffer.u8(p), version <= 1,
-              let timescale = buffer.u32(version == 1 ? p + 20 : p + 12), mvhd.end >= p + (version == 1 ? 24 : 16),
-              timescale > 0, let value = Int32(exactly: timescale) else { return nil }
+    private static func movieTimescale(_ buffer: ISOBoxReader, _ mvhd: ISOBox) -> Int32? {
+        guard let (timescale, _) = buffer.timescaleAndDuration(mvhd), timescale > 0, let value = Int32(exactly: timescale) else {
+            return nil
+        }
         return value
     }
 
     /// The tkhd track ID (version 0 or 1), when positive and within `Int32`.
-    private static func trackID(_ buffer: ISOBMFFBuffer, _ trak: ISOBMFFBox) -> CMPersistentTrackID? {
+    private static func trackID(_ buffer: ISOBoxReader, _ trak: ISOBox) -> CMPersistentTrackID? {
         guard let tkhd = buffer.child("tkhd", of: trak), let version = buffer.u8(tkhd.payloadStart), version <= 1 else { return nil }
         let at = tkhd.payloadStart + (version == 1 ? 20 : 12)
         guard at + 4 <= tkhd.end, let id = buffer.u32(at), id > 0, let value = Int32(exactly: id) else { return nil }
@@ -138,48 +121,9 @@ enum EditListReader {
     }
 
     /// The mdhd timescale and duration (version 0 or 1).
-    private static func mediaHeader(_ buffer: ISOBMFFBuffer, _ mdhd: ISOBMFFBox) -> (Int32, UInt64)? {
-        let p = mdhd.payloadStart
-        guard let version = buffer.u8(p), version <= 1 else { return nil }
-        let timescale: UInt32?, duration: UInt64?
-        if version == 1 {
-            guard p + 32 <= mdhd.end else { return nil }
-            timescale = buffer.u32(p + 20); duration = buffer.u64(p + 24)
-        } else {
-            guard p + 20 <= mdhd.end else { return nil }
-            timescale = buffer.u32(p + 12); duration = buffer.u32(p + 16).map(UInt64.init)
-        }
-        guard let timescale, timescale > 0, let value = Int32(exactly: timescale), let duration else { return nil }
+    private static func mediaHeader(_ buffer: ISOBoxReader, _ mdhd: ISOBox) -> (Int32, UInt64)? {
+        guard let (timescale, duration) = buffer.timescaleAndDuration(mdhd), timescale > 0,
+              let value = Int32(exactly: timescale) else { return nil }
         return (value, duration)
-    }
-
-    /// The entries of an 'elst' box; nil when its version is unknown or `entry_count` claims
-    /// more entries than the box holds.
-    private static func entries(_ buffer: ISOBMFFBuffer, _ elst: ISOBMFFBox) -> [EditListEntry]? {
-        let p = elst.payloadStart
-        guard let version = buffer.u8(p), version <= 1, let count32 = buffer.u32(p + 4) else { return nil }
-        let entrySize = version == 1 ? 20 : 12
-        let available = (elst.end - (p + 8)) / entrySize
-        guard count32 <= UInt32(maximumEntries), Int(count32) <= available else { return nil }
-        var entries: [EditListEntry] = []
-        entries.reserveCapacity(Int(count32))
-        var at = p + 8
-        for _ in 0..<Int(count32) {
-            let duration: UInt64, mediaTime: Int64
-            if version == 1 {
-                guard let d = buffer.u64(at), let m = buffer.u64(at + 8) else { return nil }
-                duration = d; mediaTime = Int64(bitPattern: m)
-            } else {
-                guard let d = buffer.u32(at), let m = buffer.u32(at + 4) else { return nil }
-                duration = UInt64(d); mediaTime = Int64(Int32(bitPattern: m))
-            }
-            let rateAt = at + entrySize - 4
-            guard let rateInteger = buffer.u16(rateAt), let rateFraction = buffer.u16(rateAt + 2) else { return nil }
-            entries.append(EditListEntry(segmentDuration: duration, mediaTime: mediaTime,
-                                         mediaRateInteger: Int16(bitPattern: rateInteger),
-                                         mediaRateFraction: Int16(bitPattern: rateFraction)))
-            at += entrySize
-        }
-        return entries
     }
 }

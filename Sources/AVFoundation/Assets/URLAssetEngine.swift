@@ -133,34 +133,17 @@ struct QuickTimeBoxScan {
     init() {}
 
     init(url: URL) {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
-        defer { try? handle.close() }
-        guard let end = try? handle.seekToEnd() else { return }
-        func walk(from start: UInt64, to limit: UInt64, depth: Int) {
-            var offset = start
-            var steps = 0
-            while offset + 8 <= limit, steps < 10_000 {
-                steps += 1
-                guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
-                      header.count >= 8 else { return }
-                var size = UInt64(header[0]) << 24 | UInt64(header[1]) << 16 | UInt64(header[2]) << 8 | UInt64(header[3])
-                let type = String(decoding: header[4..<8], as: UTF8.self)
-                var headerSize: UInt64 = 8
-                if size == 1 {
-                    guard header.count >= 16 else { return }
-                    size = header[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
-                    headerSize = 16
-                } else if size == 0 {
-                    size = limit - offset
+        guard let file = try? MediaFile(url: url) else { return }
+        func walk(_ walker: ISOBoxWalker, depth: Int) {
+            var walker = walker
+            while let box = try? walker.next(), box.fits {
+                if box.type == FourCC.code("moof") { hasMovieFragments = true }
+                if box.type == FourCC.code("mvex") { hasMovieExtends = true }
+                if box.type == FourCC.code("moov"), depth == 0 {
+                    walk(file.boxes(from: box.payloadOffset, to: box.end, maximumBoxes: 10_000), depth: 1)
                 }
-                // A 64-bit size from the file may be near 2^64: compare against the room left, never add.
-                guard size >= headerSize, size <= limit - offset else { return }
-                if type == "moof" { hasMovieFragments = true }
-                if type == "mvex" { hasMovieExtends = true }
-                if type == "moov", depth == 0 { walk(from: offset + headerSize, to: offset + size, depth: 1) }
-                offset += size
             }
         }
-        walk(from: 0, to: end, depth: 0)
+        walk(file.boxes(maximumBoxes: 10_000), depth: 0)
     }
 }

@@ -9,9 +9,10 @@
 // as extendedLanguageTag; APIC/PIC → the image bytes as NSData (JPEG/PNG data type), with
 // MIME type, picture type and description in extraAttributes; other frames → their bytes.
 import Foundation
+import MediaEngine
 
 struct ID3Parser {
-    let file: MetadataFile
+    let file: MediaFile
 
     /// The largest tag read (the format's own limit is 256 MB).
     static let maximumTagSize = 64 << 20
@@ -19,15 +20,15 @@ struct ID3Parser {
     static let maximumFrames = 10_000
 
     /// Whether the file ends in an ID3v1 tag.
-    static func hasID3v1(_ file: MetadataFile) -> Bool {
+    static func hasID3v1(_ file: MediaFile) -> Bool {
         guard file.length >= 128 else { return false }
-        return file.read(at: file.length - 128, count: 3) == Array("TAG".utf8)
+        return file.read(upTo: 3, at: file.length - 128) == Array("TAG".utf8)
     }
 
     func parse(into metadata: inout AssetMetadata) {
         var items = parseV2()
         if items.isEmpty && Self.hasID3v1(file) {
-            items = Self.parseV1(file.read(at: file.length - 128, count: 128))
+            items = Self.parseV1(file.read(upTo: 128, at: file.length - 128))
         }
         metadata.add(items, format: .id3Metadata)
     }
@@ -35,19 +36,19 @@ struct ID3Parser {
     // MARK: ID3v2
 
     private func parseV2() -> [AVMetadataItem] {
-        let header = file.read(at: 0, count: 10)
+        let header = file.read(upTo: 10, at: 0)
         guard header.count == 10, header.starts(with: Array("ID3".utf8)),
               (2...4).contains(header[3]), header[4] != 0xFF,
               header[6...9].allSatisfy({ $0 < 0x80 }) else { return [] }
         let version = header[3], flags = header[5]
         let size = Self.syncSafe(Array(header[6...9]))
-        var tag = file.read(at: 10, count: min(size, Self.maximumTagSize))
+        var tag = file.read(upTo: min(size, Self.maximumTagSize), at: 10)
         // v2.2/v2.3: unsynchronisation applies to the whole tag.
         if flags & 0x80 != 0 && version < 4 { tag = Self.resynchronise(tag) }
         if version == 2 && flags & 0x40 != 0 { return [] }  // v2.2 compression: no defined scheme
         var offset = 0
         if version >= 3 && flags & 0x40 != 0 {
-            let buffer = ISOBMFFBuffer(bytes: tag)
+            let buffer = ISOBoxReader(bytes: tag)
             if version == 3 { offset = 4 + Int(buffer.u32(0) ?? 0) }  // size excludes itself
             else { offset = Self.syncSafe(Array(tag.prefix(4))) }       // size includes itself
             guard offset <= tag.count else { return [] }
@@ -56,7 +57,7 @@ struct ID3Parser {
     }
 
     private func frames(_ tag: [UInt8], from start: Int, version: UInt8, tagUnsynchronised: Bool) -> [AVMetadataItem] {
-        let buffer = ISOBMFFBuffer(bytes: tag)
+        let buffer = ISOBoxReader(bytes: tag)
         let headerLength = version == 2 ? 6 : 10
         let idLength = version == 2 ? 3 : 4
         var items: [AVMetadataItem] = []

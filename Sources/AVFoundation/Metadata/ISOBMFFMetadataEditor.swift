@@ -4,6 +4,7 @@
 // with the same meaning replaces them; boxes that are not metadata (chapters, vendor boxes) are
 // never touched.
 import Foundation
+import MediaEngine
 
 /// How items meet the metadata a file already has.
 package enum ISOBMFFMetadataMode: Sendable {
@@ -40,25 +41,25 @@ struct ISOBMFFMetadataEditor {
                                                             "yrrc", "loci", "kywd", "clsf", "rtng"].map(FourCC.code))
 
     /// Applies `items` to `movie`'s file-level metadata.
-    func apply(_ items: [AVMetadataItem], mode: ISOBMFFMetadataMode, to movie: inout MovieBox) throws(ISOBMFFWriteFailure) {
+    func apply(_ items: [AVMetadataItem], mode: ISOBMFFMetadataMode, to movie: inout ISOBoxNode) throws(BoxError) {
         var children = movie.children ?? []
 
         // The three stores as they are.
         let udtaIndex = children.firstIndex { $0.type == FourCC.code("udta") }
-        var udta = udtaIndex.map { children[$0] } ?? MovieBox(container: FourCC.code("udta"), children: [])
+        var udta = udtaIndex.map { children[$0] } ?? ISOBoxNode(container: FourCC.code("udta"), children: [])
         var udtaChildren = udta.children ?? []
         let iTunesIndex = udtaChildren.firstIndex {
-            $0.type == FourCC.code("meta") && MovieBox.parseMeta($0)?.handlerType == FourCC.code("mdir")
+            $0.type == FourCC.code("meta") && ISOBoxNode.parseMeta($0)?.handlerType == FourCC.code("mdir")
         }
-        var iTunesMeta = iTunesIndex.flatMap { MovieBox.parseMeta(udtaChildren[$0]) }
-        var iTunesEntries: [MovieBox] = []
+        var iTunesMeta = iTunesIndex.flatMap { ISOBoxNode.parseMeta(udtaChildren[$0]) }
+        var iTunesEntries: [ISOBoxNode] = []
         if let meta = iTunesMeta { iTunesEntries = try Self.listEntries(meta) }
         let mdtaIndex = children.firstIndex {
-            $0.type == FourCC.code("meta") && MovieBox.parseMeta($0)?.handlerType == FourCC.code("mdta")
+            $0.type == FourCC.code("meta") && ISOBoxNode.parseMeta($0)?.handlerType == FourCC.code("mdta")
         }
-        var mdtaMeta = mdtaIndex.flatMap { MovieBox.parseMeta(children[$0]) }
+        var mdtaMeta = mdtaIndex.flatMap { ISOBoxNode.parseMeta(children[$0]) }
         var mdtaKeys = mdtaMeta.map(Self.quickTimeKeys) ?? []
-        var mdtaEntries: [MovieBox] = []
+        var mdtaEntries: [ISOBoxNode] = []
         if let meta = mdtaMeta { mdtaEntries = try Self.listEntries(meta) }
 
         // What goes: same meanings (adding) or all metadata (replacing).
@@ -130,29 +131,29 @@ struct ISOBMFFMetadataEditor {
             switch store {
             case .iTunes(let atom):
                 let atoms = group.compactMap { ISOBMFFMetadataEncoding.iTunesData(atom: atom, $0) }
-                if !atoms.isEmpty { iTunesEntries.append(MovieBox(type: atom, payload: atoms.flatMap { $0 })) }
+                if !atoms.isEmpty { iTunesEntries.append(ISOBoxNode(type: atom, payload: atoms.flatMap { $0 })) }
             case .freeform(let key):
                 for item in group {
                     if let bytes = ISOBMFFMetadataEncoding.iTunesFreeform(key: key, item) {
-                        iTunesEntries.append(MovieBox(type: "----", payload: Array(bytes.dropFirst(8))))
+                        iTunesEntries.append(ISOBoxNode(type: "----", payload: Array(bytes.dropFirst(8))))
                     }
                 }
             case .userData(let type):
                 if let payload = ISOBMFFMetadataEncoding.userDataPayload(group) {
-                    udtaChildren.append(MovieBox(type: type, payload: payload))
+                    udtaChildren.append(ISOBoxNode(type: type, payload: payload))
                 }
             case .quickTime(let key):
                 let atoms = group.compactMap(ISOBMFFMetadataEncoding.quickTimeData)
                 guard !atoms.isEmpty else { continue }
                 mdtaKeys.append((FourCC.code("mdta"), key))
-                mdtaEntries.append(MovieBox(type: UInt32(mdtaKeys.count), payload: atoms.flatMap { $0 }))
+                mdtaEntries.append(ISOBoxNode(type: UInt32(mdtaKeys.count), payload: atoms.flatMap { $0 }))
             }
         }
 
         // Put the stores back; empty ones disappear.
         if !iTunesEntries.isEmpty {
-            var meta = iTunesMeta ?? MovieBox(container: FourCC.code("meta"), prefix: [0, 0, 0, 0],
-                                              children: [MovieBox(type: "hdlr", payload: Self.handler("mdir", manufacturer: "appl"))])
+            var meta = iTunesMeta ?? ISOBoxNode(container: FourCC.code("meta"), prefix: [0, 0, 0, 0],
+                                              children: [ISOBoxNode(type: "hdlr", payload: Self.handler("mdir", manufacturer: "appl"))])
             Self.setList(&meta, entries: iTunesEntries)
             iTunesMeta = meta
         } else if var meta = iTunesMeta {
@@ -161,24 +162,24 @@ struct ISOBMFFMetadataEditor {
             iTunesMeta = rest.isEmpty ? nil : meta
         }
         if iTunesIndex != nil {
-            udtaChildren.removeAll { $0.type == FourCC.code("meta") && MovieBox.parseMeta($0)?.handlerType == FourCC.code("mdir") }
+            udtaChildren.removeAll { $0.type == FourCC.code("meta") && ISOBoxNode.parseMeta($0)?.handlerType == FourCC.code("mdir") }
         }
-        if let meta = iTunesMeta { udtaChildren.append(MovieBox(type: meta.type, payload: Array(meta.bytes.dropFirst(8)))) }
+        if let meta = iTunesMeta { udtaChildren.append(ISOBoxNode(type: meta.type, payload: Array(meta.bytes.dropFirst(8)))) }
         udta.children = udtaChildren
         if let index = udtaIndex { children.remove(at: index) }
         let udtaPosition = udtaIndex ?? children.endIndex
         if !udtaChildren.isEmpty { children.insert(udta, at: min(udtaPosition, children.endIndex)) }
 
-        if let index = children.firstIndex(where: { $0.type == FourCC.code("meta") && MovieBox.parseMeta($0)?.handlerType == FourCC.code("mdta") }),
+        if let index = children.firstIndex(where: { $0.type == FourCC.code("meta") && ISOBoxNode.parseMeta($0)?.handlerType == FourCC.code("mdta") }),
            mdtaIndex != nil {
             children.remove(at: index)
         }
         if !mdtaEntries.isEmpty {
-            var meta = mdtaMeta ?? MovieBox(container: FourCC.code("meta"),
-                                            children: [MovieBox(type: "hdlr", payload: Self.handler("mdta", manufacturer: nil))])
+            var meta = mdtaMeta ?? ISOBoxNode(container: FourCC.code("meta"),
+                                            children: [ISOBoxNode(type: "hdlr", payload: Self.handler("mdta", manufacturer: nil))])
             // Renumber: only keys still used, in their order.
             var used: [(UInt32, String)] = []
-            var renumbered: [MovieBox] = []
+            var renumbered: [ISOBoxNode] = []
             var newIndex: [Int: UInt32] = [:]
             for var entry in mdtaEntries {
                 let old = Int(entry.type)
@@ -189,22 +190,22 @@ struct ISOBMFFMetadataEditor {
                 entry.type = newIndex[old]!
                 renumbered.append(entry)
             }
-            var keysPayload: [UInt8] = [0, 0, 0, 0] + ISOBMFFBytes.be32(UInt32(used.count))
+            var keysPayload: [UInt8] = [0, 0, 0, 0] + BoxBytes.be32(UInt32(used.count))
             for (namespace, name) in used {
-                keysPayload += ISOBMFFBytes.be32(UInt32(8 + name.utf8.count)) + MetadataKeyCoding.bytes(namespace) + Array(name.utf8)
+                keysPayload += BoxBytes.be32(UInt32(8 + name.utf8.count)) + MetadataKeyCoding.bytes(namespace) + Array(name.utf8)
             }
             var metaChildren = meta.children ?? []
             if let keysIndex = metaChildren.firstIndex(where: { $0.type == FourCC.code("keys") }) {
-                metaChildren[keysIndex] = MovieBox(type: "keys", payload: keysPayload)
+                metaChildren[keysIndex] = ISOBoxNode(type: "keys", payload: keysPayload)
             } else {
                 let after = (metaChildren.firstIndex { $0.type == FourCC.code("hdlr") }).map { $0 + 1 } ?? 0
-                metaChildren.insert(MovieBox(type: "keys", payload: keysPayload), at: after)
+                metaChildren.insert(ISOBoxNode(type: "keys", payload: keysPayload), at: after)
             }
             meta.children = metaChildren
             Self.setList(&meta, entries: renumbered)
             mdtaMeta = meta
             let position = mdtaIndex.map { min($0, children.endIndex) } ?? children.endIndex
-            children.insert(MovieBox(type: meta.type, payload: Array(meta.bytes.dropFirst(8))), at: position)
+            children.insert(ISOBoxNode(type: meta.type, payload: Array(meta.bytes.dropFirst(8))), at: position)
         }
         movie.children = children
     }
@@ -248,11 +249,11 @@ struct ISOBMFFMetadataEditor {
     }
 
     /// The meaning of an `ilst` entry.
-    private static func iTunesMeaning(_ entry: MovieBox) -> String? {
+    private static func iTunesMeaning(_ entry: ISOBoxNode) -> String? {
         guard entry.type == FourCC.code("----") else {
             return CommonKeyMapping.meaning(key: MetadataKeyCoding.numberKey(entry.type), keySpace: .iTunes)
         }
-        guard let (children, _) = try? MovieBox.parseList(entry.payload, 0..<entry.payload.count, depth: 6) else { return nil }
+        guard let (children, _) = try? ISOBoxNode.parseList(entry.payload, 0..<entry.payload.count, depth: 6) else { return nil }
         func text(_ type: String) -> String? {
             children.first { $0.type == FourCC.code(type) }.map { MetadataText.utf8($0.payload.dropFirst(4)) }
         }
@@ -262,15 +263,15 @@ struct ISOBMFFMetadataEditor {
     }
 
     /// The entries of a meta box's `ilst` (each a leaf holding its data atoms).
-    private static func listEntries(_ meta: MovieBox) throws(ISOBMFFWriteFailure) -> [MovieBox] {
+    private static func listEntries(_ meta: ISOBoxNode) throws(BoxError) -> [ISOBoxNode] {
         guard let ilst = meta.child("ilst") else { return [] }
-        return try MovieBox.parseList(ilst.payload, 0..<ilst.payload.count, depth: 5).boxes
+        return try ISOBoxNode.parseList(ilst.payload, 0..<ilst.payload.count, depth: 5).boxes
     }
 
     /// The (namespace, name) pairs of a QuickTime metadata `keys` box, in order.
-    private static func quickTimeKeys(_ meta: MovieBox) -> [(namespace: UInt32, name: String)] {
+    private static func quickTimeKeys(_ meta: ISOBoxNode) -> [(namespace: UInt32, name: String)] {
         guard let keys = meta.child("keys") else { return [] }
-        let buffer = ISOBMFFBuffer(bytes: keys.payload)
+        let buffer = ISOBoxReader(bytes: keys.payload)
         guard let count = buffer.u32(4) else { return [] }
         var result: [(UInt32, String)] = []
         var offset = 8
@@ -284,9 +285,9 @@ struct ISOBMFFMetadataEditor {
     }
 
     /// Replaces (or adds) a meta box's `ilst`.
-    private static func setList(_ meta: inout MovieBox, entries: [MovieBox]) {
-        let ilst = MovieBox(container: FourCC.code("ilst"), children: entries)
-        let leaf = MovieBox(type: ilst.type, payload: Array(ilst.bytes.dropFirst(8)))
+    private static func setList(_ meta: inout ISOBoxNode, entries: [ISOBoxNode]) {
+        let ilst = ISOBoxNode(container: FourCC.code("ilst"), children: entries)
+        let leaf = ISOBoxNode(type: ilst.type, payload: Array(ilst.bytes.dropFirst(8)))
         var children = meta.children ?? []
         if let index = children.firstIndex(where: { $0.type == FourCC.code("ilst") }) {
             children[index] = leaf

@@ -2,6 +2,7 @@
 // `data` atoms (32-bit well-known type, 32-bit locale, value), QuickTime user data international
 // text (16-bit length, 16-bit packed language, UTF-8) and iTunes freeform (`----`) entries.
 import Foundation
+import MediaEngine
 
 enum ISOBMFFMetadataEncoding {
     // Well-known data types (QuickTime File Format, "Well-known types").
@@ -18,7 +19,7 @@ enum ISOBMFFMetadataEncoding {
 
     /// A `data` atom with locale 0.
     static func dataAtom(type: UInt32, _ payload: [UInt8]) -> [UInt8] {
-        ISOBMFFBytes.box("data", ISOBMFFBytes.be32(type) + ISOBMFFBytes.be32(0) + payload)
+        BoxBytes.box("data", BoxBytes.be32(type) + BoxBytes.be32(0) + payload)
     }
 
     // MARK: iTunes
@@ -40,11 +41,11 @@ enum ISOBMFFMetadataEncoding {
         switch atom {
         case "trkn", "disk":
             guard let (number, total) = pair(item) else { return nil }
-            let payload = [0, 0] + ISOBMFFBytes.be16(number) + ISOBMFFBytes.be16(total) + (atom == "trkn" ? [0, 0] : [])
+            let payload = [0, 0] + BoxBytes.be16(number) + BoxBytes.be16(total) + (atom == "trkn" ? [0, 0] : [])
             return dataAtom(type: implicitType, payload)
         case "gnre":
             guard let number = integer(item), (1...Int64(UInt16.max)).contains(number) else { return nil }
-            return dataAtom(type: implicitType, ISOBMFFBytes.be16(UInt16(number)))
+            return dataAtom(type: implicitType, BoxBytes.be16(UInt16(number)))
         case "covr":
             guard let data = item.dataValue else { return nil }
             return dataAtom(type: imageType(data, dataType: item.dataType) ?? implicitType, [UInt8](data))
@@ -74,8 +75,8 @@ enum ISOBMFFMetadataEncoding {
         if let bytes = item.dataValue { data = dataAtom(type: binaryType(bytes, dataType: item.dataType), [UInt8](bytes)) }
         else if let text = text(item) { data = dataAtom(type: utf8Type, Array(text.utf8)) }
         else { return nil }
-        return ISOBMFFBytes.box("----", ISOBMFFBytes.box("mean", [0, 0, 0, 0] + Array(mean.utf8))
-                                    + ISOBMFFBytes.box("name", [0, 0, 0, 0] + Array(name.utf8)) + data)
+        return BoxBytes.box("----", BoxBytes.box("mean", [0, 0, 0, 0] + Array(mean.utf8))
+                                    + BoxBytes.box("name", [0, 0, 0, 0] + Array(name.utf8)) + data)
     }
 
     /// Splits a freeform key "com.apple.iTunes.NAME" at its last dot.
@@ -101,18 +102,18 @@ enum ISOBMFFMetadataEncoding {
             case kCMMetadataBaseDataType_SInt32?: return dataAtom(type: signedIntegerType, signed(number.int64Value, width: 4))
             case kCMMetadataBaseDataType_SInt64?: return dataAtom(type: signedIntegerType, signed(number.int64Value, width: 8))
             case kCMMetadataBaseDataType_UInt8?: return dataAtom(type: unsignedIntegerType, [number.uint8Value])
-            case kCMMetadataBaseDataType_UInt16?: return dataAtom(type: unsignedIntegerType, ISOBMFFBytes.be16(number.uint16Value))
-            case kCMMetadataBaseDataType_UInt32?: return dataAtom(type: unsignedIntegerType, ISOBMFFBytes.be32(number.uint32Value))
-            case kCMMetadataBaseDataType_UInt64?: return dataAtom(type: unsignedIntegerType, ISOBMFFBytes.be64(number.uint64Value))
+            case kCMMetadataBaseDataType_UInt16?: return dataAtom(type: unsignedIntegerType, BoxBytes.be16(number.uint16Value))
+            case kCMMetadataBaseDataType_UInt32?: return dataAtom(type: unsignedIntegerType, BoxBytes.be32(number.uint32Value))
+            case kCMMetadataBaseDataType_UInt64?: return dataAtom(type: unsignedIntegerType, BoxBytes.be64(number.uint64Value))
             case kCMMetadataBaseDataType_Float32?:
-                return dataAtom(type: float32Type, ISOBMFFBytes.be32(number.floatValue.bitPattern))
+                return dataAtom(type: float32Type, BoxBytes.be32(number.floatValue.bitPattern))
             case kCMMetadataBaseDataType_Float64?:
-                return dataAtom(type: float64Type, ISOBMFFBytes.be64(number.doubleValue.bitPattern))
+                return dataAtom(type: float64Type, BoxBytes.be64(number.doubleValue.bitPattern))
             default:
                 if let whole = wholeNumber(number) {
                     return dataAtom(type: signedIntegerType, signed(whole, width: minimalWidth(whole)))
                 }
-                return dataAtom(type: float64Type, ISOBMFFBytes.be64(number.doubleValue.bitPattern))
+                return dataAtom(type: float64Type, BoxBytes.be64(number.doubleValue.bitPattern))
             }
         default:
             guard let text = text(item) else { return nil }
@@ -129,7 +130,7 @@ enum ISOBMFFMetadataEncoding {
         guard let text = text(item) else { return nil }
         let bytes = Array(text.utf8)
         guard bytes.count <= Int(UInt16.max) else { return nil }
-        return ISOBMFFBytes.be16(UInt16(bytes.count)) + ISOBMFFBytes.be16(packedLanguage(item.extendedLanguageTag)) + bytes
+        return BoxBytes.be16(UInt16(bytes.count)) + BoxBytes.be16(packedLanguage(item.extendedLanguageTag)) + bytes
     }
 
     /// A user data box's payload for items of one type: text entries, or a data value as is.

@@ -2,6 +2,7 @@
 // QuickTime user data, QuickTime metadata (`mdta` keys), ISO user data, Nero `chpl` chapters
 // and QuickTime chapter tracks (`tref`/`chap` → a text track's samples), file and track level.
 import Foundation
+import MediaEngine
 
 /// What a track's header boxes say, for chapters and media selection.
 struct ISOTrackInfo: Sendable {
@@ -22,7 +23,7 @@ struct ISOTrackInfo: Sendable {
 }
 
 struct ISOBMFFMetadataParser {
-    let file: MetadataFile
+    let file: MediaFile
 
     /// The largest `moov` read into memory.
     static let maximumMovieBoxSize: UInt64 = 256 << 20
@@ -31,22 +32,14 @@ struct ISOBMFFMetadataParser {
     /// The most chapters read from a chapter track.
     static let maximumChapters = 10_000
 
-    /// Whether the first bytes look like an ISO base media file.
-    static func looksLikeISOBMFF(_ head: [UInt8]) -> Bool {
-        guard head.count >= 8 else { return false }
-        let type = Array(head[4..<8])
-        return [Array("ftyp".utf8), Array("moov".utf8), Array("mdat".utf8), Array("free".utf8),
-                Array("wide".utf8), Array("skip".utf8), Array("pnot".utf8)].contains(type)
-    }
-
     /// Finds `moov` among the top-level boxes and reads it.
     func parse(into metadata: inout AssetMetadata) {
         guard let moov = readMovieBox() else { return }
-        let buffer = ISOBMFFBuffer(bytes: moov)
-        let root = ISOBMFFBox(type: FourCC.code("moov"), payloadStart: 0, end: moov.count)
+        let buffer = ISOBoxReader(bytes: moov)
+        let root = ISOBox(type: FourCC.code("moov"), payloadStart: 0, end: moov.count)
         var movieDuration = CMTime.invalid
         var tracks: [ISOTrackInfo] = []
-        var trackBoxes: [CMPersistentTrackID: ISOBMFFBox] = [:]
+        var trackBoxes: [CMPersistentTrackID: ISOBox] = [:]
 
         for box in buffer.children(of: root) {
             switch box.type {
@@ -93,49 +86,18 @@ struct ISOBMFFMetadataParser {
     /// The payload of the first top-level 'moov' box (at most `maximumMovieBoxSize` bytes), or
     /// nil when there is none or the top-level boxes are damaged. Shared with the edit-list reader.
     func readMovieBox() -> [UInt8]? {
-        var offset: UInt64 = 0
-        var count = 0
-        while offset + 8 <= file.length && count < Self.maximumTopLevelBoxes {
-            count += 1
-            let header = file.read(at: offset, count: 16)
-            guard header.count >= 8 else { return nil }
-            let buffer = ISOBMFFBuffer(bytes: header)
-            guard let size32 = buffer.u32(0), let type = buffer.u32(4) else { return nil }
-            var size = UInt64(size32), headerLength: UInt64 = 8
-            if size32 == 1 {
-                guard let large = buffer.u64(8) else { return nil }
-                size = large
-                headerLength = 16
-            } else if size32 == 0 {
-                size = file.length - offset
-            }
-            guard size >= headerLength else { return nil }
-            let available = file.length - offset
-            if type == FourCC.code("moov") {
-                let length = min(size, available) - headerLength
-                guard length <= Self.maximumMovieBoxSize else { return nil }
-                return file.read(at: offset + headerLength, count: Int(length))
-            }
-            guard size <= available else { return nil }
-            offset += size
-        }
-        return nil
+        file.topLevelPayload("moov", maximum: Self.maximumMovieBoxSize, maximumBoxes: Self.maximumTopLevelBoxes)
     }
 
-    private static func movieDuration(_ buffer: ISOBMFFBuffer, _ mvhd: ISOBMFFBox) -> CMTime {
-        let p = mvhd.payloadStart
-        guard let version = buffer.u8(p) else { return .invalid }
-        let timescale: UInt32?, duration: UInt64?
-        if version == 1 { timescale = buffer.u32(p + 20); duration = buffer.u64(p + 24) }
-        else { timescale = buffer.u32(p + 12); duration = buffer.u32(p + 16).map(UInt64.init) }
-        guard let timescale, timescale > 0, timescale <= UInt32(Int32.max), let duration,
+    private static func movieDuration(_ buffer: ISOBoxReader, _ mvhd: ISOBox) -> CMTime {
+        guard let (timescale, duration) = buffer.timescaleAndDuration(mvhd), timescale > 0, timescale <= UInt32(Int32.max),
               duration < UInt64(Int64.max) else { return .invalid }
         return CMTime(value: Int64(duration), timescale: Int32(timescale))
     }
 
     // MARK: Tracks
 
-    private func trackInfo(_ buffer: ISOBMFFBuffer, _ trak: ISOBMFFBox) -> ISOTrackInfo? {
+    private func trackInfo(_ buffer: ISOBoxReader, _ trak: ISOBox) -> ISOTrackInfo? {
         guard let tkhd = buffer.child("tkhd", of: trak), let version = buffer.u8(tkhd.payloadStart),
               let flags = buffer.u32(tkhd.payloadStart) else { return nil }
         let p = tkhd.payloadStart
@@ -169,7 +131,7 @@ struct ISOBMFFMetadataParser {
     }
 
     /// The chapters of a QuickTime text track: one group per sample, titled with its text.
-    private func chapterTrackGroups(_ buffer: ISOBMFFBuffer, _ trak: ISOBMFFBox, timescale: Int32) -> [AVTimedMetadataGroup] {
+    private func chapterTrackGroups(_ buffer: ISOBoxReader, _ trak: ISOBox, timescale: Int32) -> [AVTimedMetadataGroup] {
         guard timescale > 0, let stbl = buffer.descend(trak, ["mdia", "minf", "stbl"]) else { return [] }
         let durations = sampleDurations(buffer, stbl)
         let offsets = sampleOffsets(buffer, stbl)
@@ -179,8 +141,8 @@ struct ISOBMFFMetadataParser {
         var time: Int64 = 0
         for index in 0..<count {
             let duration = Int64(durations[index])
-            let sample = file.read(at: offsets[index], count: min(Int(sizes[index]), 1 << 16))
-            let sampleBuffer = ISOBMFFBuffer(bytes: sample)
+            let sample = file.read(upTo: min(Int(sizes[index]), 1 << 16), at: offsets[index])
+            let sampleBuffer = ISOBoxReader(bytes: sample)
             var title = ""
             if let length = sampleBuffer.u16(0) {
                 let text = sampleBuffer.slice(2, 2 + Int(length))
@@ -200,7 +162,7 @@ struct ISOBMFFMetadataParser {
         return groups
     }
 
-    private func sampleDurations(_ buffer: ISOBMFFBuffer, _ stbl: ISOBMFFBox) -> [UInt32] {
+    private func sampleDurations(_ buffer: ISOBoxReader, _ stbl: ISOBox) -> [UInt32] {
         guard let stts = buffer.child("stts", of: stbl), let entries = buffer.u32(stts.payloadStart + 4) else { return [] }
         var result: [UInt32] = []
         for entry in 0..<Int(min(entries, UInt32(Self.maximumChapters))) {
@@ -212,7 +174,7 @@ struct ISOBMFFMetadataParser {
         return result
     }
 
-    private func sampleSizes(_ buffer: ISOBMFFBuffer, _ stbl: ISOBMFFBox) -> [UInt32] {
+    private func sampleSizes(_ buffer: ISOBoxReader, _ stbl: ISOBox) -> [UInt32] {
         guard let stsz = buffer.child("stsz", of: stbl), let fixed = buffer.u32(stsz.payloadStart + 4),
               let count = buffer.u32(stsz.payloadStart + 8) else { return [] }
         let limited = Int(min(count, UInt32(Self.maximumChapters)))
@@ -223,7 +185,7 @@ struct ISOBMFFMetadataParser {
         }
     }
 
-    private func sampleOffsets(_ buffer: ISOBMFFBuffer, _ stbl: ISOBMFFBox) -> [UInt64] {
+    private func sampleOffsets(_ buffer: ISOBoxReader, _ stbl: ISOBox) -> [UInt64] {
         var chunkOffsets: [UInt64] = []
         if let stco = buffer.child("stco", of: stbl), let count = buffer.u32(stco.payloadStart + 4) {
             for index in 0..<Int(min(count, UInt32(Self.maximumChapters))) {
@@ -265,7 +227,7 @@ struct ISOBMFFMetadataParser {
 
     /// Nero chapters: version/flags, (version 1: 4 reserved bytes), a count byte, then per
     /// chapter a 64-bit start in 100 ns units and a length-prefixed UTF-8 title.
-    private func neroChapters(_ buffer: ISOBMFFBuffer, _ chpl: ISOBMFFBox, movieDuration: CMTime) -> [AVTimedMetadataGroup] {
+    private func neroChapters(_ buffer: ISOBoxReader, _ chpl: ISOBox, movieDuration: CMTime) -> [AVTimedMetadataGroup] {
         guard let version = buffer.u8(chpl.payloadStart) else { return [] }
         var offset = chpl.payloadStart + 4 + (version == 1 ? 4 : 0)
         guard let count = buffer.u8(offset) else { return [] }
@@ -297,7 +259,7 @@ struct ISOBMFFMetadataParser {
                                                           "kywd", "clsf"].map(FourCC.code))
 
     /// Items in a `udta`: QuickTime user data text (©xxx, name), ISO user data, nested meta.
-    private func userData(_ buffer: ISOBMFFBuffer, _ udta: ISOBMFFBox) -> [(AVMetadataFormat, [AVMetadataItem])] {
+    private func userData(_ buffer: ISOBoxReader, _ udta: ISOBox) -> [(AVMetadataFormat, [AVMetadataItem])] {
         var quickTime: [AVMetadataItem] = [], iso: [AVMetadataItem] = []
         var result: [(AVMetadataFormat, [AVMetadataItem])] = []
         for box in buffer.children(of: udta) {
@@ -326,7 +288,7 @@ struct ISOBMFFMetadataParser {
 
     /// A QuickTime international text list: entries of 16-bit length, 16-bit language, text.
     /// A box whose payload is not such a list is taken as plain UTF-8 text.
-    private func quickTimeTextItems(_ buffer: ISOBMFFBuffer, _ box: ISOBMFFBox, key: NSNumber) -> [AVMetadataItem] {
+    private func quickTimeTextItems(_ buffer: ISOBoxReader, _ box: ISOBox, key: NSNumber) -> [AVMetadataItem] {
         var items: [AVMetadataItem] = []
         var offset = box.payloadStart
         while offset + 4 <= box.end, let length = buffer.u16(offset), let language = buffer.u16(offset + 2),
@@ -351,7 +313,7 @@ struct ISOBMFFMetadataParser {
 
     /// An ISO user data string box: version/flags, packed language, NUL-terminated UTF-8 or
     /// BOM-led UTF-16.
-    private func isoStringItem(_ buffer: ISOBMFFBuffer, _ box: ISOBMFFBox, key: NSNumber) -> AVMetadataItem? {
+    private func isoStringItem(_ buffer: ISOBoxReader, _ box: ISOBox, key: NSNumber) -> AVMetadataItem? {
         guard let language = buffer.u16(box.payloadStart + 4) else { return nil }
         var text = buffer.slice(box.payloadStart + 6, box.end)
         let isUTF16 = text.starts(with: [0xFE, 0xFF]) || text.starts(with: [0xFF, 0xFE])
@@ -365,7 +327,7 @@ struct ISOBMFFMetadataParser {
     // MARK: meta
 
     /// Items of a `meta` box: iTunes (`mdir` handler) or QuickTime metadata (`mdta`).
-    private func metaItems(_ buffer: ISOBMFFBuffer, _ meta: ISOBMFFBox) -> [(AVMetadataFormat, [AVMetadataItem])] {
+    private func metaItems(_ buffer: ISOBoxReader, _ meta: ISOBox) -> [(AVMetadataFormat, [AVMetadataItem])] {
         let children = buffer.metaChildren(meta)
         let handler = children.first { $0.type == FourCC.code("hdlr") }.flatMap(buffer.handlerType)
         guard let ilst = children.first(where: { $0.type == FourCC.code("ilst") }) else { return [] }
@@ -377,7 +339,7 @@ struct ISOBMFFMetadataParser {
     }
 
     /// The key names of a `keys` box, in order (index 0 is key 1).
-    private func mdtaKeys(_ buffer: ISOBMFFBuffer, _ keys: ISOBMFFBox) -> [String] {
+    private func mdtaKeys(_ buffer: ISOBoxReader, _ keys: ISOBox) -> [String] {
         guard let count = buffer.u32(keys.payloadStart + 4) else { return [] }
         var names: [String] = []
         var offset = keys.payloadStart + 8
@@ -389,7 +351,7 @@ struct ISOBMFFMetadataParser {
         return names
     }
 
-    private func quickTimeMetadataItems(_ buffer: ISOBMFFBuffer, _ ilst: ISOBMFFBox, keys: [String]) -> [AVMetadataItem] {
+    private func quickTimeMetadataItems(_ buffer: ISOBoxReader, _ ilst: ISOBox, keys: [String]) -> [AVMetadataItem] {
         var items: [AVMetadataItem] = []
         for entry in buffer.children(of: ilst) {
             let index = Int(entry.type)
@@ -402,7 +364,7 @@ struct ISOBMFFMetadataParser {
         return items
     }
 
-    private func iTunesItems(_ buffer: ISOBMFFBuffer, _ ilst: ISOBMFFBox) -> [AVMetadataItem] {
+    private func iTunesItems(_ buffer: ISOBoxReader, _ ilst: ISOBox) -> [AVMetadataItem] {
         var items: [AVMetadataItem] = []
         for entry in buffer.children(of: ilst) {
             let children = buffer.children(of: entry)
@@ -432,7 +394,7 @@ struct ISOBMFFMetadataParser {
     }
 
     /// One `data` atom: 32-bit type indicator (well-known type), 32-bit locale, payload.
-    private func dataItem(_ buffer: ISOBMFFBuffer, _ data: ISOBMFFBox, key: any NSCopying & NSObjectProtocol,
+    private func dataItem(_ buffer: ISOBoxReader, _ data: ISOBox, key: any NSCopying & NSObjectProtocol,
                           keySpace: AVMetadataKeySpace, atom: UInt32) -> AVMetadataItem? {
         guard let typeIndicator = buffer.u32(data.payloadStart) else { return nil }
         let type = typeIndicator & 0x00FF_FFFF
@@ -451,7 +413,7 @@ struct ISOBMFFMetadataParser {
 /// The well-known types of iTunes / QuickTime metadata `data` atoms.
 enum DataAtomValue {
     static func decode(type: UInt32, payload: [UInt8], atom: UInt32) -> ((any NSCopying & NSObjectProtocol), String)? {
-        let buffer = ISOBMFFBuffer(bytes: payload)
+        let buffer = ISOBoxReader(bytes: payload)
         switch type {
         case 1, 4: return (MetadataText.utf8(payload) as NSString, (kCMMetadataBaseDataType_UTF8 as String))
         case 2, 5: return (MetadataText.utf16(payload) as NSString, (kCMMetadataBaseDataType_UTF16 as String))

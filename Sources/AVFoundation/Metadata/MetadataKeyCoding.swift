@@ -1,6 +1,7 @@
 // How keys travel: four-character codes as NSNumber, strings as NSString, and both as the
 // percent-encoded second half of an identifier ("itsk/%A9nam", "id3/%00TT2").
 import Foundation
+import MediaEngine
 
 enum MetadataKeyCoding {
     /// The key spaces whose keys are four-character codes (NSNumber keys).
@@ -32,16 +33,10 @@ enum MetadataKeyCoding {
 
     /// The four-character code of a key string of up to four Latin-1 characters ("©nam",
     /// "TT2" → 0x00545432), or nil.
-    static func fourCharCode(_ string: String) -> UInt32? {
-        let scalars = Array(string.unicodeScalars)
-        guard (1...4).contains(scalars.count), scalars.allSatisfy({ $0.value <= 0xFF }) else { return nil }
-        return scalars.reduce(UInt32(0)) { ($0 << 8) | $1.value }
-    }
+    static func fourCharCode(_ string: String) -> UInt32? { FourCC.code(exactly: string) }
 
     /// The four bytes of a code, big-endian.
-    static func bytes(_ code: UInt32) -> [UInt8] {
-        [UInt8(code >> 24), UInt8((code >> 16) & 0xFF), UInt8((code >> 8) & 0xFF), UInt8(code & 0xFF)]
-    }
+    static func bytes(_ code: UInt32) -> [UInt8] { BoxBytes.be32(code) }
 
     /// A code as text: its bytes as Latin-1, leading zero bytes dropped ("©nam", "TT2").
     static func string(_ code: UInt32) -> String {

@@ -2,6 +2,7 @@
 // parse (ISO-BMFF: MP4/MOV/M4A/3GP; ID3v2/ID3v1 on MP3 and friends), and turns FFmpeg's tags
 // (ContainerTags) into items for the rest (Ogg/FLAC/Opus, Matroska/WebM, WAV, AIFF, …).
 import Foundation
+import MediaEngine
 
 /// Reads an asset's metadata.
 enum MetadataReader {
@@ -11,10 +12,10 @@ enum MetadataReader {
     /// Throws only when the file cannot be opened; damaged or hostile metadata yields fewer
     /// items, never an error, crash or hang.
     static func read(url: URL, container: ContainerTags) throws -> AssetMetadata {
-        let file = try MetadataFile(url: url)
+        let file = try MediaFile(url: url)
         var metadata = AssetMetadata()
-        let head = file.read(at: 0, count: 12)
-        if ISOBMFFMetadataParser.looksLikeISOBMFF(head) {
+        let head = file.read(upTo: 12, at: 0)
+        if ISOBoxReader.looksLikeISOBMFF(head) {
             ISOBMFFMetadataParser(file: file).parse(into: &metadata)
             if metadata.chapterGroupsByLocale.isEmpty {
                 ContainerMetadata.addChapters(container.chapters, to: &metadata)
@@ -31,31 +32,5 @@ enum MetadataReader {
         }
         ContainerMetadata.add(container, to: &metadata)
         return metadata
-    }
-}
-
-/// A bounded random-access view of a file: reads never go past the end and never fail loudly.
-final class MetadataFile: @unchecked Sendable {
-    private let handle: FileHandle
-    /// The file's length in bytes.
-    let length: UInt64
-
-    init(url: URL) throws {
-        handle = try FileHandle(forReadingFrom: url)
-        length = (try? handle.seekToEnd()) ?? 0
-    }
-
-    deinit { try? handle.close() }
-
-    /// Up to `count` bytes at `offset` (fewer at the end of the file, none past it).
-    func read(at offset: UInt64, count: Int) -> [UInt8] {
-        guard count > 0, offset < length else { return [] }
-        let available = Int(min(UInt64(count), length - offset))
-        do {
-            try handle.seek(toOffset: offset)
-            return [UInt8](try handle.read(upToCount: available) ?? Data())
-        } catch {
-            return []
-        }
     }
 }

@@ -1,6 +1,7 @@
 // The short names `avtool meta --set NAME=VALUE` (and Apple's avmetareadwrite-style tools) use
 // for metadata, turned into AVMetadataItems the ISO-BMFF writer maps into each key space.
 import Foundation
+import MediaEngine
 
 package enum MetadataSettingNames {
     /// The names, in the order help lists them.
@@ -38,7 +39,7 @@ package enum MetadataSettingNames {
             guard let (number, total) = ISOBMFFMetadataEncoding.pair(probe) else {
                 throw .init("\(name) must be N or N/M, got \"\(value)\"")
             }
-            let bytes = [0, 0] + ISOBMFFBytes.be16(number) + ISOBMFFBytes.be16(total)
+            let bytes = [0, 0] + BoxBytes.be16(number) + BoxBytes.be16(total)
                 + (identifier == .iTunesMetadataTrackNumber ? [0, 0] : [])
             item.value = Data(bytes) as NSData
             item.dataType = kCMMetadataBaseDataType_RawData as String
