@@ -30,6 +30,15 @@ enum WriterError {
         AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: reason, NSURLErrorKey: url])
     }
 
+    /// What Apple's configuration setters check before storing: a value not satisfying
+    /// `requirement` raises, so does any change once the object's `status` is not 0 (writing
+    /// started).
+    static func checkSetter(_ className: String, _ selector: String, status: Int, valid: Bool = true,
+                            requirement: @autoclosure () -> String = "") {
+        if !valid { raise(className, selector, "invalid parameter not satisfying: \(requirement())") }
+        if status != 0 { raise(className, selector, "Cannot call method when status is \(status)") }
+    }
+
     /// Stops the program with Apple's exception text: `*** -[Class selector] reason`.
     static func raise(_ className: String, _ selector: String, _ reason: String, file: StaticString = #fileID,
                       line: UInt = #line) -> Never {
