@@ -211,6 +211,19 @@ enum MultiTrackFixtures {
         #expect(exported.map { $0.timeRange.duration.seconds.rounded() } == [1, 2])
     }
 
+    @Test(arguments: [(AVAssetExportPreset640x480, "subme=6"), (AVAssetExportPresetHighestQuality, "subme=7")])
+    func thePresetsEncoderSpeedReachesTheEncoder(preset: String, option: String) async throws {
+        // "fast" and "medium" differ in x264's subpixel refinement, which x264 records in the
+        // stream's options SEI; the writer's default without a preset would be medium's.
+        let source = try #require(F.twoVideoTracks)
+        let url = try ExportFixtures.output("speed.mp4")
+        let session = try await ExportFixtures.export(source, preset: preset, to: url, type: .mp4)
+        #expect(session.status == .completed, "\(String(describing: session.error))")
+        let bytes = try Data(contentsOf: url)
+        let options = try #require(bytes.range(of: Data("x264 - core".utf8)).map { String(decoding: bytes[$0.lowerBound...].prefix(2000), as: UTF8.self) })
+        #expect(options.contains(" \(option) "), "\(options.prefix(400))")
+    }
+
     @Test func everyEnabledAudioTrackIsMixedAtTheRichestFormat() async throws {
         let source = try #require(F.twoAudioTracks)
         let url = try ExportFixtures.output("two-audio-tracks-out.m4a")
