@@ -19,7 +19,7 @@ import Synchronization
 /// comes later starts with an empty edit; in the other containers samples wholly before it are
 /// dropped and linear PCM is trimmed to the frame. Samples at or after the session's end time
 /// (`endSession(atSourceTime:)`) are dropped and the last sample lasts until that time.
-open class AVAssetWriter: NSObject, @unchecked Sendable {
+open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
     /// The writer's status.
     public enum Status: Int, Sendable {
         /// Configuring; writing has not started.
@@ -41,7 +41,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     let container: WriterContainer
     /// Everything that changes after init, behind one lock.
-    private struct State {
+    struct State {
         var status: Status = .unknown
         var error: (any Error)?
         var inputs: [AVAssetWriterInput] = []
@@ -98,15 +98,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         WriterError.checkSetter("AVAssetWriter", selector, status: status.rawValue)
     }
 
-    /// One field of the state, read under the lock.
-    private subscript<Value: Sendable>(_ field: KeyPath<State, Value>) -> Value { state.withLock { $0[keyPath: field] } }
-
-    /// A configuration setter as Apple's (see `WriterError.checkSetter`), then `field` set under the lock.
-    private func configure<Value: Sendable>(_ field: WritableKeyPath<State, Value>, _ value: Value, _ selector: String,
-                                            valid: Bool = true, requirement: @autoclosure () -> String = "") {
-        WriterError.checkSetter("AVAssetWriter", selector, status: status.rawValue, valid: valid, requirement: requirement())
-        state.withLock { $0[keyPath: field] = value }
-    }
+    static var exceptionClassName: String { "AVAssetWriter" }
+    var configurationStatus: Int { status.rawValue }
+    func withFields<R: Sendable>(_ body: (inout State) -> R) -> R { state.withLock { body(&$0) } }
 
     /// File-level metadata. QuickTime-family files get it as their own boxes (iTunes items for
     /// MP4/M4V/M4A/3GP; QuickTime metadata, user data and iTunes items for MOV) written when

@@ -18,7 +18,7 @@ import Synchronization
 /// `isReadyForMoreMediaData` exerts real back-pressure: it turns false while the input's queue
 /// of samples waiting for the encoder is full and, for offline inputs, while the input runs more
 /// than a second ahead of another unfinished input (so the file interleaves its tracks).
-open class AVAssetWriterInput: NSObject, @unchecked Sendable {
+open class AVAssetWriterInput: NSObject, WriterConfigurable, @unchecked Sendable {
     /// The media type of the samples the input accepts.
     public let mediaType: AVMediaType
     /// The settings used to encode appended samples; nil: samples are written as they are.
@@ -31,7 +31,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     let unsupportedReason: String?
 
     /// Everything that changes after init, behind one lock.
-    private struct State {
+    struct State {
         var metadata: [AVMetadataItem] = []
         var transform: CGAffineTransform = .identity
         var languageCode: String?
@@ -119,15 +119,9 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     private var trackRef: WriterTrack? { self[\.track] }
     private var requester: WriterMediaRequester? { self[\.requester] }
 
-    /// One field of the state, read under the lock.
-    private subscript<Value: Sendable>(_ field: KeyPath<State, Value>) -> Value { state.withLock { $0[keyPath: field] } }
-
-    /// A configuration setter as Apple's (see `WriterError.checkSetter`), then `field` set under the lock.
-    private func configure<Value: Sendable>(_ field: WritableKeyPath<State, Value>, _ value: Value, _ selector: String,
-                                            valid: Bool = true, requirement: @autoclosure () -> String = "") {
-        WriterError.checkSetter("AVAssetWriterInput", selector, status: statusNumber, valid: valid, requirement: requirement())
-        state.withLock { $0[keyPath: field] = value }
-    }
+    static var exceptionClassName: String { "AVAssetWriterInput" }
+    var configurationStatus: Int { statusNumber }
+    func withFields<R: Sendable>(_ body: (inout State) -> R) -> R { state.withLock { body(&$0) } }
 
     /// Metadata for the track (track-level tags the container can hold, such as a title).
     open var metadata: [AVMetadataItem] {
