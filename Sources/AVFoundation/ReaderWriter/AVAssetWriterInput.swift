@@ -394,10 +394,9 @@ final class WriterMediaRequester: @unchecked Sendable {
     private let queue: DispatchQueue
     private let block: @Sendable () -> Void
     private weak var input: AVAssetWriterInput?
-    private let lock = NSLock()
-    private var scheduled = false
-    private var stopped = false
-    private var requestedOnce = false
+    /// Whether a call is scheduled, whether calls stopped, whether the one call after a failure
+    /// was made.
+    private let state = Mutex((scheduled: false, stopped: false, requestedOnce: false))
 
     init(queue: DispatchQueue, block: @escaping @Sendable () -> Void, input: AVAssetWriterInput) {
         self.queue = queue
@@ -407,17 +406,17 @@ final class WriterMediaRequester: @unchecked Sendable {
 
     /// Schedules the block when the input wants data and no call is pending.
     func nudge() {
-        let schedule: Bool = lock.withLock {
-            guard !scheduled, !stopped, input?.shouldRequestMediaData == true else { return false }
-            scheduled = true
+        let schedule: Bool = state.withLock {
+            guard !$0.scheduled, !$0.stopped, input?.shouldRequestMediaData == true else { return false }
+            $0.scheduled = true
             return true
         }
         guard schedule else { return }
         queue.async { [self] in
-            while !lock.withLock({ stopped }), input?.shouldRequestMediaData == true {
+            while !state.withLock({ $0.stopped }), input?.shouldRequestMediaData == true {
                 block()
             }
-            lock.withLock { scheduled = false }
+            state.withLock { $0.scheduled = false }
             // Readiness may have come back while the loop was ending.
             if input?.shouldRequestMediaData == true { nudge() }
         }
@@ -425,9 +424,9 @@ final class WriterMediaRequester: @unchecked Sendable {
 
     /// Calls the block once more (after a failure, so the client sees appends fail).
     func requestOnce() {
-        let call: Bool = lock.withLock {
-            guard !stopped, !requestedOnce else { return false }
-            requestedOnce = true
+        let call: Bool = state.withLock {
+            guard !$0.stopped, !$0.requestedOnce else { return false }
+            $0.requestedOnce = true
             return true
         }
         if call { queue.async { [block] in block() } }
@@ -435,6 +434,6 @@ final class WriterMediaRequester: @unchecked Sendable {
 
     /// No more calls.
     func stop() {
-        lock.withLock { stopped = true }
+        state.withLock { $0.stopped = true }
     }
 }
