@@ -79,8 +79,7 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
         package var color = EncoderColor()
         /// Favour speed (real-time sources): libx264/libx265 "veryfast".
         package var realTime = false
-        /// libx264/libx265 speed preset ("fast", "medium"…); nil: `realTime` decides. When nil at
-        /// `init`, the task-local `Encoder.speedPreset` (an export's choice) is used.
+        /// libx264/libx265 speed preset ("fast", "medium"…); nil: `realTime` decides.
         package var speedPreset: String?
         /// Codec threads (0: the codec's automatic choice).
         package var threads = 0
@@ -143,8 +142,7 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
     /// the encoder, `.invalidArgument` for settings it refuses.
     package init(video requested: VideoSettings, converter: PixelConverter = .shared) throws(MediaError) {
         MediaEngine.configure()
-        var settings = requested
-        if settings.speedPreset == nil { settings.speedPreset = Encoder.speedPreset }
+        let settings = requested
         guard settings.width > 0, settings.height > 0, settings.width < 1 << 16, settings.height < 1 << 16 else {
             throw MediaError.invalidArgument(message: "invalid video size \(settings.width)×\(settings.height)")
         }
@@ -221,10 +219,6 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
     }
 
     /// `AVERROR_ENCODER_NOT_FOUND` (FFERRTAG(0xF8,'E','N','C')).
-    /// The x264/x265 speed preset for encoders opened while it is bound (AVAssetExportSession's
-    /// presets name one; Apple's output settings keys have no such knob). Nil: the default.
-    @TaskLocal package static var speedPreset: String?
-
     package static let encoderNotFoundCode: Int32 = -Int32(bitPattern: UInt32(0xF8) | UInt32(UInt8(ascii: "E")) << 8
                                                               | UInt32(UInt8(ascii: "N")) << 16 | UInt32(UInt8(ascii: "C")) << 24)
 

@@ -4,6 +4,7 @@ import CoreMedia
 import Dispatch
 import Foundation
 import MediaEngine
+import Synchronization
 
 /// Exports the contents of an asset in the form a preset describes.
 ///
@@ -43,26 +44,29 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     public let presetName: String
     let preset: ExportPreset
 
-    private let lock = NSLock()
-    private var storedOutputURL: URL?
-    private var storedFileType: AVFileType?
-    private var storedTimeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
-    private var storedMetadata: [AVMetadataItem]?
-    private var storedFilter: AVMetadataItemFilter?
-    private var storedFileLengthLimit: Int64 = 0
-    private var storedOptimize = false
-    private var storedAudioMix: AVAudioMix?
-    private var storedVideoComposition: AVVideoComposition?
-    private var storedAlgorithm: AVAudioTimePitchAlgorithm = .spectral
-    private var storedMultiplePasses = false
-    private var storedParallelized = false
-    private var storedTemporaryDirectory: URL?
-    private var currentStatus: Status = .unknown
-    private var currentError: (any Error)?
-    private var currentProgress: Float = 0
-    private var started = false
-    private var run: ExportRun?
-    private var cancelRequested = false
+    /// Everything that changes after init, behind one lock.
+    private struct Stored {
+        var outputURL: URL?
+        var fileType: AVFileType?
+        var timeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
+        var metadata: [AVMetadataItem]?
+        var metadataItemFilter: AVMetadataItemFilter?
+        var fileLengthLimit: Int64 = 0
+        var shouldOptimizeForNetworkUse = false
+        var audioMix: AVAudioMix?
+        var videoComposition: AVVideoComposition?
+        var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm = .spectral
+        var canPerformMultiplePasses = false
+        var allowsParallelizedExport = false
+        var directoryForTemporaryFiles: URL?
+        var status: Status = .unknown
+        var error: (any Error)?
+        var progress: Float = 0
+        var started = false
+        var run: ExportRun?
+        var cancelRequested = false
+    }
+    private let state = Mutex(Stored())
     private let progressObject = Progress(totalUnitCount: 100)
 
     /// Creates a session for `asset` with the preset `presetName` (one of `allExportPresets()`);
@@ -155,59 +159,59 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// Where the export is written (a file URL; no file may exist there).
     open var outputURL: URL? {
-        get { lock.withLock { storedOutputURL } }
-        set { lock.withLock { storedOutputURL = newValue } }
+        get { self[\.outputURL] }
+        set { self[\.outputURL] = newValue }
     }
 
     /// The type of file written (one of `supportedFileTypes`).
     open var outputFileType: AVFileType? {
-        get { lock.withLock { storedFileType } }
-        set { lock.withLock { storedFileType = newValue } }
+        get { self[\.fileType] }
+        set { self[\.fileType] = newValue }
     }
 
     /// The part of the asset exported; by default all of it (`start` 0, `duration` +infinity).
     open var timeRange: CMTimeRange {
-        get { lock.withLock { storedTimeRange } }
-        set { lock.withLock { storedTimeRange = newValue } }
+        get { self[\.timeRange] }
+        set { self[\.timeRange] = newValue }
     }
 
     /// Metadata written to the output: it replaces the source items with the same meaning
     /// and adds the others. Nil: the source asset's metadata only.
     open var metadata: [AVMetadataItem]? {
-        get { lock.withLock { storedMetadata } }
-        set { lock.withLock { storedMetadata = newValue } }
+        get { self[\.metadata] }
+        set { self[\.metadata] = newValue }
     }
 
     /// Filters the metadata written (the source's and `metadata`).
     open var metadataItemFilter: AVMetadataItemFilter? {
-        get { lock.withLock { storedFilter } }
-        set { lock.withLock { storedFilter = newValue } }
+        get { self[\.metadataItemFilter] }
+        set { self[\.metadataItemFilter] = newValue }
     }
 
     /// The size the output may not exceed, in bytes (0: no limit). An export reaching it ends
     /// early and completes, with the media written so far.
     open var fileLengthLimit: Int64 {
-        get { lock.withLock { storedFileLengthLimit } }
-        set { lock.withLock { storedFileLengthLimit = newValue } }
+        get { self[\.fileLengthLimit] }
+        set { self[\.fileLengthLimit] = newValue }
     }
 
     /// QuickTime family: the movie header goes first, so playback can start before the whole
     /// file has arrived.
     open var shouldOptimizeForNetworkUse: Bool {
-        get { lock.withLock { storedOptimize } }
-        set { lock.withLock { storedOptimize = newValue } }
+        get { self[\.shouldOptimizeForNetworkUse] }
+        set { self[\.shouldOptimizeForNetworkUse] = newValue }
     }
 
     /// Volume ramps applied to the audio (re-encoding presets; the audio tracks are mixed).
     open var audioMix: AVAudioMix? {
-        get { lock.withLock { storedAudioMix } }
-        set { lock.withLock { storedAudioMix = newValue?.copy() as? AVAudioMix } }
+        get { self[\.audioMix] }
+        set { self[\.audioMix] = newValue?.copy() as? AVAudioMix }
     }
 
     /// A video composition. Kept, not applied yet (editing is not implemented).
     open var videoComposition: AVVideoComposition? {
-        get { lock.withLock { storedVideoComposition } }
-        set { lock.withLock { storedVideoComposition = newValue?.copy() as? AVVideoComposition } }
+        get { self[\.videoComposition] }
+        set { self[\.videoComposition] = newValue?.copy() as? AVVideoComposition }
     }
 
     /// The custom compositor of the video composition: none here.
@@ -215,27 +219,27 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// How audio is stretched when its rate changes (editing); `.spectral` by default.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
-        get { lock.withLock { storedAlgorithm } }
-        set { lock.withLock { storedAlgorithm = newValue } }
+        get { self[\.audioTimePitchAlgorithm] }
+        set { self[\.audioTimePitchAlgorithm] = newValue }
     }
 
     /// Whether the export may read the source more than once (multi-pass encoding). Accepted;
     /// exports here always make one pass.
     open var canPerformMultiplePassesOverSourceMediaData: Bool {
-        get { lock.withLock { storedMultiplePasses } }
-        set { lock.withLock { storedMultiplePasses = newValue } }
+        get { self[\.canPerformMultiplePasses] }
+        set { self[\.canPerformMultiplePasses] = newValue }
     }
 
     /// Whether the export may split the work across processes. Accepted; exports run in-process.
     open var allowsParallelizedExport: Bool {
-        get { lock.withLock { storedParallelized } }
-        set { lock.withLock { storedParallelized = newValue } }
+        get { self[\.allowsParallelizedExport] }
+        set { self[\.allowsParallelizedExport] = newValue }
     }
 
     /// Where temporary files go (none are made: the output is written in place).
     open var directoryForTemporaryFiles: URL? {
-        get { lock.withLock { storedTemporaryDirectory } }
-        set { lock.withLock { storedTemporaryDirectory = newValue } }
+        get { self[\.directoryForTemporaryFiles] }
+        set { self[\.directoryForTemporaryFiles] = newValue }
     }
 
     // MARK: Estimates
@@ -328,13 +332,19 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     // MARK: Status
 
     /// The export's status.
-    open var status: Status { lock.withLock { currentStatus } }
+    open var status: Status { self[\.status] }
 
     /// Why the export failed or what cancelled it.
-    open var error: (any Error)? { lock.withLock { currentError } }
+    open var error: (any Error)? { self[\.error] }
 
     /// How far the export is, from 0 to 1: it only rises, and is 1 once the export completes.
-    open var progress: Float { lock.withLock { currentProgress } }
+    open var progress: Float { self[\.progress] }
+
+    /// One field of the state, read or written under the lock.
+    private subscript<Value: Sendable>(_ field: WritableKeyPath<Stored, Value>) -> Value {
+        get { state.withLock { $0[keyPath: field] } }
+        set { state.withLock { $0[keyPath: field] = newValue } }
+    }
 
     /// The export's states, every `updateInterval` seconds (and when it starts): `.pending`
     /// before it starts, then `.exporting(progress:)`; the sequence ends when the export ends.
@@ -344,7 +354,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             let task = Task { [self] in
                 var last: State?
                 while true {
-                    let (status, progress) = lock.withLock { (currentStatus, currentProgress) }
+                    let (status, progress) = state.withLock { ($0.status, $0.progress) }
                     let state: State?
                     switch status {
                     case .unknown: state = .pending
@@ -375,9 +385,9 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// Starts the export; `handler` is called once when it completes, fails or is cancelled.
     open func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
-        let begin: Bool = lock.withLock {
-            guard !started else { return false }
-            started = true
+        let begin: Bool = state.withLock {
+            guard !$0.started else { return false }
+            $0.started = true
             return true
         }
         guard begin else {
@@ -392,24 +402,24 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 error = failure
             case .success(let configuration):
                 let run = ExportRun(configuration: configuration) { [weak self] value in
-                    self?.lock.withLock { if value > self!.currentProgress { self!.currentProgress = value } }
+                    self?.state.withLock { if value > $0.progress { $0.progress = value } }
                 }
-                let proceed: Bool = lock.withLock {
-                    self.run = run
-                    if cancelRequested { return false }
-                    currentStatus = .exporting
+                let proceed: Bool = state.withLock {
+                    $0.run = run
+                    if $0.cancelRequested { return false }
+                    $0.status = .exporting
                     return true
                 }
                 error = proceed ? run.run() : ExportRun.cancelledError()
             }
-            lock.withLock {
-                run = nil
+            state.withLock {
+                $0.run = nil
                 if let error {
-                    currentError = error
-                    currentStatus = (error as? AVError)?.code == .operationCancelled ? .cancelled : .failed
+                    $0.error = error
+                    $0.status = (error as? AVError)?.code == .operationCancelled ? .cancelled : .failed
                 } else {
-                    currentProgress = 1
-                    currentStatus = .completed
+                    $0.progress = 1
+                    $0.status = .completed
                 }
             }
             handler()
@@ -420,11 +430,8 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// The configuration to export with, or why there is none.
     private func makeConfiguration() -> Result<ExportConfiguration, AVError> {
-        let (url, type, range, items, filter, limit, optimize, mix, algorithm, directory) = lock.withLock {
-            (storedOutputURL, storedFileType, storedTimeRange, storedMetadata, storedFilter, storedFileLengthLimit, storedOptimize,
-             storedAudioMix, storedAlgorithm, storedTemporaryDirectory)
-        }
-        guard let url else {
+        let settings = state.withLock { $0 }
+        guard let url = settings.outputURL else {
             return .failure(AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "Cannot Export",
                                                               NSLocalizedFailureReasonErrorKey: "The export session has no output URL."]))
         }
@@ -432,7 +439,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             return .failure(AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "Cannot Export",
                                                               NSLocalizedFailureReasonErrorKey: "The output URL \(url) is not a file URL."]))
         }
-        guard let type else {
+        guard let type = settings.fileType else {
             return .failure(AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "Cannot Export",
                                                               NSLocalizedFailureReasonErrorKey: "The export session has no output file type."]))
         }
@@ -448,10 +455,13 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 AVErrorFileTypeKey: type.rawValue,
             ]))
         }
-        return .success(ExportConfiguration(asset: asset, preset: preset, outputURL: url, fileType: type, timeRange: range,
-                                            metadata: AVAssetExportSession.mergedMetadata(source: asset.metadata, session: items, filter: filter),
-                                            fileLengthLimit: limit, optimizeForNetworkUse: optimize, audioMix: mix,
-                                            audioTimePitchAlgorithm: algorithm, directoryForTemporaryFiles: directory))
+        let metadata = AVAssetExportSession.mergedMetadata(source: asset.metadata, session: settings.metadata,
+                                                           filter: settings.metadataItemFilter)
+        return .success(ExportConfiguration(asset: asset, preset: preset, outputURL: url, fileType: type, timeRange: settings.timeRange,
+                                            metadata: metadata, fileLengthLimit: settings.fileLengthLimit,
+                                            optimizeForNetworkUse: settings.shouldOptimizeForNetworkUse, audioMix: settings.audioMix,
+                                            audioTimePitchAlgorithm: settings.audioTimePitchAlgorithm,
+                                            directoryForTemporaryFiles: settings.directoryForTemporaryFiles))
     }
 
     /// The source's items, those of the session replacing the ones with the same meaning (common
@@ -497,9 +507,9 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     /// Cancels the export: it ends `.cancelled` (error `AVError.operationCancelled`), its
     /// partial output is deleted and the completion handler is called.
     open func cancelExport() {
-        let run: ExportRun? = lock.withLock {
-            cancelRequested = true
-            return self.run
+        let run: ExportRun? = state.withLock {
+            $0.cancelRequested = true
+            return $0.run
         }
         run?.cancel()
     }

@@ -1,12 +1,12 @@
 // ExportRun: one export on the shared pipes — an AVAssetReader whose track outputs give stored
-// samples (passthrough) or decoded pictures and PCM, an AVAssetWriter whose inputs copy or encode
-// them, one pump per output/input pair, the progress, and the end (completed, failed, cancelled).
-import CoreAudioTypes
+// samples (passthrough) or decoded pictures and PCM, the compositor stage making one video stream
+// of the video tracks, an AVAssetWriter whose inputs copy or encode them, one pump per
+// source/input pair, the progress, and the end (completed, failed, cancelled).
 import CoreMedia
-import CoreVideo
 import Dispatch
 import Foundation
 import MediaEngine
+import Synchronization
 
 /// The configuration an export runs with (a snapshot of the session's properties).
 struct ExportConfiguration: @unchecked Sendable {
@@ -21,42 +21,6 @@ struct ExportConfiguration: @unchecked Sendable {
     var audioMix: AVAudioMix?
     var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm
     var directoryForTemporaryFiles: URL?
-}
-
-/// What an export writes for one source track (or, for a mix, several audio tracks).
-struct ExportTrackPlan: @unchecked Sendable {
-    var mediaType: AVMediaType
-    var tracks: [AVAssetTrack]
-    /// Reader output settings (nil: stored samples).
-    var readerSettings: [String: Any]?
-    /// Writer input settings (nil: passthrough).
-    var writerSettings: [String: Any]?
-    var hint: CMFormatDescription?
-    var transform: CGAffineTransform = .identity
-    var languageCode: String?
-    var mediaTimeScale: CMTimeScale = 0
-    var useAudioMix = false
-
-    /// One line for `avtool convert --verbose`.
-    var summary: String {
-        let source = tracks.map { "track \($0.trackID)" }.joined(separator: "+")
-        return "\(mediaType.spokenName) \(source): \(settingsSummary)"
-    }
-
-    /// The writer settings in one line, or passthrough.
-    var settingsSummary: String {
-        writerSettings.map(ExportTrackPlan.describe) ?? "passthrough (samples copied)"
-    }
-
-    static func describe(_ settings: [String: Any]) -> String {
-        settings.keys.sorted().map { key in
-            let value = settings[key]
-            if let nested = value as? [String: Any] { return "\(key)={\(describe(nested))}" }
-            if let codec = value as? AVVideoCodecType { return "\(key)=\(codec.rawValue)" }
-            if key == AVFormatIDKey, let id = value as? AudioFormatID { return "\(key)='\(MuxerStreamFormat.fourCC(id))'" }
-            return "\(key)=\(value.map { "\($0)" } ?? "nil")"
-        }.joined(separator: ", ")
-    }
 }
 
 extension AVMediaType {
@@ -81,149 +45,20 @@ extension AVMediaType {
     }
 }
 
-/// Plans an export: which tracks, with which reader and writer settings.
-enum ExportPlanner {
-    /// The plans for `asset` with `preset` into `fileType`; throws an AVError when the preset
-    /// cannot export the asset.
-    static func plan(asset: AVAsset, preset: ExportPreset, fileType: AVFileType, audioMix: AVAudioMix?) throws -> [ExportTrackPlan] {
-        let tracks = asset.tracks.filter { $0.isEnabled }
-        let videoTracks = tracks.filter { $0.mediaType == .video }
-        let audioTracks = tracks.filter { $0.mediaType == .audio }
-        var plans: [ExportTrackPlan] = []
-        guard let container = WriterContainer.all[fileType] else { throw unsupported("The file type \(fileType.rawValue) cannot be written.") }
-        if preset.isPassthrough {
-            for track in tracks where container.mediaTypes.contains(track.mediaType) {
-                guard let format = track.formatDescriptions.first.map({ $0 as! CMFormatDescription }) else { continue }
-                if container.canPassThrough(format) != nil { continue }
-                var plan = ExportTrackPlan(mediaType: track.mediaType, tracks: [track], hint: format)
-                plan.transform = track.preferredTransform
-                plan.languageCode = track.languageCode
-                plan.mediaTimeScale = track.naturalTimeScale
-                plans.append(plan)
-            }
-            if plans.isEmpty {
-                throw unsupported("No track of the asset can be copied into a \(fileType.rawValue) file.")
-            }
-            return plans
-        }
-        if case .encode(let codec, let box, let bitRate, let quality, let profile, _) = preset.video, let track = videoTracks.first {
-            let stored = track.naturalSize
-            let size = ExportPreset.fittedSize(CGSize(width: abs(stored.width), height: abs(stored.height)), box: box)
-            var reader: [String: Any] = [
-                kCVPixelBufferPixelFormatTypeKey as String: codec == .proRes422 ? kCVPixelFormatType_422YpCbCr8 : OSType(fourCC: "y420"),
-            ]
-            if size.width != Int(stored.width) || size.height != Int(stored.height) {
-                reader[kCVPixelBufferWidthKey as String] = size.width
-                reader[kCVPixelBufferHeightKey as String] = size.height
-            }
-            var properties: [String: Any] = [:]
-            if let bitRate { properties[AVVideoAverageBitRateKey] = bitRate }
-            if let quality { properties[AVVideoQualityKey] = quality }
-            if let profile { properties[AVVideoProfileLevelKey] = profile }
-            let fps = track.nominalFrameRate
-            if fps > 0, codec != .proRes422 { properties[AVVideoExpectedSourceFrameRateKey] = Double(fps) }
-            var writer: [String: Any] = [AVVideoCodecKey: codec, AVVideoWidthKey: size.width, AVVideoHeightKey: size.height]
-            if !properties.isEmpty { writer[AVVideoCompressionPropertiesKey] = properties }
-            var plan = ExportTrackPlan(mediaType: .video, tracks: [track], readerSettings: reader, writerSettings: writer)
-            plan.transform = track.preferredTransform
-            plan.languageCode = track.languageCode
-            plans.append(plan)
-        } else if case .encode = preset.video, !preset.acceptsAudioOnly, videoTracks.isEmpty {
-            throw AVError(.operationNotSupportedForPreset, userInfo: [
-                NSLocalizedDescriptionKey: "Operation Not Supported",
-                NSLocalizedFailureReasonErrorKey: "The preset \(preset.name) needs a video track; the asset has none.",
-            ])
-        }
-        if !audioTracks.isEmpty, container.mediaTypes.contains(.audio) {
-            let first = audioTracks[0]
-            let asbd = (first.formatDescriptions.first as! CMFormatDescription?)
-                .flatMap { CMAudioFormatDescriptionGetStreamBasicDescription($0)?.pointee }
-            let sourceRate = asbd?.mSampleRate ?? 48000
-            let sourceChannels = Int(asbd?.mChannelsPerFrame ?? 2)
-            let mixes = audioMix != nil || audioTracks.count > 1
-            switch preset.audio {
-            case .none:
-                break
-            case .aac(let bitRate, let maxChannels):
-                let (rate, channels, bitRate) = ExportPreset.aacOutput(bitRate: bitRate, maxChannels: maxChannels,
-                                                                       sourceRate: sourceRate, sourceChannels: sourceChannels)
-                let reader: [String: Any] = [
-                    AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: true, AVLinearPCMBitDepthKey: 32,
-                    AVLinearPCMIsNonInterleaved: false, AVLinearPCMIsBigEndianKey: false,
-                    AVSampleRateKey: rate, AVNumberOfChannelsKey: channels,
-                ]
-                let writer: [String: Any] = [
-                    AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: rate, AVNumberOfChannelsKey: channels, AVEncoderBitRateKey: bitRate,
-                ]
-                var plan = ExportTrackPlan(mediaType: .audio, tracks: mixes ? audioTracks : [first], readerSettings: reader, writerSettings: writer)
-                plan.useAudioMix = mixes
-                plan.languageCode = first.languageCode
-                plans.append(plan)
-            case .lpcm:
-                var pcm: [String: Any] = [
-                    AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: false, AVLinearPCMBitDepthKey: 16,
-                    AVLinearPCMIsNonInterleaved: false, AVLinearPCMIsBigEndianKey: false,
-                    AVSampleRateKey: sourceRate, AVNumberOfChannelsKey: sourceChannels,
-                ]
-                if sourceChannels > 2 {
-                    // More than stereo needs its layout spelled out: the source's, else the
-                    // usual one for the count (5.1: L R C LFE Ls Rs).
-                    var size = 0
-                    let format = first.formatDescriptions.first as! CMFormatDescription?
-                    if let format, let layout = CMAudioFormatDescriptionGetChannelLayout(format, sizeOut: &size), size > 0,
-                       AudioChannelSet(audioChannelLayout: Data(bytes: layout, count: size))?.count == sourceChannels {
-                        pcm[AVChannelLayoutKey] = Data(bytes: layout, count: size)
-                    } else {
-                        pcm[AVChannelLayoutKey] = AVOutputSettingsAssistant.layoutData(channels: sourceChannels)
-                    }
-                }
-                var plan = ExportTrackPlan(mediaType: .audio, tracks: mixes ? audioTracks : [first], readerSettings: pcm, writerSettings: pcm)
-                plan.useAudioMix = mixes
-                plan.languageCode = first.languageCode
-                plans.append(plan)
-            }
-        }
-        if plans.isEmpty {
-            throw AVError(.operationNotSupportedForPreset, userInfo: [
-                NSLocalizedDescriptionKey: "Operation Not Supported",
-                NSLocalizedFailureReasonErrorKey: "The preset \(preset.name) has nothing to export from this asset.",
-            ])
-        }
-        for plan in plans {
-            if let problem = writerProblem(plan, container: container) {
-                throw unsupported("The preset \(preset.name) cannot write the asset's \(plan.mediaType.spokenName) track to a "
-                                  + "\(fileType.rawValue) file with settings {\(plan.settingsSummary)}: \(problem)")
-            }
-        }
-        return plans
-    }
-
-    /// Why the writer would not take `plan`'s settings for `container`; nil when it takes them
-    /// (the question `AVAssetWriter.canApply(outputSettings:forMediaType:)` asks, with its reason).
-    static func writerProblem(_ plan: ExportTrackPlan, container: WriterContainer) -> String? {
-        guard let settings = plan.writerSettings else { return nil }  // passthrough: checked by canPassThrough
-        switch WriterOutputSettings.parse(settings, mediaType: plan.mediaType) {
-        case .failure(let error): return error.reason
-        case .success(let parsed): return container.canEncode(parsed, hint: plan.hint)
-        }
-    }
-
-    static func unsupported(_ reason: String) -> AVError {
-        AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "Operation Stopped", NSLocalizedFailureReasonErrorKey: reason])
-    }
-}
-
 /// Runs one export. `run()` blocks until the export has ended and returns its error (nil:
 /// completed); `cancel()` may be called from any thread.
 final class ExportRun: @unchecked Sendable {
     let configuration: ExportConfiguration
-    private let lock = NSLock()
-    private var reader: AVAssetReader?
-    private var writer: AVAssetWriter?
-    private var activePairs: [ExportPair] = []
-    private var cancelled = false
-    private var fileLimitReached = false
-    private var progressValue: Float = 0
+    /// What changes while the export runs, behind one lock.
+    private struct State {
+        var reader: AVAssetReader?
+        var writer: AVAssetWriter?
+        var activePairs: [ExportPair] = []
+        var cancelled = false
+        var fileLimitReached = false
+        var progress: Float = 0
+    }
+    private let state = Mutex(State())
     /// Called with each new progress value (under no lock).
     private let onProgress: @Sendable (Float) -> Void
 
@@ -232,12 +67,13 @@ final class ExportRun: @unchecked Sendable {
         self.onProgress = onProgress
     }
 
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    private var fileLimitReached: Bool { state.withLock { $0.fileLimitReached } }
 
     func cancel() {
-        let (reader, writer, pairs): (AVAssetReader?, AVAssetWriter?, [ExportPair]) = lock.withLock {
-            cancelled = true
-            return (self.reader, self.writer, activePairs)
+        let (reader, writer, pairs) = state.withLock {
+            $0.cancelled = true
+            return ($0.reader, $0.writer, $0.activePairs)
         }
         reader?.cancelReading()
         if let writer, writer.status == .writing || writer.status == .unknown { writer.cancelWriting() }
@@ -265,7 +101,7 @@ final class ExportRun: @unchecked Sendable {
     func run() -> (any Error)? {
         let error = runSteps()
         if error != nil, isCancelled {
-            if let writer = lock.withLock({ self.writer }), writer.status == .writing { writer.cancelWriting() }
+            if let writer = state.withLock({ $0.writer }), writer.status == .writing { writer.cancelWriting() }
             return ExportRun.cancelledError()
         }
         return error
@@ -301,41 +137,58 @@ final class ExportRun: @unchecked Sendable {
         if !whole { reader.timeRange = range }
         var pairs: [ExportPair] = []
         for plan in plans {
-            let output: AVAssetReaderOutput
+            let outputs: [AVAssetReaderOutput]
             if plan.useAudioMix {
                 let mix = AVAssetReaderAudioMixOutput(audioTracks: plan.tracks, audioSettings: plan.readerSettings)
                 mix.audioMix = c.audioMix
                 mix.audioTimePitchAlgorithm = c.audioTimePitchAlgorithm
-                output = mix
+                outputs = [mix]
             } else {
-                let trackOutput = AVAssetReaderTrackOutput(track: plan.tracks[0], outputSettings: plan.readerSettings)
-                if plan.mediaType == .audio { trackOutput.audioTimePitchAlgorithm = c.audioTimePitchAlgorithm }
-                output = trackOutput
+                // Video tracks are read one output each, for the compositor stage.
+                outputs = plan.tracks.map { track in
+                    let trackOutput = AVAssetReaderTrackOutput(track: track, outputSettings: plan.readerSettings)
+                    if plan.mediaType == .audio { trackOutput.audioTimePitchAlgorithm = c.audioTimePitchAlgorithm }
+                    return trackOutput
+                }
             }
-            output.alwaysCopiesSampleData = false
             let input = AVAssetWriterInput(mediaType: plan.mediaType, outputSettings: plan.writerSettings, sourceFormatHint: plan.hint)
             input.transform = plan.transform
             input.languageCode = plan.languageCode
             if plan.mediaTimeScale > 0 { input.mediaTimeScale = plan.mediaTimeScale }
             input.expectsMediaDataInRealTime = false
-            guard reader.canAdd(output) else {
-                return ExportPlanner.unsupported("The \(plan.mediaType.spokenName) track cannot be read for this export.")
+            if plan.mediaType == .video { input.encoderSpeedPreset = c.preset.speed }
+            for output in outputs {
+                output.alwaysCopiesSampleData = false
+                guard reader.canAdd(output) else {
+                    return ExportPlanner.unsupported("The \(plan.mediaType.spokenName) track cannot be read for this export.")
+                }
             }
             guard writer.canAdd(input) else {
                 return ExportPlanner.unsupported("The \(plan.mediaType.spokenName) track with settings {\(plan.settingsSummary)} "
                                                  + "cannot be written to a \(c.fileType.rawValue) file.")
             }
-            reader.add(output)
+            for output in outputs { reader.add(output) }
             writer.add(input)
-            pairs.append(ExportPair(output: output, input: input))
+            let next: () -> CMSampleBuffer?
+            if plan.mediaType == .video, plan.readerSettings != nil {
+                let sources = zip(plan.tracks, outputs).map { track, output in
+                    VideoCompositorStage.Source(trackID: track.trackID, timeRange: track.timeRange, next: output.copyNextSampleBuffer)
+                }
+                let stage = VideoCompositorStage(sources: sources, instructions: VideoCompositorStage.frontMostInstructions(
+                    ranges: sources.map(\.timeRange), within: range))
+                next = stage.copyNextSampleBuffer
+            } else {
+                next = outputs[0].copyNextSampleBuffer
+            }
+            pairs.append(ExportPair(next: next, input: input))
         }
         writer.metadata = c.metadata
         writer.shouldOptimizeForNetworkUse = c.optimizeForNetworkUse
         if let directory = c.directoryForTemporaryFiles { writer.directoryForTemporaryFiles = directory }
-        let proceed: Bool = lock.withLock {
-            self.reader = reader
-            self.writer = writer
-            return !cancelled
+        let proceed: Bool = state.withLock {
+            $0.reader = reader
+            $0.writer = writer
+            return !$0.cancelled
         }
         guard proceed else { return ExportRun.cancelledError() }
         guard reader.startReading() else {
@@ -348,7 +201,6 @@ final class ExportRun: @unchecked Sendable {
         writer.startSession(atSourceTime: range.start)
 
         let group = DispatchGroup()
-        let speed = c.preset.speed
         let progressDuration = range.duration.isNumeric ? range.duration : duration
         let allPairs = pairs
         // Every pair is in the group before any pump starts: a pump that finds the source
@@ -361,12 +213,10 @@ final class ExportRun: @unchecked Sendable {
         for (index, pair) in allPairs.enumerated() {
             let queue = DispatchQueue(label: "AVAssetExportSession.track\(index)")
             pair.input.requestMediaDataWhenReady(on: queue) { [self] in
-                Encoder.$speedPreset.withValue(speed) {
-                    pump(pair, reader: reader, writer: writer, pairs: allPairs, start: range.start, duration: progressDuration)
-                }
+                pump(pair, reader: reader, writer: writer, pairs: allPairs, start: range.start, duration: progressDuration)
             }
         }
-        lock.withLock { activePairs = pairs }
+        state.withLock { $0.activePairs = pairs }
         if isCancelled { for pair in pairs { pair.end() } }
         group.wait()
 
@@ -382,7 +232,7 @@ final class ExportRun: @unchecked Sendable {
             return error ?? AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "The export failed."])
         }
         var end = range.end
-        if lock.withLock({ fileLimitReached }) {
+        if fileLimitReached {
             end = pairs.map { $0.lastEnd ?? range.start }.min() ?? range.start
         }
         // The session ends at the range's end even for the whole asset: stored AAC packets are
@@ -414,12 +264,12 @@ final class ExportRun: @unchecked Sendable {
         }
         var appended = 0
         while pair.input.isReadyForMoreMediaData {
-            if isCancelled || lock.withLock({ fileLimitReached }) {
+            if isCancelled || fileLimitReached {
                 pair.input.markAsFinished()
                 pair.end()
                 return
             }
-            guard let sample = pair.output.copyNextSampleBuffer() else {
+            guard let sample = pair.next() else {
                 guard reader.status != .failed else {
                     // The source failed (damaged, truncated or gone while exporting): stop every
                     // pair now. The other inputs may wait for this one (interleaving) and this
@@ -444,7 +294,7 @@ final class ExportRun: @unchecked Sendable {
             appended += 1
             if appended % 16 == 0 { report(pairs: pairs, start: start, duration: duration) }
             if configuration.fileLengthLimit > 0, appended % 8 == 0, fileSize() >= configuration.fileLengthLimit * 97 / 100 {
-                lock.withLock { fileLimitReached = true }
+                state.withLock { $0.fileLimitReached = true }
             }
         }
         report(pairs: pairs, start: start, duration: duration)
@@ -472,64 +322,43 @@ final class ExportRun: @unchecked Sendable {
             least = min(least, done)
         }
         let value = Float(min(0.99, max(0, least)))
-        let changed: Bool = lock.withLock {
-            guard value > progressValue else { return false }
-            progressValue = value
+        let changed: Bool = state.withLock {
+            guard value > $0.progress else { return false }
+            $0.progress = value
             return true
         }
         if changed { onProgress(value) }
     }
 }
 
-/// One reader output feeding one writer input.
+/// One source (a reader output, or the compositor stage over several) feeding one writer input.
+/// `next` is called from the input's queue only.
 final class ExportPair: @unchecked Sendable {
-    let output: AVAssetReaderOutput
+    let next: () -> CMSampleBuffer?
     let input: AVAssetWriterInput
-    private let lock = NSLock()
-    private var didEnd = false
-    private var storedLastEnd: CMTime?
+    /// Whether the pair has ended, and the latest source time written (sample end).
+    private let state = Mutex((ended: false, lastEnd: CMTime?.none))
     var onEnd: (@Sendable () -> Void)?
 
-    init(output: AVAssetReaderOutput, input: AVAssetWriterInput) {
-        self.output = output
+    init(next: @escaping () -> CMSampleBuffer?, input: AVAssetWriterInput) {
+        self.next = next
         self.input = input
     }
 
-    var ended: Bool { lock.withLock { didEnd } }
+    var ended: Bool { state.withLock { $0.ended } }
 
     /// The latest source time written (sample end).
     var lastEnd: CMTime? {
-        get { lock.withLock { storedLastEnd } }
-        set { lock.withLock { storedLastEnd = newValue } }
+        get { state.withLock { $0.lastEnd } }
+        set { state.withLock { $0.lastEnd = newValue } }
     }
 
     /// Ends the pair once.
     func end() {
-        let first: Bool = lock.withLock {
-            guard !didEnd else { return false }
-            didEnd = true
-            return true
+        let first: Bool = state.withLock { pair in
+            defer { pair.ended = true }
+            return !pair.ended
         }
         if first { onEnd?() }
-    }
-}
-
-extension ExportPreset {
-    /// The x264/x265 speed preset the video encoder runs with.
-    var speed: String? {
-        if case .encode(_, _, _, _, _, let speed) = video { return speed }
-        return nil
-    }
-}
-
-/// What an export would write, for tools (`avtool convert --verbose`); not part of Apple's API,
-/// hence behind an SPI.
-@_spi(Tools) public enum ExportPlanInspection {
-    /// One line per written track: the reader→writer settings, or passthrough.
-    public static func plans(asset: AVAsset, presetName: String, fileType: AVFileType) throws -> [String] {
-        guard let preset = ExportPreset.named(presetName) else { return [] }
-        var lines = try ExportPlanner.plan(asset: asset, preset: preset, fileType: fileType, audioMix: nil).map(\.summary)
-        if let speed = preset.speed { lines.append("video encoder speed preset: \(speed)") }
-        return lines
     }
 }

@@ -5,6 +5,7 @@ import CoreMedia
 import Dispatch
 import Foundation
 import MediaEngine
+import Synchronization
 
 /// Writes media data to a new file.
 ///
@@ -18,7 +19,7 @@ import MediaEngine
 /// comes later starts with an empty edit; in the other containers samples wholly before it are
 /// dropped and linear PCM is trimmed to the frame. Samples at or after the session's end time
 /// (`endSession(atSourceTime:)`) are dropped and the last sample lasts until that time.
-open class AVAssetWriter: NSObject, @unchecked Sendable {
+open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
     /// The writer's status.
     public enum Status: Int, Sendable {
         /// Configuring; writing has not started.
@@ -39,18 +40,21 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     public let outputFileType: AVFileType
 
     let container: WriterContainer
-    private let lock = NSLock()
-    private var currentStatus: Status = .unknown
-    private var currentError: (any Error)?
-    private var storedInputs: [AVAssetWriterInput] = []
-    private var storedMetadata: [AVMetadataItem] = []
-    private var storedShouldOptimize = false
-    private var storedFragmentInterval: CMTime = .invalid
-    private var storedDurationHint: CMTime = .invalid
-    private var storedMovieTimeScale: CMTimeScale = 0
-    private var storedTemporaryDirectory: URL?
-    private var engine: WriterEngine?
-    private var finishing = false
+    /// Everything that changes after init, behind one lock.
+    struct State {
+        var status: Status = .unknown
+        var error: (any Error)?
+        var inputs: [AVAssetWriterInput] = []
+        var metadata: [AVMetadataItem] = []
+        var shouldOptimizeForNetworkUse = false
+        var movieFragmentInterval: CMTime = .invalid
+        var overallDurationHint: CMTime = .invalid
+        var movieTimeScale: CMTimeScale = 0
+        var directoryForTemporaryFiles: URL?
+        var engine: WriterEngine?
+        var finishing = false
+    }
+    private let state = Mutex(State())
 
     /// Creates a writer for a file of `outputFileType` at `outputURL` (a file URL). Throws an
     /// `AVError` (`.formatUnsupported`) for file types this writer does not produce.
@@ -79,81 +83,72 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     // MARK: State
 
     /// The writer's status.
-    open var status: Status { lock.withLock { currentStatus } }
+    open var status: Status { self[\.status] }
 
     /// Why writing failed, when `status` is `.failed`.
-    open var error: (any Error)? { lock.withLock { currentError } }
+    open var error: (any Error)? { self[\.error] }
 
     /// The media types the file type can hold (of those this writer encodes or copies).
     open var availableMediaTypes: [AVMediaType] { container.mediaTypes }
 
     /// The writer's inputs, in the order they were added.
-    open var inputs: [AVAssetWriterInput] { lock.withLock { storedInputs } }
+    open var inputs: [AVAssetWriterInput] { self[\.inputs] }
 
     private func checkConfigurable(_ selector: String) {
-        let status = self.status
-        if status != .unknown { WriterError.raise("AVAssetWriter", selector, "Cannot call method when status is \(status.rawValue)") }
+        WriterError.checkSetter("AVAssetWriter", selector, status: status.rawValue)
     }
 
-    /// A configuration setter as Apple's: a value not satisfying Apple's `requirement` raises,
-    /// so does a change once writing started; else `store` runs under the lock.
-    private func configure(_ selector: String, valid: Bool = true, requirement: @autoclosure () -> String = "",
-                           _ store: () -> Void) {
-        if !valid { WriterError.raise("AVAssetWriter", selector, "invalid parameter not satisfying: \(requirement())") }
-        checkConfigurable(selector)
-        lock.withLock(store)
-    }
+    static var exceptionClassName: String { "AVAssetWriter" }
+    var configurationStatus: Int { status.rawValue }
+    func withFields<R: Sendable>(_ body: (inout State) -> R) -> R { state.withLock { body(&$0) } }
 
     /// File-level metadata. QuickTime-family files get it as their own boxes (iTunes items for
     /// MP4/M4V/M4A/3GP; QuickTime metadata, user data and iTunes items for MOV) written when
     /// writing finishes; WAVE, AIFF and CAF files as their container's tags.
     open var metadata: [AVMetadataItem] {
-        get { lock.withLock { storedMetadata } }
-        set { configure("setMetadata:") { storedMetadata = newValue } }
+        get { self[\.metadata] }
+        set { configure(\.metadata, newValue, "setMetadata:") }
     }
 
     /// QuickTime family: put the movie header first, so playback can start before the whole
     /// file has been read (a second pass when writing finishes).
     open var shouldOptimizeForNetworkUse: Bool {
-        get { lock.withLock { storedShouldOptimize } }
-        set { configure("setShouldOptimizeForNetworkUse:") { storedShouldOptimize = newValue } }
+        get { self[\.shouldOptimizeForNetworkUse] }
+        set { configure(\.shouldOptimizeForNetworkUse, newValue, "setShouldOptimizeForNetworkUse:") }
     }
 
     /// QuickTime family: write movie fragments this often, so a file whose writing is
     /// interrupted stays readable up to its last complete fragment. `.invalid` (the default): none.
     open var movieFragmentInterval: CMTime {
-        get { lock.withLock { storedFragmentInterval } }
+        get { self[\.movieFragmentInterval] }
         set {
-            configure("setMovieFragmentInterval:", valid: !newValue.isValid || newValue >= .zero,
-                      requirement: "CMTIME_COMPARE_INLINE(interval, >=, kCMTimeZero)") { storedFragmentInterval = newValue }
+            configure(\.movieFragmentInterval, newValue, "setMovieFragmentInterval:", valid: !newValue.isValid || newValue >= .zero,
+                      requirement: "CMTIME_COMPARE_INLINE(interval, >=, kCMTimeZero)")
         }
     }
 
     /// The expected duration of the file: a hint, checked as Apple checks it. The containers
     /// written here need none (their headers are sized when writing finishes).
     open var overallDurationHint: CMTime {
-        get { lock.withLock { storedDurationHint } }
+        get { self[\.overallDurationHint] }
         set {
-            configure("setOverallDurationHint:", valid: !newValue.isValid || (newValue.isNumeric && newValue >= .zero),
-                      requirement: "(CMTIME_IS_NUMERIC(hint) && CMTIME_COMPARE_INLINE(hint, >=, kCMTimeZero)) || CMTIME_IS_INVALID(hint)") {
-                storedDurationHint = newValue
-            }
+            configure(\.overallDurationHint, newValue, "setOverallDurationHint:",
+                      valid: !newValue.isValid || (newValue.isNumeric && newValue >= .zero),
+                      requirement: "(CMTIME_IS_NUMERIC(hint) && CMTIME_COMPARE_INLINE(hint, >=, kCMTimeZero)) || CMTIME_IS_INVALID(hint)")
         }
     }
 
     /// QuickTime family: the movie header's timescale; 0 (the default) chooses 600.
     open var movieTimeScale: CMTimeScale {
-        get { lock.withLock { storedMovieTimeScale } }
-        set {
-            configure("setMovieTimeScale:", valid: newValue >= 0, requirement: "movieTimeScale >= 0") { storedMovieTimeScale = newValue }
-        }
+        get { self[\.movieTimeScale] }
+        set { configure(\.movieTimeScale, newValue, "setMovieTimeScale:", valid: newValue >= 0, requirement: "movieTimeScale >= 0") }
     }
 
     /// Where temporary files go; must be writable when set. (Fast start rewrites the output file
     /// in place, so no temporary file is made.)
     open var directoryForTemporaryFiles: URL? {
-        get { lock.withLock { storedTemporaryDirectory } }
-        set { configure("setDirectoryForTemporaryFiles:") { storedTemporaryDirectory = newValue } }
+        get { self[\.directoryForTemporaryFiles] }
+        set { configure(\.directoryForTemporaryFiles, newValue, "setDirectoryForTemporaryFiles:") }
     }
 
     // MARK: Inputs
@@ -185,7 +180,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     }
 
     private func addReason(_ input: AVAssetWriterInput) -> String? {
-        if lock.withLock({ storedInputs.contains { $0 === input } }) { return "the input has already been added to this asset writer" }
+        if inputs.contains(where: { $0 === input }) { return "the input has already been added to this asset writer" }
         if input.isAttached { return "the input has already been added to another asset writer" }
         if let reason = input.unsupportedReason { return reason }
         return applyReason(input.parsedSettings, mediaType: input.mediaType, hint: input.sourceFormatHint)
@@ -200,7 +195,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     open func add(_ input: AVAssetWriterInput) {
         checkConfigurable("addInput:")
         if let reason = addReason(input) { WriterError.raise("AVAssetWriter", "addInput:", reason) }
-        lock.withLock { storedInputs.append(input) }
+        state.withLock { $0.inputs.append(input) }
         input.attach(to: self)
     }
 
@@ -238,9 +233,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             }
             let inputs = self.inputs
             engine.attach(inputs)
-            lock.withLock {
-                self.engine = engine
-                currentStatus = .writing
+            state.withLock {
+                $0.engine = engine
+                $0.status = .writing
             }
             for (input, track) in zip(inputs, engine.tracks) { input.start(track: track) }
             return true
@@ -256,7 +251,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             WriterError.raise("AVAssetWriter", "startSessionAtSourceTime:", "invalid parameter not satisfying: CMTIME_IS_NUMERIC(startTime)")
         }
         let status = self.status
-        guard status == .writing, let engine = lock.withLock({ engine }) else {
+        guard status == .writing, let engine else {
             WriterError.raise("AVAssetWriter", "startSessionAtSourceTime:", "Cannot call method when status is \(status.rawValue)")
         }
         if !engine.startSession(at: startTime) {
@@ -273,7 +268,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             WriterError.raise("AVAssetWriter", "endSessionAtSourceTime:", "invalid parameter not satisfying: CMTIME_IS_NUMERIC(endTime)")
         }
         let status = self.status
-        guard status == .writing, let engine = lock.withLock({ engine }) else {
+        guard status == .writing, let engine else {
             WriterError.raise("AVAssetWriter", "endSessionAtSourceTime:", "Cannot call method when status is \(status.rawValue)")
         }
         if engine.sessionStart == nil {
@@ -295,10 +290,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         case .writing:
             break
         }
-        let engine: WriterEngine? = lock.withLock {
-            guard !finishing else { return nil }
-            finishing = true
-            return self.engine
+        let engine: WriterEngine? = state.withLock {
+            guard !$0.finishing else { return nil }
+            $0.finishing = true
+            return $0.engine
         }
         guard let engine else {
             WriterError.raise("AVAssetWriter", "finishWritingWithCompletionHandler:", "Cannot call method while writing is finishing")
@@ -310,7 +305,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                     if WriterMetadata.writesBoxes(metadata, container: container) {
                         try WriterMetadata.writeBoxes(metadata, to: outputURL, fastStart: shouldOptimizeForNetworkUse)
                     }
-                    lock.withLock { if currentStatus == .writing { currentStatus = .completed } }
+                    state.withLock { if $0.status == .writing { $0.status = .completed } }
                 } catch {
                     unlink(outputURL.path)
                     transitionToFailed(error)
@@ -329,10 +324,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     /// Stops writing and deletes the output file. Blocks until writing has stopped.
     open func cancelWriting() {
-        let engine: WriterEngine? = lock.withLock {
-            guard currentStatus == .unknown || currentStatus == .writing else { return nil }
-            currentStatus = .cancelled
-            return self.engine
+        let engine: WriterEngine? = state.withLock {
+            guard $0.status == .unknown || $0.status == .writing else { return nil }
+            $0.status = .cancelled
+            return $0.engine
         }
         engine?.cancel()
         for input in inputs { input.nudgeRequester() }
@@ -340,10 +335,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     /// Records a failure (the first one wins) and lets requesters discover it.
     func transitionToFailed(_ error: any Error) {
-        let changed: Bool = lock.withLock {
-            guard currentStatus == .unknown || currentStatus == .writing else { return false }
-            currentStatus = .failed
-            currentError = error
+        let changed: Bool = state.withLock {
+            guard $0.status == .unknown || $0.status == .writing else { return false }
+            $0.status = .failed
+            $0.error = error
             return true
         }
         if changed { for input in inputs { input.writerDidFail() } }
@@ -351,24 +346,26 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     // MARK: Engine access for inputs
 
-    var hasSession: Bool { lock.withLock { engine }?.sessionStart != nil }
+    private var engine: WriterEngine? { self[\.engine] }
+
+    var hasSession: Bool { engine?.sessionStart != nil }
 
     func engineIsReady(_ track: WriterTrack) -> Bool {
-        lock.withLock { engine }?.isReady(track) ?? false
+        engine?.isReady(track) ?? false
     }
 
     /// Whether the track's own queue has room (the part of readiness an append is checked against).
     func engineHasRoom(_ track: WriterTrack) -> Bool {
-        guard let engine = lock.withLock({ engine }) else { return false }
+        guard let engine else { return false }
         return engine.lock.withLock { track.pending < track.capacity }
     }
 
     func enqueue(_ item: WriterItem, to track: WriterTrack, end: CMTime) {
-        lock.withLock { engine }?.enqueue(item, to: track, end: end)
+        engine?.enqueue(item, to: track, end: end)
     }
 
     func markFinished(_ track: WriterTrack) {
-        lock.withLock { engine }?.markFinished(track)
+        engine?.markFinished(track)
     }
 
     /// The movie timescale when none is set ("a convenient value", Apple says): for audio-only

@@ -5,6 +5,7 @@ import CoreVideo
 import Dispatch
 import Foundation
 import MediaEngine
+import Synchronization
 
 /// Appends media samples to one track of an `AVAssetWriter`'s output file.
 ///
@@ -17,7 +18,7 @@ import MediaEngine
 /// `isReadyForMoreMediaData` exerts real back-pressure: it turns false while the input's queue
 /// of samples waiting for the encoder is full and, for offline inputs, while the input runs more
 /// than a second ahead of another unfinished input (so the file interleaves its tracks).
-open class AVAssetWriterInput: NSObject, @unchecked Sendable {
+open class AVAssetWriterInput: NSObject, WriterConfigurable, @unchecked Sendable {
     /// The media type of the samples the input accepts.
     public let mediaType: AVMediaType
     /// The settings used to encode appended samples; nil: samples are written as they are.
@@ -29,19 +30,22 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     /// Why the writer cannot take these settings (valid for Apple, unsupported here); nil when it can.
     let unsupportedReason: String?
 
-    private let lock = NSLock()
-    private var storedMetadata: [AVMetadataItem] = []
-    private var storedTransform: CGAffineTransform = .identity
-    private var storedLanguageCode: String?
-    private var storedExtendedLanguageTag: String?
-    private var storedNaturalSize: CGSize = .zero
-    private var storedMediaTimeScale: CMTimeScale = 0
-    private var storedExpectsRealTime = false
-    private var markedFinished = false
-    private weak var writerRef: AVAssetWriter?
-    private var trackRef: WriterTrack?
-    private var requester: WriterMediaRequester?
-    private var lastPixelTime: CMTime?
+    /// Everything that changes after init, behind one lock.
+    struct State {
+        var metadata: [AVMetadataItem] = []
+        var transform: CGAffineTransform = .identity
+        var languageCode: String?
+        var extendedLanguageTag: String?
+        var naturalSize: CGSize = .zero
+        var mediaTimeScale: CMTimeScale = 0
+        var expectsMediaDataInRealTime = false
+        var encoderSpeedPreset: String?
+        var markedFinished = false
+        weak var writer: AVAssetWriter?
+        var track: WriterTrack?
+        var requester: WriterMediaRequester?
+    }
+    private let state = Mutex(State())
     var hasAdaptor = false
 
     /// Creates an input for `mediaType`. `outputSettings` nil passes samples through; a
@@ -110,70 +114,61 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         return writer.status.rawValue
     }
 
-    private var markedFinishedNow: Bool { lock.withLock { markedFinished } }
+    private var markedFinishedNow: Bool { self[\.markedFinished] }
+    private var writerRef: AVAssetWriter? { self[\.writer] }
+    private var trackRef: WriterTrack? { self[\.track] }
+    private var requester: WriterMediaRequester? { self[\.requester] }
 
-    private func checkConfigurable(_ selector: String) {
-        let status = statusNumber
-        if status != 0 { WriterError.raise("AVAssetWriterInput", selector, "Cannot call method when status is \(status)") }
-    }
-
-    /// A configuration setter as Apple's: a value not satisfying Apple's `requirement` raises,
-    /// so does a change once writing started; else `store` runs under the lock.
-    private func configure(_ selector: String, valid: Bool = true, requirement: @autoclosure () -> String = "",
-                           _ store: () -> Void) {
-        if !valid { WriterError.raise("AVAssetWriterInput", selector, "invalid parameter not satisfying: \(requirement())") }
-        checkConfigurable(selector)
-        lock.withLock(store)
-    }
+    static var exceptionClassName: String { "AVAssetWriterInput" }
+    var configurationStatus: Int { statusNumber }
+    func withFields<R: Sendable>(_ body: (inout State) -> R) -> R { state.withLock { body(&$0) } }
 
     /// Metadata for the track (track-level tags the container can hold, such as a title).
     open var metadata: [AVMetadataItem] {
-        get { lock.withLock { storedMetadata } }
-        set { configure("setMetadata:") { storedMetadata = newValue } }
+        get { self[\.metadata] }
+        set { configure(\.metadata, newValue, "setMetadata:") }
     }
 
     /// The track's transform (QuickTime track matrix), applied when the video is shown.
     open var transform: CGAffineTransform {
-        get { lock.withLock { storedTransform } }
-        set { configure("setTransform:") { storedTransform = newValue } }
+        get { self[\.transform] }
+        set { configure(\.transform, newValue, "setTransform:") }
     }
 
     /// The track's language as an ISO 639-2/T code ("eng"; two-letter codes are converted).
     open var languageCode: String? {
-        get { lock.withLock { storedLanguageCode } }
-        set { configure("setLanguageCode:") { storedLanguageCode = newValue } }
+        get { self[\.languageCode] }
+        set { configure(\.languageCode, newValue, "setLanguageCode:") }
     }
 
     /// The track's language as a BCP 47 tag ("en-US"); its language subtag names the track's
     /// language when `languageCode` is nil.
     open var extendedLanguageTag: String? {
-        get { lock.withLock { storedExtendedLanguageTag } }
-        set { configure("setExtendedLanguageTag:") { storedExtendedLanguageTag = newValue } }
+        get { self[\.extendedLanguageTag] }
+        set { configure(\.extendedLanguageTag, newValue, "setExtendedLanguageTag:") }
     }
 
     /// The track's display size; `.zero` (the default) uses the encoded size.
     open var naturalSize: CGSize {
-        get { lock.withLock { storedNaturalSize } }
+        get { self[\.naturalSize] }
         set {
-            configure("setNaturalSize:", valid: newValue.width >= 0 && newValue.height >= 0,
-                      requirement: "naturalSize.width >= 0.0 && naturalSize.height >= 0.0") { storedNaturalSize = newValue }
+            configure(\.naturalSize, newValue, "setNaturalSize:", valid: newValue.width >= 0 && newValue.height >= 0,
+                      requirement: "naturalSize.width >= 0.0 && naturalSize.height >= 0.0")
         }
     }
 
     /// The timescale of the track's media; 0 (the default) lets the writer choose (the sample
     /// rate for audio; for video the first sample's timescale, raised to a multiple of 600).
     open var mediaTimeScale: CMTimeScale {
-        get { lock.withLock { storedMediaTimeScale } }
-        set {
-            configure("setMediaTimeScale:", valid: newValue >= 0, requirement: "mediaTimeScale >= 0") { storedMediaTimeScale = newValue }
-        }
+        get { self[\.mediaTimeScale] }
+        set { configure(\.mediaTimeScale, newValue, "setMediaTimeScale:", valid: newValue >= 0, requirement: "mediaTimeScale >= 0") }
     }
 
     /// Whether the input's samples come from a real-time source (such as a camera): the input
     /// is then not held back for interleaving, and video is encoded with faster settings.
     open var expectsMediaDataInRealTime: Bool {
-        get { lock.withLock { storedExpectsRealTime } }
-        set { configure("setExpectsMediaDataInRealTime:") { storedExpectsRealTime = newValue } }
+        get { self[\.expectsMediaDataInRealTime] }
+        set { configure(\.expectsMediaDataInRealTime, newValue, "setExpectsMediaDataInRealTime:") }
     }
 
     // MARK: Writing
@@ -184,7 +179,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         switch writer.status {
         case .failed: return !markedFinishedNow
         case .writing:
-            guard let track = lock.withLock({ trackRef }) else { return false }
+            guard let track = trackRef else { return false }
             return writer.engineIsReady(track)
         default: return false
         }
@@ -228,7 +223,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         if markedFinishedNow, writerRef?.status == .writing {
             WriterError.raise(cls, selector, "Cannot call method when status is 2")
         }
-        guard let writer = writerRef, writer.status == .writing, let track = lock.withLock({ trackRef }) else { return false }
+        guard let writer = writerRef, writer.status == .writing, let track = trackRef else { return false }
         if !writer.hasSession {
             WriterError.raise(cls, selector, "Must start a session (using -[AVAssetWriter startSessionAtSourceTime:) before appending pixel buffers")
         }
@@ -238,7 +233,6 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         if !presentationTime.isNumeric {
             WriterError.raise(cls, selector, "invalid parameter not satisfying: CMTIME_IS_NUMERIC(presentationTime)")
         }
-        lock.withLock { lastPixelTime = presentationTime }
         writer.enqueue(.pixelBuffer(buffer, presentationTime), to: track, end: presentationTime)
         return true
     }
@@ -254,7 +248,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         default:
             return nil
         }
-        guard let writer = writerRef, let track = lock.withLock({ trackRef }) else { return nil }
+        guard let writer = writerRef, let track = trackRef else { return nil }
         if !writer.hasSession {
             WriterError.raise("AVAssetWriterInput", selector,
                               "Cannot append \(what): Must start a session (using -[AVAssetWriter startSessionAtSourceTime:) first")
@@ -269,23 +263,21 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     open func markAsFinished() {
         let status = statusNumber
         if status == 0 { WriterError.raise("AVAssetWriterInput", "markAsFinished", "Cannot call method when status is 0") }
-        let first: Bool = lock.withLock {
-            guard !markedFinished else { return false }
-            markedFinished = true
-            return true
+        let (first, requester): (Bool, WriterMediaRequester?) = state.withLock { state in
+            defer { state.markedFinished = true }
+            return (!state.markedFinished, state.requester)
         }
-        guard first, status == 1, let writer = writerRef, let track = lock.withLock({ trackRef }) else {
-            lock.withLock { requester }?.stop()
-            return
-        }
-        lock.withLock { requester }?.stop()
+        requester?.stop()
+        guard first, status == 1, let writer = writerRef, let track = trackRef else { return }
         writer.markFinished(track)
     }
 
     /// Marks the input finished as part of `finishWriting` (no checks; the engine drains it).
     func markFinishedForFinish() {
-        lock.withLock { markedFinished = true }
-        lock.withLock { requester }?.stop()
+        state.withLock {
+            $0.markedFinished = true
+            return $0.requester
+        }?.stop()
     }
 
     /// Calls `block` on `queue` whenever the input is ready for more data, until it is marked
@@ -295,10 +287,10 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         if status == 0 {
             WriterError.raise("AVAssetWriterInput", "requestMediaDataWhenReadyOnQueue:usingBlock:", "Cannot call method when status is 0")
         }
-        let created: WriterMediaRequester? = lock.withLock {
-            guard requester == nil else { return nil }
+        let created: WriterMediaRequester? = state.withLock {
+            guard $0.requester == nil else { return nil }
             let r = WriterMediaRequester(queue: queue, block: block, input: self)
-            requester = r
+            $0.requester = r
             return r
         }
         guard let created else {
@@ -313,16 +305,24 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
 
     // MARK: Engine side
 
+    /// The x264/x265 speed preset the input's video encoder runs with (an export preset's choice;
+    /// Apple's output settings have no such key). Nil: the encoder's default. Set before writing
+    /// starts.
+    var encoderSpeedPreset: String? {
+        get { self[\.encoderSpeedPreset] }
+        set { state.withLock { $0.encoderSpeedPreset = newValue } }
+    }
+
     /// Attaches the input to `writer` (addInput).
     func attach(to writer: AVAssetWriter) {
-        lock.withLock { writerRef = writer }
+        state.withLock { $0.writer = writer }
     }
 
     /// Whether the input belongs to a writer.
-    var isAttached: Bool { lock.withLock { writerRef != nil } }
+    var isAttached: Bool { writerRef != nil }
 
     /// Whether the input's writer has started writing (whatever happened since).
-    var hasStartedWriting: Bool { lock.withLock { trackRef != nil } }
+    var hasStartedWriting: Bool { trackRef != nil }
 
     /// The encoded size the output settings (or the format hint) give.
     var outputDimensions: (width: Int, height: Int)? {
@@ -336,7 +336,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
 
     /// Gives the input its track (startWriting).
     func start(track: WriterTrack) {
-        lock.withLock { trackRef = track }
+        state.withLock { $0.track = track }
     }
 
     /// Whether the requester should call its block now.
@@ -346,23 +346,22 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
 
     /// Wakes the requester (readiness may have changed).
     func nudgeRequester() {
-        lock.withLock { requester }?.nudge()
+        requester?.nudge()
     }
 
     /// Lets the block discover a failure: Apple calls it once more after the writer fails.
     func writerDidFail() {
-        if !markedFinishedNow { lock.withLock { requester }?.requestOnce() }
+        if !markedFinishedNow { requester?.requestOnce() }
     }
 
     /// The configuration the track is built from.
     func configurationSnapshot() -> WriterTrackConfiguration {
-        lock.withLock {
-            WriterTrackConfiguration(mediaType: mediaType, settings: parsedSettings, hint: sourceFormatHint,
-                                     transform: storedTransform,
-                                     language: WriterTrackConfiguration.isoLanguage(storedLanguageCode ?? storedExtendedLanguageTag),
-                                     mediaTimeScale: storedMediaTimeScale, naturalSize: storedNaturalSize,
-                                     metadata: WriterMetadata.tags(storedMetadata), realTime: storedExpectsRealTime)
-        }
+        let s = state.withLock { $0 }
+        return WriterTrackConfiguration(mediaType: mediaType, settings: parsedSettings, hint: sourceFormatHint, transform: s.transform,
+                                        language: WriterTrackConfiguration.isoLanguage(s.languageCode ?? s.extendedLanguageTag),
+                                        mediaTimeScale: s.mediaTimeScale, naturalSize: s.naturalSize,
+                                        metadata: WriterMetadata.tags(s.metadata), realTime: s.expectsMediaDataInRealTime,
+                                        encoderSpeedPreset: s.encoderSpeedPreset)
     }
 }
 
@@ -377,6 +376,8 @@ struct WriterTrackConfiguration {
     var naturalSize: CGSize
     var metadata: [(key: String, value: String)]
     var realTime: Bool
+    /// The x264/x265 speed preset the track's video encoder runs with (nil: the default).
+    var encoderSpeedPreset: String?
 
     /// The ISO 639-2/T code for a language code or BCP 47 tag ("en", "en-US", "eng" → "eng").
     static func isoLanguage(_ code: String?) -> String? {
@@ -393,10 +394,9 @@ final class WriterMediaRequester: @unchecked Sendable {
     private let queue: DispatchQueue
     private let block: @Sendable () -> Void
     private weak var input: AVAssetWriterInput?
-    private let lock = NSLock()
-    private var scheduled = false
-    private var stopped = false
-    private var requestedOnce = false
+    /// Whether a call is scheduled, whether calls stopped, whether the one call after a failure
+    /// was made.
+    private let state = Mutex((scheduled: false, stopped: false, requestedOnce: false))
 
     init(queue: DispatchQueue, block: @escaping @Sendable () -> Void, input: AVAssetWriterInput) {
         self.queue = queue
@@ -406,17 +406,17 @@ final class WriterMediaRequester: @unchecked Sendable {
 
     /// Schedules the block when the input wants data and no call is pending.
     func nudge() {
-        let schedule: Bool = lock.withLock {
-            guard !scheduled, !stopped, input?.shouldRequestMediaData == true else { return false }
-            scheduled = true
+        let schedule: Bool = state.withLock {
+            guard !$0.scheduled, !$0.stopped, input?.shouldRequestMediaData == true else { return false }
+            $0.scheduled = true
             return true
         }
         guard schedule else { return }
         queue.async { [self] in
-            while !lock.withLock({ stopped }), input?.shouldRequestMediaData == true {
+            while !state.withLock({ $0.stopped }), input?.shouldRequestMediaData == true {
                 block()
             }
-            lock.withLock { scheduled = false }
+            state.withLock { $0.scheduled = false }
             // Readiness may have come back while the loop was ending.
             if input?.shouldRequestMediaData == true { nudge() }
         }
@@ -424,9 +424,9 @@ final class WriterMediaRequester: @unchecked Sendable {
 
     /// Calls the block once more (after a failure, so the client sees appends fail).
     func requestOnce() {
-        let call: Bool = lock.withLock {
-            guard !stopped, !requestedOnce else { return false }
-            requestedOnce = true
+        let call: Bool = state.withLock {
+            guard !$0.stopped, !$0.requestedOnce else { return false }
+            $0.requestedOnce = true
             return true
         }
         if call { queue.async { [block] in block() } }
@@ -434,6 +434,6 @@ final class WriterMediaRequester: @unchecked Sendable {
 
     /// No more calls.
     func stop() {
-        lock.withLock { stopped = true }
+        state.withLock { $0.stopped = true }
     }
 }

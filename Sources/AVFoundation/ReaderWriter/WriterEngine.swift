@@ -134,8 +134,6 @@ final class WriterEngine: @unchecked Sendable {
             track.pending += 1
             if end.isNumeric, track.appendedEnd.map({ end > $0 }) ?? true { track.appendedEnd = end }
         }
-        // The appending thread's encoder speed choice (an export preset's) reaches the worker.
-        let speed = Encoder.speedPreset
         track.queue.async { [self] in
             defer {
                 lock.withLock { track.pending -= 1 }
@@ -143,7 +141,7 @@ final class WriterEngine: @unchecked Sendable {
             }
             guard !isStopped else { return }
             do {
-                try Encoder.$speedPreset.withValue(speed) { try track.process(item) }
+                try track.process(item)
             } catch {
                 fail(error)
             }

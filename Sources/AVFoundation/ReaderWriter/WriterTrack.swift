@@ -26,6 +26,8 @@ final class WriterTrack: @unchecked Sendable {
     let naturalSize: CGSize
     let metadata: [(key: String, value: String)]
     let realTime: Bool
+    /// The x264/x265 speed preset (nil: the encoder's default for `realTime`).
+    let encoderSpeedPreset: String?
     /// The most samples queued before the input stops being ready.
     let capacity: Int
 
@@ -71,6 +73,7 @@ final class WriterTrack: @unchecked Sendable {
         naturalSize = config.naturalSize
         metadata = config.metadata
         realTime = config.realTime
+        encoderSpeedPreset = config.encoderSpeedPreset
         switch (config.mediaType, config.settings) {
         case (.video, .some): capacity = config.realTime ? 8 : 4
         default: capacity = 64
@@ -228,6 +231,7 @@ final class WriterTrack: @unchecked Sendable {
         s.expectedFrameRate = video.expectedFrameRate
         s.realTime = video.realTime ?? realTime
         if video.prioritizeSpeed { s.realTime = true }
+        s.speedPreset = encoderSpeedPreset
         s.scaling = video.scaling
         s.entropyCABAC = video.entropyCABAC
         s.pixelAspect = video.pixelAspect
