@@ -6,7 +6,7 @@ import CoreMedia
 import CoreVideo
 import Dispatch
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// The configuration an export runs with (a snapshot of the session's properties).
 struct ExportConfiguration: @unchecked Sendable {

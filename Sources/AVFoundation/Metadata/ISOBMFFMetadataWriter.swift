@@ -10,7 +10,7 @@
 // Damaged files are refused with an AVError before anything is written; the source is only
 // read, except in the in-place mode meant for files the caller owns (AVAssetWriter's output).
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 package enum ISOBMFFMetadataWriter {
     /// Where the movie box goes.
