@@ -180,6 +180,7 @@ package final class PacketSource: @unchecked Sendable {
             } catch {
                 if case .cancelled = error { throw error }
                 // Unseekable input: decode from the top and drop what comes before `time`.
+                atStart = false
             }
         }
         try rewind()
