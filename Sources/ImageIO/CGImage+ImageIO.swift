@@ -1,7 +1,7 @@
 // Creating CGImages from PNG and JPEG data providers. On Apple platforms these initialisers
 // belong to Core Graphics; here they live in ImageIO, which holds the decoders.
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 extension CGImage {
     /// Creates an image from a data provider supplying PNG data; nil when the data is not a

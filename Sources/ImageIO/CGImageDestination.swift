@@ -1,6 +1,6 @@
 // CGImageDestination: writes images to files or data (Apple's ImageIO API).
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// An opaque type that writes image data to a URL or a mutable data object, as Apple's
 /// `CGImageDestination`. PNG, JPEG, TIFF and BMP are written, with FFmpeg's encoders.

@@ -1,6 +1,6 @@
 // CGImageSource: reads images and their properties out of image files (Apple's ImageIO API).
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// An opaque type that reads image data from a URL, a data object or a data provider, as
 /// Apple's `CGImageSource`. Files are recognised by their signature; PNG, JPEG, TIFF, GIF, BMP

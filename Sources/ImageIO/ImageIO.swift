@@ -1,3 +1,3 @@
 @_exported import CoreGraphics
-import MediaEngine
+internal import MediaEngine
 @_exported import CoreFoundationCompat

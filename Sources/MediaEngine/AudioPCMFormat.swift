@@ -1,6 +1,6 @@
 // AudioPCMFormat: linear PCM as Apple describes it (any rate, channel set, sample type, bit depth,
 // endianness, interleaving), and the libswresample sample format that carries it.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 
 /// The channels of a PCM stream, in buffer order.

@@ -1,7 +1,7 @@
 // AudioResampler: converts audio between any two PCM formats with libswresample (rate, channel
 // layout, sample format), buffering the result so it can be read in any frame count — bytes in
 // Apple's LPCM layouts for readers, FFmpeg frames at an encoder's frame size for writers.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 import Foundation
 

@@ -1,6 +1,5 @@
 // AudioStreamReader: one audio stream of a file decoded and converted to one PCM format, its
 // samples placed on the output rate's timeline and trimmed to a time range, sample-accurately.
-import CFFmpeg
 import CoreMedia
 import Foundation
 
@@ -22,39 +21,37 @@ package struct AudioPCMBlock: Sendable {
     }
 }
 
-/// Decodes one audio stream with the shared `Demuxer` and `Decoder` and converts it with an
-/// `AudioResampler`.
+/// Decodes one audio stream with the pipe's stages — a `PacketSource` positioned for decoding
+/// from a time and a `DecodeLoop` — and converts it with an `AudioResampler`.
 ///
 /// Timing: the first decoded frame's presentation time places the stream on the output
 /// timeline (FFmpeg has already removed encoder priming and applied the container's edit-list
 /// start through skip-samples side data); later samples follow contiguously. Only samples whose
-/// times lie in `[start, end)` are returned. Reading starts by seeking half a second before
-/// `start` (so codecs with overlapping transforms or bit reservoirs decode the first wanted
-/// sample correctly) in containers whose timestamps stay exact after a seek, and at the top of
-/// the file otherwise or when `start` is that close to it.
+/// times lie in `[start, end)` are returned. Reading starts half a second before `start` (so
+/// codecs with overlapping transforms or bit reservoirs decode the first wanted sample
+/// correctly) in containers whose timestamps stay exact after a seek, and at the top of the file
+/// otherwise or when `start` is that close to it (`PacketSource.position(decodingFrom:preroll:)`).
+/// `start(from:to:)` may be called again at any time to reposition (a player seeks): what was
+/// decoded and converted is dropped.
 ///
 /// Damaged input: a packet the decoder rejects is skipped, as FFmpeg's tools do; more than 32
 /// in a row, or a stream that yields no audio at all while the container says it has packets,
 /// fail with `MediaError.failedToParse`.
 ///
-/// Not thread-safe; single use (one `start`).
+/// Not thread-safe.
 package final class AudioStreamReader: @unchecked Sendable {
     /// The stream being read.
     package let stream: StreamInfo
     /// What the samples are converted to.
     package let output: AudioPCMFormat
-    private let demuxer: Demuxer
-    private let decoder: Decoder
+    private let packets: PacketSource
+    private let loop: DecodeLoop
     private let resampler: AudioResampler
-    private let cancellation: DemuxerCancellation
     private var headIndex: Int64?          // output index of the resampler FIFO's first frame
     private var startIndex: Int64 = .min
     private var endIndex: Int64 = .max
     private var started = false
-    private var inputEnded = false
     private var drained = false
-    private var consecutiveFailures = 0
-    private var packetsSent = 0
     private var framesDecoded = 0
 
     /// The longest run of packets the decoder may reject before the stream counts as damaged.
@@ -65,66 +62,49 @@ package final class AudioStreamReader: @unchecked Sendable {
     /// Opens `url` and a decoder for its stream `streamIndex`, converting to `output`.
     package init(url: URL, streamIndex: Int, output: AudioPCMFormat, quality: AudioResampler.Quality = .medium,
                  cancellation: DemuxerCancellation = DemuxerCancellation()) throws(MediaError) {
-        self.cancellation = cancellation
-        demuxer = try Demuxer(url: url, cancellation: cancellation)
-        guard streamIndex >= 0, streamIndex < demuxer.streams.count, demuxer.streams[streamIndex].kind == .audio else {
+        packets = try PacketSource(url: url, streamIndex: streamIndex, cancellation: cancellation)
+        guard packets.stream.kind == .audio else {
             throw MediaError.invalidArgument(message: "\(url.path): stream \(streamIndex) is not an audio stream")
         }
-        stream = demuxer.streams[streamIndex]
-        demuxer.selectStreams([streamIndex])
-        let timeBase = stream.timeBase
+        stream = packets.stream
+        // Decoded audio ends where the file does; a short file is not an error here.
+        packets.detectsTruncation = false
+        let decoder: Decoder
         do {
-            decoder = try demuxer.withCodecParameters(stream: streamIndex) { parameters in
-                try Decoder(parameters: parameters, timeBase: timeBase, threads: 1)
-            }
-        } catch let error as FFmpegError {
-            if error.code == Decoder.decoderNotFound {
-                throw MediaError.decoderNotFound(code: error.code, message: "\(url.path): no decoder for \(stream.codecName) audio")
-            }
-            throw MediaError.failedToParse(code: error.code, message: "\(url.path): cannot open the \(stream.codecName) decoder: \(error.message)")
-        } catch let error as MediaError {
-            throw error
+            decoder = try packets.makeDecoder(threads: 1)
         } catch {
-            throw MediaError.other(code: cffmpeg_averror(EINVAL), message: "\(error)")
+            switch error {
+            case .decoderNotFound(let code, let message): throw .decoderNotFound(code: code, message: "\(url.path): \(message)")
+            case .other(let code, let message): throw .failedToParse(code: code, message: "\(url.path): \(message)")
+            default: throw error
+            }
         }
+        loop = DecodeLoop(decoder: decoder, tolerance: .consecutive(AudioStreamReader.tolerableFailures), cancellation: cancellation)
         self.output = output
         resampler = try AudioResampler(output: output, quality: quality)
     }
 
     /// Positions reading at `start` (times before it are dropped) and stops at `end` (exclusive;
-    /// `.positiveInfinity` or invalid for the end of the stream).
+    /// `.positiveInfinity` or invalid for the end of the stream). Called again, it repositions:
+    /// everything decoded so far is dropped.
     package func start(from start: CMTime, to end: CMTime) throws(MediaError) {
-        guard !started else { throw MediaError.invalidArgument(message: "an audio stream reader starts once") }
+        if started {
+            loop.flush()
+            resampler.reset()
+            headIndex = nil
+            drained = false
+            framesDecoded = 0
+        }
         started = true
         let rate = Int32(output.sampleRate)
-        if start.isNumeric, start > .zero {
-            startIndex = CMTimeConvertScale(start, timescale: rate, method: .roundTowardPositiveInfinity).value
-        }
-        if end.isNumeric {
-            endIndex = CMTimeConvertScale(end, timescale: rate, method: .roundTowardPositiveInfinity).value
-        }
-        if start.isNumeric, start > AudioStreamReader.preroll, seeksExactly {
-            let target = start - AudioStreamReader.preroll
-            do {
-                try demuxer.seek(stream: stream.index, to: target)
-            } catch {
-                // Unseekable input: decode from the top and drop what comes before `start`.
-                try? demuxer.rewind()
-            }
-        }
-    }
-
-    /// Containers whose packets carry exact timestamps after a seek. Elsewhere (MP3, ADTS AAC,
-    /// AC-3 and other raw streams) FFmpeg estimates the position it seeks to — from a VBR table of
-    /// contents or the bit rate — and the timestamps after it, so reading decodes from the top.
-    static let exactSeekingFormats: Set<String> = ["mov", "mp4", "matroska", "webm", "ogg", "wav", "w64", "aiff", "caf", "flac"]
-
-    private var seeksExactly: Bool {
-        demuxer.formatName.split(separator: ",").contains { AudioStreamReader.exactSeekingFormats.contains(String($0)) }
+        startIndex = start.isNumeric && start > .zero
+            ? CMTimeConvertScale(start, timescale: rate, method: .roundTowardPositiveInfinity).value : .min
+        endIndex = end.isNumeric ? CMTimeConvertScale(end, timescale: rate, method: .roundTowardPositiveInfinity).value : .max
+        try packets.position(decodingFrom: start, preroll: AudioStreamReader.preroll)
     }
 
     /// Stops any blocking read (from another thread); later reads fail with `.cancelled`.
-    package func cancel() { cancellation.cancel() }
+    package func cancel() { packets.cancel() }
 
     /// The next frames in `[start, end)`, at most `maxFrames`; nil when there are no more.
     package func read(maxFrames: Int) throws(MediaError) -> AudioPCMBlock? {
@@ -153,67 +133,38 @@ package final class AudioStreamReader: @unchecked Sendable {
         }
     }
 
-    /// Decodes the next packet (or drains at the end) into the resampler.
+    /// Decodes the next frame into the resampler (or drains it at the end).
     private func pump() throws(MediaError) {
-        if !inputEnded {
-            guard let packet = try demuxer.readPacket() else {
-                inputEnded = true
-                try? decoder.sendEndOfStream()
-                try receiveFrames()
-                return
-            }
-            guard packet.streamIndex == stream.index else { return }
-            packetsSent += 1
-            do {
-                var accepted = try decoder.send(packet.pointer)
-                while !accepted {
-                    // The decoder's output is full: take its frames, then resend.
-                    try receiveFrames()
-                    accepted = try decoder.send(packet.pointer)
-                }
-                consecutiveFailures = 0
-            } catch let error as FFmpegError {
-                try rejected(error)
-            } catch let error as MediaError {
+        let decoded: DecodeLoop.Frame?
+        do {
+            decoded = try loop.next(feed: { () throws(MediaError) -> DemuxerPacket? in try packets.next() })
+        } catch {
+            switch error {
+            case .cancelled:
+                throw .cancelled(code: MediaError.exitCode, message: "reading was cancelled")
+            case .reading(let error):
                 throw error
-            } catch {
-                throw MediaError.other(code: cffmpeg_averror(EINVAL), message: "\(error)")
-            }
-            try receiveFrames()
-        } else {
-            try receiveFrames()
-            if decoder.isDraining {
-                if packetsSent > 0, framesDecoded == 0 {
-                    throw MediaError.failedToParse(code: MediaError.invalidDataCode,
-                                                   message: "\(demuxer.url.path): the \(stream.codecName) audio could not be decoded")
-                }
-                try resampler.finish()
-                drained = true
+            case .decoding(let error) where error == .outOfMemory:
+                throw .other(code: error.code, message: "out of memory decoding audio")
+            case .decoding(let error):
+                throw .failedToParse(code: error.code, message: "\(packets.url.path): damaged \(stream.codecName) audio (\(error.message))")
             }
         }
-    }
-
-    private func receiveFrames() throws(MediaError) {
-        while true {
-            let output: Decoder.Output
-            do {
-                output = try decoder.receive()
-            } catch {
-                try rejected(error)
-                return
+        guard let frame = decoded?.frame else {
+            if loop.packetsSent > 0, framesDecoded == 0 {
+                throw .failedToParse(code: MediaError.invalidDataCode,
+                                     message: "\(packets.url.path): the \(stream.codecName) audio could not be decoded")
             }
-            switch output {
-            case .frame(let frame):
-                guard frame.audioFrameCount > 0 else { continue }
-                framesDecoded += 1
-                if headIndex == nil {
-                    headIndex = firstIndex(of: frame).saturatingSubtracting(Int64(resampler.bufferedFrameCount))
-                }
-                try resampler.append(frame)
-            case .needsInput, .endOfStream:
-                return
-            }
+            try resampler.finish()
+            drained = true
+            return
         }
+        guard frame.audioFrameCount > 0 else { return }
+        framesDecoded += 1
+        if headIndex == nil {
+            headIndex = firstIndex(of: frame).saturatingSubtracting(Int64(resampler.bufferedFrameCount))
+        }
+        try resampler.append(frame)
     }
 
     /// Where the first decoded frame sits on the output timeline.
@@ -221,17 +172,5 @@ package final class AudioStreamReader: @unchecked Sendable {
         let time = frame.presentationTime
         guard time.isNumeric else { return startIndex == .min ? 0 : startIndex }
         return CMTimeConvertScale(time, timescale: Int32(output.sampleRate), method: .roundHalfAwayFromZero).value
-    }
-
-    /// A packet or frame the decoder refused: tolerated unless it keeps happening.
-    private func rejected(_ error: FFmpegError) throws(MediaError) {
-        if error.code == cffmpeg_averror(ENOMEM) {
-            throw MediaError.other(code: error.code, message: "out of memory decoding audio")
-        }
-        consecutiveFailures += 1
-        if consecutiveFailures > AudioStreamReader.tolerableFailures {
-            throw MediaError.failedToParse(code: error.code,
-                                           message: "\(demuxer.url.path): damaged \(stream.codecName) audio (\(error.message))")
-        }
     }
 }

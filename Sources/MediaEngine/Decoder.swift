@@ -1,5 +1,5 @@
 // Decoder: one libavcodec decoder for one stream, driven with send/receive.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 import CoreVideo
 import Foundation
@@ -30,7 +30,7 @@ package final class Decoder: @unchecked Sendable {
     }
 
     /// The stream's time base, in which packet and frame timestamps count.
-    package let timeBase: AVRational
+    let timeBase: AVRational
     /// The codec's short name (e.g. "h264").
     package let codecName: String
     /// Whether the decoder is draining (after `sendEndOfStream()`, until `flush()`).
@@ -40,7 +40,7 @@ package final class Decoder: @unchecked Sendable {
 
     /// Opens a decoder for `parameters` (copied), timestamps in `timeBase`. `threads` 0 means
     /// one per core. Throws `AVERROR_DECODER_NOT_FOUND` when FFmpeg has no decoder for the codec.
-    package init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, threads: Int = 0)
+    init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, threads: Int = 0)
         throws(FFmpegError) {
         MediaEngine.configure()
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -112,8 +112,15 @@ package final class Decoder: @unchecked Sendable {
         set { skipMode = newValue ? .nonReference : .none }
     }
 
+    /// Sends `packet`; false when the decoder refused it because it has frames to give first
+    /// (`receive()` them, then send it again).
     @discardableResult
-    package func send(_ packet: UnsafePointer<AVPacket>) throws(FFmpegError) -> Bool {
+    package func send(_ packet: DemuxerPacket) throws(FFmpegError) -> Bool {
+        try send(packet.pointer)
+    }
+
+    @discardableResult
+    func send(_ packet: UnsafePointer<AVPacket>) throws(FFmpegError) -> Bool {
         guard let context else { throw .invalidArgument }
         let result = avcodec_send_packet(context, packet)
         if result == cffmpeg_averror_eagain() { return false }
@@ -157,9 +164,9 @@ package final class Decoder: @unchecked Sendable {
 /// One decoded picture, owning its `AVFrame` reference.
 package final class DecodedFrame: @unchecked Sendable {
     /// The frame (owned; freed with this object).
-    package let frame: UnsafeMutablePointer<AVFrame>
+    let frame: UnsafeMutablePointer<AVFrame>
     /// The stream time base.
-    package let timeBase: AVRational
+    let timeBase: AVRational
 
     init(taking frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational) {
         self.frame = frame
@@ -203,7 +210,7 @@ package final class DecodedFrame: @unchecked Sendable {
 
 extension Decoder {
     /// A timestamp in `timeBase` as an exact `CMTime` (`ts × num / den`).
-    package static func time(_ ts: Int64, timeBase: AVRational) -> CMTime {
+    static func time(_ ts: Int64, timeBase: AVRational) -> CMTime {
         guard timeBase.den > 0, timeBase.num > 0 else { return .invalid }
         let (product, overflow) = ts.multipliedReportingOverflow(by: Int64(timeBase.num))
         if !overflow { return CMTime(value: product, timescale: timeBase.den) }

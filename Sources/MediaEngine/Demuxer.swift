@@ -1,6 +1,6 @@
 // Demuxer: one AVFormatContext over a media file — container facts, stream descriptions,
 // zero-copy packets, seeking and per-stream discard.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 import Foundation
 
@@ -174,13 +174,12 @@ package final class Demuxer: @unchecked Sendable {
 
     /// Calls `body` with the stream's codec parameters (for opening a decoder). The pointer is
     /// valid only inside `body`.
-    package func withCodecParameters<R>(stream index: Int,
-                                        _ body: (UnsafePointer<AVCodecParameters>) throws -> R) throws -> R {
+    func withCodecParameters<R>(stream index: Int, _ body: (UnsafePointer<AVCodecParameters>) -> R) throws(MediaError) -> R {
         guard let ctx = context, index >= 0, index < Int(ctx.pointee.nb_streams),
               let stream = ctx.pointee.streams[index], let par = stream.pointee.codecpar else {
             throw MediaError.invalidArgument(message: "no stream \(index)")
         }
-        return try body(UnsafePointer(par))
+        return body(UnsafePointer(par))
     }
 
     /// Reads the next packet of any stream not discarded, in file order. Returns nil at the end

@@ -1,6 +1,6 @@
 // Seeking a demuxer to a keyframe a FrameTimeline names, checking where it really landed: the
 // one rule the frame seeker and the asset reader both position by.
-import CFFmpeg
+internal import CFFmpeg
 
 extension FrameTimeline {
     /// The decode index of the frame with timestamp `pts`, if the timeline has it.

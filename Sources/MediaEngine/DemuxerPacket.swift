@@ -1,14 +1,14 @@
 // DemuxerPacket: one compressed packet from the demuxer, owning FFmpeg's reference-counted AVPacket.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 
 /// A compressed packet as read from the container. It owns the `AVPacket` (freed when the
 /// packet dies) and exposes its payload without copying. Immutable after creation.
 package final class DemuxerPacket: @unchecked Sendable {
     /// The FFmpeg packet, for `avcodec_send_packet`; valid while this object lives. Do not modify.
-    package let pointer: UnsafeMutablePointer<AVPacket>
+    let pointer: UnsafeMutablePointer<AVPacket>
     /// The time base of the packet's timestamps (its stream's).
-    package let timeBase: AVRational
+    let timeBase: AVRational
 
     init(taking packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational) {
         pointer = packet

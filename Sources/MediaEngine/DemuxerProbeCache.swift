@@ -3,7 +3,7 @@
 // Probing decodes a frame of every stream (a whole 1080p picture for H.264), and an asset,
 // its packet index and each reader output open their own demuxer: an export or a read paid
 // for that decode three or four times.
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// Stream parameters found by probing a file, keyed by the file's identity (device, inode,

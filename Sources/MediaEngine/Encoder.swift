@@ -1,5 +1,5 @@
 // Encoder: one libavcodec video encoder fed with Core Video pixel buffers (send/receive).
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 import CoreVideo
 import Foundation
@@ -123,9 +123,9 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
     /// FFmpeg's encoder name ("libx264").
     package let codecName: String
     /// The pixel format frames are encoded in.
-    package let pixelFormat: AVPixelFormat
+    let pixelFormat: AVPixelFormat
     /// The time base of frame and packet timestamps.
-    package let timeBase: AVRational
+    let timeBase: AVRational
     /// Frames sent so far.
     package private(set) var framesSent = 0
     /// Source frames that reached the encoder without a conversion.
@@ -329,7 +329,7 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
     }
 
     /// The codec context, for what every encoder shares (`EncoderContext`).
-    package var codecContext: UnsafeMutablePointer<AVCodecContext>? { context }
+    var codecContext: UnsafeMutablePointer<AVCodecContext>? { context }
 
     /// Sends one picture shown at `pts` (in 1/timescale). Pictures must come in presentation
     /// order. Converts and scales when the encoder cannot read the buffer as it is.

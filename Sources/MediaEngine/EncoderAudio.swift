@@ -2,7 +2,7 @@
 // Lossless, FLAC, Opus, µ-law, A-law, or linear PCM in another layout. Every conversion (rate,
 // channels, sample type, bit depth, byte order, interleaving) goes through the AudioResampler;
 // compressed codecs are fed whole encoder frames with send/receive.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 import Foundation
 
@@ -102,7 +102,7 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
     /// The layout of the bytes `append` takes.
     package let input: AudioPCMFormat
     /// Packet timestamps count in 1/sampleRate.
-    package var timeBase: AVRational { AVRational(num: 1, den: Int32(settings.sampleRate)) }
+    var timeBase: AVRational { AVRational(num: 1, den: Int32(settings.sampleRate)) }
     /// Frames per encoder frame (0: any number).
     package let frameSize: Int
     /// Frames of encoder delay before the first appended frame (AAC 1024, Opus its pre-skip).
@@ -316,7 +316,7 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
     // MARK: Stream
 
     /// The codec context, for what every encoder shares (`EncoderContext`).
-    package var codecContext: UnsafeMutablePointer<AVCodecContext>? { context }
+    var codecContext: UnsafeMutablePointer<AVCodecContext>? { context }
 
     // MARK: Encoding
 

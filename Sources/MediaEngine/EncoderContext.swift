@@ -1,10 +1,10 @@
 // What every encoder that owns a libavcodec context shares: describing its stream to the muxer
 // and its codec configuration bytes.
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// An encoder (video or audio) built on one `AVCodecContext`.
-package protocol EncoderContext: AnyObject {
+protocol EncoderContext: AnyObject {
     /// The open codec context; nil once released.
     var codecContext: UnsafeMutablePointer<AVCodecContext>? { get }
 }
@@ -18,7 +18,7 @@ extension EncoderContext {
 
     /// The codec configuration bytes (Annex B SPS/PPS for libx264, AAC AudioSpecificConfig, ALAC
     /// atom, FLAC STREAMINFO, OpusHead…); empty when the codec has none.
-    package var extradata: Data {
+    var codecExtradata: Data {
         guard let c = codecContext?.pointee, let data = c.extradata, c.extradata_size > 0 else { return Data() }
         return Data(bytes: data, count: Int(c.extradata_size))
     }
@@ -43,4 +43,14 @@ extension EncoderContext {
             throw MediaError.other(code: result, message: "\(codecName) failed: \(MediaError.ffmpegMessage(result))")
         }
     }
+}
+
+extension Encoder {
+    /// The codec configuration bytes (see `EncoderContext`); empty when the codec has none.
+    package var extradata: Data { codecExtradata }
+}
+
+extension EncoderAudio {
+    /// The codec configuration bytes (see `EncoderContext`); empty when the codec has none.
+    package var extradata: Data { codecExtradata }
 }

@@ -1,5 +1,5 @@
 // EncodedPacket: one compressed (or PCM) packet on its way to the muxer, owning an AVPacket.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 import Foundation
 
@@ -8,18 +8,18 @@ import Foundation
 /// rescales them to the time base the container settled on.
 package final class EncodedPacket: @unchecked Sendable {
     /// The FFmpeg packet (owned; freed with this object).
-    package let pointer: UnsafeMutablePointer<AVPacket>
+    let pointer: UnsafeMutablePointer<AVPacket>
     /// The time base of the timestamps.
-    package var timeBase: AVRational
+    var timeBase: AVRational
 
     /// Takes ownership of `packet`.
-    package init(taking packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational) {
+    init(taking packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational) {
         pointer = packet
         self.timeBase = timeBase
     }
 
     /// A packet holding a copy of `bytes`. Timestamps are in `timeBase`; nil means unknown.
-    package init(copying bytes: UnsafeRawBufferPointer, pts: Int64?, dts: Int64?, duration: Int64, isKeyframe: Bool,
+    init(copying bytes: UnsafeRawBufferPointer, pts: Int64?, dts: Int64?, duration: Int64, isKeyframe: Bool,
                  timeBase: AVRational) throws(MediaError) {
         MediaEngine.configure()
         guard bytes.count < Int(Int32.max) else { throw MediaError.invalidArgument(message: "sample of \(bytes.count) bytes is too large") }
@@ -80,7 +80,7 @@ package final class EncodedPacket: @unchecked Sendable {
     }
 
     /// Converts the timestamps to `target` (rounding to nearest); no change when equal.
-    package func rescale(to target: AVRational) {
+    func rescale(to target: AVRational) {
         guard target.num != timeBase.num || target.den != timeBase.den else { return }
         av_packet_rescale_ts(pointer, timeBase, target)
         timeBase = target

@@ -1,5 +1,5 @@
 // FFmpegError: a negative FFmpeg return code with its message.
-import CFFmpeg
+internal import CFFmpeg
 
 /// An error returned by an FFmpeg call: the negative `AVERROR` code and FFmpeg's description.
 package struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 // FrameSeeker: exact frames at requested times, by one decoder moving forward through a track.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 import CoreVideo
 import Foundation
@@ -100,16 +100,19 @@ package final class FrameSeeker: @unchecked Sendable {
     /// depends on.
     package private(set) var packetsSkippedAsUnneededReferences = 0
 
-    private let demuxer: Demuxer
-    private let decoder: Decoder
+    /// The demux stage: the stream's packets from the keyframe a seek chose.
+    private let packets: PacketSource
+    /// The decode stage, fed the packets this seeker chooses (with their skip modes).
+    private let loop: DecodeLoop
+    private var decoder: Decoder { loop.decoder }
     private var position: FrameTimeline.Position?
-    /// Packets read from the demuxer but not yet sent, in file order.
-    private var queue: [DemuxerPacket] = []
     private var last: (index: Int, frame: DecodedFrame)?
     /// Proves which reference pictures may be skipped (H.264 only).
     private let planner: H264ReferencePlanner?
     /// The proven decisions for packets by decode index (empty: the non-reference rule only).
     private var decisions: [Int: H264ReferencePlanner.Decision] = [:]
+    /// How many packets or pictures the decoder may fail on while approaching one frame.
+    private static let tolerableFailures = 64
     /// The most packets (and bytes) read ahead to plan one request.
     private static let lookaheadLimit = (packets: 4096, bytes: 256 << 20)
 
@@ -119,47 +122,39 @@ package final class FrameSeeker: @unchecked Sendable {
     /// batch use one thread each instead.
     package init(url: URL, streamIndex: Int, index: PacketIndex? = nil, decoderThreads: Int = 0,
                  cancellation: DemuxerCancellation = DemuxerCancellation()) throws(FrameSeekerError) {
-        let demuxer: Demuxer
+        let packets: PacketSource
         do {
-            demuxer = try Demuxer(url: url, cancellation: cancellation)
+            packets = try PacketSource(url: url, streamIndex: streamIndex, index: index, cancellation: cancellation)
+        } catch {
+            if case .failedToParse(MediaError.streamNotFoundCode, _) = error { throw .noFrames("stream \(streamIndex) is not a video stream") }
+            throw .media(error)
+        }
+        guard packets.stream.kind == .video else { throw .noFrames("stream \(streamIndex) is not a video stream") }
+        let stream = packets.stream
+        // A seeker fails on a damaged picture only when it never gets the frame it wants.
+        packets.detectsTruncation = false
+        let timeline: FrameTimeline
+        do {
+            timeline = try packets.loadTimeline()
         } catch {
             throw .media(error)
         }
-        guard streamIndex >= 0, streamIndex < demuxer.streams.count, demuxer.streams[streamIndex].kind == .video else {
-            throw .noFrames("stream \(streamIndex) is not a video stream")
-        }
-        let stream = demuxer.streams[streamIndex]
-        let packetIndex: PacketIndex
-        if let index {
-            packetIndex = index
-        } else {
-            do {
-                packetIndex = try PacketIndexCache.shared.index(for: url, stream: streamIndex, cancellation: cancellation)
-            } catch {
-                throw .media(error)
-            }
-        }
-        let timeline = FrameTimeline(packetIndex)
         guard !timeline.isEmpty else { throw .noFrames("the video track has no frames") }
         let decoder: Decoder
         do {
-            decoder = try demuxer.withCodecParameters(stream: streamIndex) { parameters in
-                try Decoder(parameters: parameters, timeBase: stream.timeBase, threads: decoderThreads)
-            }
-        } catch let error as FFmpegError {
-            let message = error.code == Decoder.decoderNotFound
-                ? "no decoder for the \(stream.codecName) codec" : "cannot open the \(stream.codecName) decoder: \(error.message)"
-            throw .decoderUnavailable(code: error.code, message: message)
-        } catch let error as MediaError {
-            throw .media(error)
+            decoder = try packets.makeDecoder(threads: decoderThreads)
         } catch {
-            throw .decodeFailed("\(error)")
+            switch error {
+            case .decoderNotFound(let code, let message), .other(let code, let message):
+                throw .decoderUnavailable(code: code, message: message)
+            default:
+                throw .media(error)
+            }
         }
-        demuxer.selectStreams([streamIndex])
-        self.demuxer = demuxer
+        self.packets = packets
         self.stream = stream
         self.timeline = timeline
-        self.decoder = decoder
+        self.loop = DecodeLoop(decoder: decoder, tolerance: .total(FrameSeeker.tolerableFailures))
         self.decoderThreads = decoderThreads
         planner = stream.codecName == "h264" ? H264ReferencePlanner(extradata: [UInt8](stream.extradata)) : nil
     }
@@ -271,7 +266,6 @@ package final class FrameSeeker: @unchecked Sendable {
                 if decoder.isDraining {
                     // A drained decoder takes no more packets until flushed: the next request seeks.
                     position = nil
-                    queue.removeAll()
                 }
                 return frame
             } catch {
@@ -320,23 +314,29 @@ package final class FrameSeeker: @unchecked Sendable {
             // Everything wanted has been sent already: check that it was decoded right.
             return planner.plan(upcoming: [], wanted: wantedDecode)
         }
+        // The packets not yet sent, in file order: the one the decoder refused, then those read ahead.
+        let held = loop.heldPacket
         var bytes = 0
         var k = 0
         while true {
-            if k == queue.count {
-                guard queue.count < Self.lookaheadLimit.packets, bytes < Self.lookaheadLimit.bytes else { return nil }
-                let packet: DemuxerPacket?
+            let packet: DemuxerPacket
+            if k == 0, let held {
+                packet = held
+            } else {
+                let offset = held == nil ? k : k - 1
+                if offset >= packets.readAheadCount {
+                    guard offset < Self.lookaheadLimit.packets, bytes < Self.lookaheadLimit.bytes else { return nil }
+                }
+                let peeked: DemuxerPacket?
                 do {
-                    packet = try demuxer.readPacket()
+                    peeked = try packets.peek(offset)
                 } catch {
                     if case .cancelled = error { throw .cancelled }
                     return nil
                 }
-                guard let packet else { return nil }
-                guard packet.streamIndex == stream.index else { continue }
-                queue.append(packet)
+                guard let peeked else { return nil }
+                packet = peeked
             }
-            let packet = queue[k]
             k += 1
             bytes += packet.size
             guard let d = decodeIndex(of: packet) else { return nil }
@@ -352,108 +352,111 @@ package final class FrameSeeker: @unchecked Sendable {
     private func decodeIndex(of packet: DemuxerPacket) -> Int? { timeline.decodeIndex(ofTimestamp: packet.rawPTS) }
 
     private func decodeUntil(_ target: Int64, index: Int, drains: Bool, isCancelled: () -> Bool) throws(FrameSeekerError) -> DecodedFrame {
-        var damaged = 0
+        if isCancelled() { throw .cancelled }
         var targetSent = false
+        loop.resetFailures()
+        // A packet the decoder refused is sent first, decided for this target and plan.
+        if let held = loop.heldPacket { choose(held, before: target) }
         while true {
-            if isCancelled() { throw .cancelled }
-            // Take every frame the decoder has ready.
-            while true {
-                let output: Decoder.Output
-                do {
-                    output = try decoder.receive()
-                } catch {
-                    damaged += 1
-                    if damaged > 64 { throw .decodeFailed("the video cannot be decoded: \(error.message)") }
-                    continue
-                }
-                switch output {
-                case .frame(let frame):
-                    guard let ts = frame.timestamp else { continue }
-                    position?.lastOutputTimestamp = ts
-                    if ts == target {
-                        last = (index, frame)
-                        return frame
-                    }
-                    if ts > target {
-                        throw .decodeFailed("the frame at \(CMTimeGetSeconds(timeline.time(ofFrame: index))) s could not be decoded")
-                    }
-                case .needsInput:
-                    break
-                case .endOfStream:
-                    position = nil
-                    throw .decodeFailed("the video ended before the frame at \(CMTimeGetSeconds(timeline.time(ofFrame: index))) s was decoded")
-                }
-                if case .needsInput = output { break }
-            }
-            // Feed the next packet (or, once the target's packet is in and draining is asked
-            // for, the end of the stream).
-            let packet: DemuxerPacket?
-            if drains && targetSent {
-                packet = nil
-            } else if !queue.isEmpty {
-                packet = queue.removeFirst()
-            } else {
-                do {
-                    packet = try demuxer.readPacket()
-                } catch {
-                    if case .cancelled = error { throw .cancelled }
-                    packet = nil  // a read error ends the stream: drain what was decoded
-                }
-            }
-            guard let packet else {
-                do { try decoder.sendEndOfStream() } catch { throw .decodeFailed("the video cannot be decoded: \(error.message)") }
-                continue
-            }
-            guard packet.streamIndex == stream.index else { continue }
-            let decodeIndex = decodeIndex(of: packet)
-            if let decodeIndex, let start = position?.startDecodeIndex, decodeIndex < start { continue }
-            // What to drop: the plan's decision, else pictures nothing refers to that are shown
-            // before the target.
-            let decision: H264ReferencePlanner.Decision
-            if let decodeIndex, let planned = decisions[decodeIndex] {
-                decision = planned
-            } else {
-                decision = packet.rawPTS.map { $0 < target } ?? false ? .skipUnreferenced : .decode
-            }
-            switch decision {
-            case .decode: decoder.skipMode = .none
-            case .skipUnreferenced: decoder.skipMode = .nonReference
-            case .skipReference: decoder.skipMode = .bidirectional
-            }
+            let decoded: DecodeLoop.Frame?
             do {
-                if try !decoder.send(packet.pointer) {
-                    queue.insert(packet, at: 0)
-                    continue
-                }
+                decoded = try loop.next(feed: { () throws(MediaError) -> DemuxerPacket? in
+                    if isCancelled() { throw .cancelled(code: MediaError.exitCode, message: "cancelled") }
+                    // Once the target's packet is in and draining is asked for: the end of the stream.
+                    if drains && targetSent { return nil }
+                    return try nextPacket(before: target)
+                }, consumed: { packet in
+                    didSend(packet)
+                    if packet.rawPTS == target { targetSent = true }
+                })
             } catch {
-                if error == .endOfFile { continue }
-                damaged += 1
-                if damaged > 64 { throw .decodeFailed("the video cannot be decoded: \(error.message)") }
-            }
-            packetsDecoded += 1
-            if decision == .skipUnreferenced { packetsSkippable += 1 }
-            if decision == .skipReference { packetsSkippedAsUnneededReferences += 1 }
-            if skipsUnneededReferences, let planner, planner.isUsable {
-                if let decodeIndex, packet.withUnsafeBytes({ planner.read(decodeIndex: decodeIndex, packet: $0) }) {
-                    // NONREF drops the picture only if nothing refers to it.
-                    let reference = planner.isReference(decodeIndex) ?? true
-                    planner.record(decodeIndex: decodeIndex, decision: decision == .skipUnreferenced && reference ? .decode : decision)
-                } else {
-                    planner.invalidate()  // what was sent is unknown: no plans until the next seek
+                switch error {
+                case .cancelled: throw .cancelled
+                case .decoding(let error): throw .decodeFailed("the video cannot be decoded: \(error.message)")
+                case .reading(let error): throw .media(error)
                 }
             }
-            if packet.rawPTS == target { targetSent = true }
-            if let decodeIndex, var p = position {
-                p.nextDecodeIndex = max(p.nextDecodeIndex, decodeIndex + 1)
-                position = p
+            guard let frame = decoded?.frame else {
+                position = nil
+                throw .decodeFailed("the video ended before the frame at \(CMTimeGetSeconds(timeline.time(ofFrame: index))) s was decoded")
+            }
+            guard let ts = frame.timestamp else { continue }
+            position?.lastOutputTimestamp = ts
+            if ts == target {
+                last = (index, frame)
+                return frame
+            }
+            if ts > target {
+                throw .decodeFailed("the frame at \(CMTimeGetSeconds(timeline.time(ofFrame: index))) s could not be decoded")
             }
         }
     }
 
-    /// Flushes the decoder and moves the demuxer to the keyframe frame `index` needs.
+    /// The decode index and decision of the packet last given to the decode loop (which may
+    /// hold it and send it later).
+    private var fed: (decodeIndex: Int?, decision: H264ReferencePlanner.Decision) = (nil, .decode)
+
+    /// The next packet to decode on the way to the frame at `target`, with the decoder's skip
+    /// mode set for it: the plan's decision, else pictures nothing refers to that are shown
+    /// before the target are dropped. Nil at the end of the stream (a read error ends it too:
+    /// what was decoded is drained).
+    private func nextPacket(before target: Int64) throws(MediaError) -> DemuxerPacket? {
+        while true {
+            let read: DemuxerPacket?
+            do {
+                read = try packets.next()
+            } catch {
+                if case .cancelled = error { throw error }
+                return nil
+            }
+            guard let packet = read else { return nil }
+            if let decodeIndex = decodeIndex(of: packet), let start = position?.startDecodeIndex, decodeIndex < start { continue }
+            choose(packet, before: target)
+            return packet
+        }
+    }
+
+    /// Sets the decoder's skip mode for `packet` (and remembers it as `fed`).
+    private func choose(_ packet: DemuxerPacket, before target: Int64) {
+        let decodeIndex = decodeIndex(of: packet)
+        let decision: H264ReferencePlanner.Decision
+        if let decodeIndex, let planned = decisions[decodeIndex] {
+            decision = planned
+        } else {
+            decision = packet.rawPTS.map { $0 < target } ?? false ? .skipUnreferenced : .decode
+        }
+        switch decision {
+        case .decode: decoder.skipMode = .none
+        case .skipUnreferenced: decoder.skipMode = .nonReference
+        case .skipReference: decoder.skipMode = .bidirectional
+        }
+        fed = (decodeIndex, decision)
+    }
+
+    /// Bookkeeping for a packet the decoder took: counts, the planner's record, the position.
+    private func didSend(_ packet: DemuxerPacket) {
+        let (decodeIndex, decision) = fed
+        packetsDecoded += 1
+        if decision == .skipUnreferenced { packetsSkippable += 1 }
+        if decision == .skipReference { packetsSkippedAsUnneededReferences += 1 }
+        if skipsUnneededReferences, let planner, planner.isUsable {
+            if let decodeIndex, packet.withUnsafeBytes({ planner.read(decodeIndex: decodeIndex, packet: $0) }) {
+                // NONREF drops the picture only if nothing refers to it.
+                let reference = planner.isReference(decodeIndex) ?? true
+                planner.record(decodeIndex: decodeIndex, decision: decision == .skipUnreferenced && reference ? .decode : decision)
+            } else {
+                planner.invalidate()  // what was sent is unknown: no plans until the next seek
+            }
+        }
+        if let decodeIndex, var p = position {
+            p.nextDecodeIndex = max(p.nextDecodeIndex, decodeIndex + 1)
+            position = p
+        }
+    }
+
+    /// Flushes the decode loop and moves the packet source to the keyframe frame `index` needs.
     private func seek(toStartOf index: Int) throws(FrameSeekerError) {
-        decoder.flush()
-        queue.removeAll()
+        loop.flush()
         planner?.reset()
         decisions = [:]
         seekCount += 1
@@ -461,14 +464,10 @@ package final class FrameSeeker: @unchecked Sendable {
         let startDecode = start.map { timeline.frames[$0].decodeIndex } ?? 0
         position = FrameTimeline.Position(startDecodeIndex: startDecode, nextDecodeIndex: startDecode, lastOutputTimestamp: nil)
         do {
-            if start != nil, let landed = try demuxer.seek(stream: stream.index, toDecodeIndex: startDecode, in: timeline) {
-                queue = [landed.packet]
-            } else {
-                try demuxer.rewind()
-            }
+            try packets.position(atDecodeIndex: startDecode)
         } catch {
+            // Reading goes on from wherever the demuxer is; packets before the start are passed over.
             if case .cancelled = error { throw .cancelled }
-            try? demuxer.rewind()
         }
     }
 }

@@ -1,5 +1,5 @@
 // FrameImage: a decoded picture straight to a CGImage of its final size and orientation.
-import CFFmpeg
+internal import CFFmpeg
 import CoreGraphics
 import CoreVideo
 import Foundation

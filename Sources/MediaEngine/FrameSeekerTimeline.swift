@@ -1,6 +1,6 @@
 // FrameTimeline: which frame to show for a requested time, and where decoding must start to
 // reach it. Pure functions over a track's frame timing list (from the packet index).
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 
 /// The frames of one video track in presentation order, with what it costs to decode each.
@@ -35,7 +35,7 @@ package struct FrameTimeline: Sendable {
     }
 
     /// The stream time base.
-    package let timeBase: AVRational
+    let timeBase: AVRational
     /// The frames in presentation order (ascending `pts`, no duplicates).
     package let frames: [Frame]
     /// For each frame (presentation order), the presentation index of the keyframe to start
@@ -50,7 +50,7 @@ package struct FrameTimeline: Sendable {
 
     /// A timeline from frame timings in any order. Frames with equal `pts` keep the first in
     /// decode order.
-    package init(timeBase: AVRational, frames unordered: [Frame]) {
+    init(timeBase: AVRational, frames unordered: [Frame]) {
         self.timeBase = timeBase
         var seen = Set<Int64>()
         let frames = unordered.sorted { $0.decodeIndex < $1.decodeIndex }.filter { seen.insert($0.pts).inserted }

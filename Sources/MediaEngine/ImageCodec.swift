@@ -2,7 +2,7 @@
 // decoders (send packet / receive frame) and libswscale into the bitmap layouts Apple's ImageIO
 // hands out; encoding converts a CGImage's bytes with libswscale and runs libavcodec's png,
 // mjpeg, tiff and bmp encoders.
-import CFFmpeg
+internal import CFFmpeg
 import CoreGraphics
 import Foundation
 

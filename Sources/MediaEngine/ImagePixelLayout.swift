@@ -1,5 +1,5 @@
 // ImagePixelLayout: how a CGImage's bytes map onto an FFmpeg pixel format.
-import CFFmpeg
+internal import CFFmpeg
 import CoreGraphics
 import Foundation
 

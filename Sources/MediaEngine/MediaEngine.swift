@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import CoreVideo
 
 /// The engine's process-wide set-up and facts.

@@ -1,5 +1,5 @@
 // MediaError: why the engine could not open, parse or read a media file, with the FFmpeg code.
-import CFFmpeg
+internal import CFFmpeg
 
 /// An error from the engine's demuxing and indexing: a kind Apple's frameworks distinguish,
 /// the FFmpeg (negative `AVERROR`) code that caused it and a message. The AVFoundation layer

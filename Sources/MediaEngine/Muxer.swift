@@ -1,7 +1,7 @@
 // Muxer: one libavformat output context writing a media file — streams described by encoders or
 // by Core Media format descriptions, interleaved packets, fast start, movie fragments, the
 // movie timescale, track languages, display matrices and container tags.
-import CFFmpeg
+internal import CFFmpeg
 import CoreGraphics
 import CoreMedia
 import Foundation
@@ -119,7 +119,17 @@ package final class Muxer: @unchecked Sendable {
     /// Adds a stream encoded by `encoder`, video or audio (its parameters, extradata included,
     /// are copied).
     @discardableResult
-    package func addStream(encodedBy encoder: some EncoderContext, options streamOptions: StreamOptions) throws(MediaError) -> Int {
+    package func addStream(encodedBy encoder: Encoder, options streamOptions: StreamOptions) throws(MediaError) -> Int {
+        try addStream(encodedByContext: encoder, options: streamOptions)
+    }
+
+    /// Adds a stream encoded by the audio `encoder` (its parameters, extradata included, are copied).
+    @discardableResult
+    package func addStream(encodedBy encoder: EncoderAudio, options streamOptions: StreamOptions) throws(MediaError) -> Int {
+        try addStream(encodedByContext: encoder, options: streamOptions)
+    }
+
+    private func addStream(encodedByContext encoder: some EncoderContext, options streamOptions: StreamOptions) throws(MediaError) -> Int {
         let st = try newStream(streamOptions)
         let result = encoder.copyParameters(to: st.pointee.codecpar)
         if result < 0 { throw MediaError.other(code: result, message: "cannot describe the encoded stream: \(MediaError.ffmpegMessage(result))") }
@@ -190,7 +200,7 @@ package final class Muxer: @unchecked Sendable {
     ]
 
     /// The time base packets of `stream` are written in (valid after `start()`).
-    package func timeBase(ofStream index: Int) -> AVRational {
+    func timeBase(ofStream index: Int) -> AVRational {
         guard let ctx = context, index >= 0, index < Int(ctx.pointee.nb_streams), let st = ctx.pointee.streams[index] else {
             return AVRational(num: 1, den: 1)
         }

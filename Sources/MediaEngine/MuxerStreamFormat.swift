@@ -1,6 +1,6 @@
 // Core Media format descriptions → libavformat codec parameters, for streams whose samples are
 // copied as they are (passthrough), and the linear PCM layouts an ASBD names.
-import CFFmpeg
+internal import CFFmpeg
 import CoreAudioTypes
 import CoreMedia
 import Foundation
@@ -45,7 +45,7 @@ package enum MuxerStreamFormat {
         }
 
         /// FFmpeg's codec for the interleaved layout; nil when it has none.
-        package var codecID: AVCodecID? {
+        var codecID: AVCodecID? {
             switch (bits, isFloat, isBigEndian, isSigned) {
             case (8, false, _, false): return AV_CODEC_ID_PCM_U8
             case (8, false, _, true): return AV_CODEC_ID_PCM_S8
@@ -90,7 +90,7 @@ package enum MuxerStreamFormat {
 
     /// Fills `par` to describe samples of `description` copied unchanged. Throws
     /// `MediaError.invalidArgument` for formats (or missing configuration atoms) that cannot be.
-    package static func describe(_ description: CMFormatDescription, into par: UnsafeMutablePointer<AVCodecParameters>)
+    static func describe(_ description: CMFormatDescription, into par: UnsafeMutablePointer<AVCodecParameters>)
         throws(MediaError) {
         switch CMFormatDescriptionGetMediaType(description) {
         case kCMMediaType_Video: try describeVideo(description, into: par)
@@ -108,7 +108,7 @@ package enum MuxerStreamFormat {
 
     /// The video codec a QuickTime sample entry type names, with the atom carrying its
     /// configuration; nil when passthrough of it is not supported.
-    package static func videoCodec(for subtype: FourCharCode) -> (id: AVCodecID, atom: String?)? {
+    static func videoCodec(for subtype: FourCharCode) -> (id: AVCodecID, atom: String?)? {
         switch subtype {
         case FourCharCode(fourCC: "avc1"), FourCharCode(fourCC: "avc3"): return (AV_CODEC_ID_H264, "avcC")
         case FourCharCode(fourCC: "hvc1"), FourCharCode(fourCC: "hev1"): return (AV_CODEC_ID_HEVC, "hvcC")
@@ -121,8 +121,17 @@ package enum MuxerStreamFormat {
         }
     }
 
+    /// The FFmpeg name of the video codec a QuickTime sample entry type names ("h264", "hevc",
+    /// "av1", "mjpeg", "prores"); nil when passthrough of it is not supported.
+    package static func videoCodecName(for subtype: FourCharCode) -> String? {
+        videoCodec(for: subtype).map { String(cString: avcodec_get_name($0.id)) }
+    }
+
+    /// Whether passthrough of audio in the format `asbd` describes is supported.
+    package static func canPassThroughAudio(_ asbd: AudioStreamBasicDescription) -> Bool { audioCodec(for: asbd) != nil }
+
     /// The audio codec an audio format ID names; nil when passthrough of it is not supported.
-    package static func audioCodec(for asbd: AudioStreamBasicDescription) -> AVCodecID? {
+    static func audioCodec(for asbd: AudioStreamBasicDescription) -> AVCodecID? {
         switch asbd.mFormatID {
         case kAudioFormatLinearPCM: return PCMLayout(asbd).flatMap { $0.isNonInterleaved ? nil : $0.codecID }
         case kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2, kAudioFormatMPEG4AAC_LD,
@@ -307,9 +316,9 @@ package struct EncoderColor: Sendable, Equatable {
         self.matrix = matrix
     }
 
-    package var avPrimaries: AVColorPrimaries { PixelFormatColor.avPrimaries(primaries) }
-    package var avTransfer: AVColorTransferCharacteristic { PixelFormatColor.avTransferFunction(transferFunction) }
-    package var avMatrix: AVColorSpace {
+    var avPrimaries: AVColorPrimaries { PixelFormatColor.avPrimaries(primaries) }
+    var avTransfer: AVColorTransferCharacteristic { PixelFormatColor.avTransferFunction(transferFunction) }
+    var avMatrix: AVColorSpace {
         switch matrix {
         case "ITU_R_709_2": return AVCOL_SPC_BT709
         case "ITU_R_601_4": return AVCOL_SPC_SMPTE170M

@@ -1,6 +1,6 @@
 // PacketIndex: every packet of one stream (timing, size, position, sync flag) found by scanning
 // the container without decoding, with the queries exact seeking needs.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 
 /// The packets of one stream in decode order, with their presentation order, built once by
@@ -28,7 +28,7 @@ package struct PacketIndex: Sendable {
     /// The FFmpeg stream index.
     package let streamIndex: Int
     /// The time base of every timestamp in the index.
-    package let timeBase: AVRational
+    let timeBase: AVRational
     /// The packets in decode (file) order.
     package let entries: [Entry]
     /// Decode indices sorted by presentation time (ties in decode order).

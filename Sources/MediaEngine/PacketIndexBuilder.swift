@@ -1,6 +1,6 @@
 // Building packet indexes: one pass over the container with a private demuxer, and a per-file
 // cache so every consumer of a file shares the scan.
-import CFFmpeg
+internal import CFFmpeg
 import CoreMedia
 import Foundation
 import Synchronization

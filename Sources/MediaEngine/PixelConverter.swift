@@ -1,6 +1,6 @@
 // PixelConverter: converts and scales pictures between any two supported pixel formats with
 // libswscale, caching one SwsContext per (source, destination) description.
-import CFFmpeg
+internal import CFFmpeg
 import CoreVideo
 import Foundation
 

@@ -1,5 +1,5 @@
 // Pixel buffers ↔ CGImages, through the public CGImage API and libswscale.
-import CFFmpeg
+internal import CFFmpeg
 import CoreGraphics
 import CoreVideo
 
@@ -94,7 +94,7 @@ extension PixelConverter {
     }
 
     /// The FFmpeg pixel format with `image`'s memory layout; nil for layouts not handled.
-    package static func avPixelFormat(for image: CGImage) -> AVPixelFormat? {
+    static func avPixelFormat(for image: CGImage) -> AVPixelFormat? {
         let alpha = image.alphaInfo
         let order = image.byteOrderInfo
         let first = [.premultipliedFirst, .first, .noneSkipFirst].contains(alpha)

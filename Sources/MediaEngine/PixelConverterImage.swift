@@ -1,13 +1,13 @@
 // PixelImage: a picture in memory as libswscale sees it — an FFmpeg format, a size, a range, a
 // Y'CbCr matrix and up to four planes — borrowed from a pixel buffer, an AVFrame or a CGImage.
-import CFFmpeg
+internal import CFFmpeg
 import CoreVideo
 
 /// A borrowed view of pixels for libswscale. It does not own the memory: whoever built it keeps
 /// the owner (pixel buffer, frame, data) alive while it is used.
 package struct PixelImage: @unchecked Sendable {
     /// FFmpeg's pixel format of the planes.
-    package var format: AVPixelFormat
+    var format: AVPixelFormat
     /// Width in pixels.
     package var width: Int
     /// Height in rows.
@@ -22,7 +22,7 @@ package struct PixelImage: @unchecked Sendable {
     package var linesize: [Int32]
 
     /// Describes planes of `format`; `data` and `linesize` are padded to four entries.
-    package init(format: AVPixelFormat, width: Int, height: Int, fullRange: Bool, matrix: PixelFormatColor.Matrix,
+    init(format: AVPixelFormat, width: Int, height: Int, fullRange: Bool, matrix: PixelFormatColor.Matrix,
                  data: [UnsafeMutablePointer<UInt8>?], linesize: [Int32]) {
         self.format = format
         self.width = width
@@ -69,7 +69,7 @@ package final class PixelImageStorage: @unchecked Sendable {
     /// each row's pixels are zeroed: libswscale's RealTime paths read one pixel past odd widths
     /// (their half-width chroma input), and uninitialised padding would make the last column
     /// differ from one conversion to the next.
-    package init?(format: AVPixelFormat, width: Int, height: Int, fullRange: Bool, matrix: PixelFormatColor.Matrix) {
+    init?(format: AVPixelFormat, width: Int, height: Int, fullRange: Bool, matrix: PixelFormatColor.Matrix) {
         var data = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
         var linesize = [Int32](repeating: 0, count: 4)
         guard width > 0, height > 0,

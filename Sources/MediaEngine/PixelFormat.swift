@@ -1,7 +1,7 @@
 // PixelFormat: Core Video pixel format codes ↔ FFmpeg pixel formats. The range (video or full)
 // is part of Apple's code ('420v' vs '420f') but a separate field of FFmpeg frames, so it is
 // carried next to the FFmpeg format.
-import CFFmpeg
+internal import CFFmpeg
 import CoreVideo
 
 /// The mapping between Core Video pixel format types and FFmpeg's `AVPixelFormat`.
@@ -30,7 +30,7 @@ package enum PixelFormat {
     /// One mapped format: FFmpeg's layout and whether samples use the full range.
     package struct Mapping: Sendable, Equatable {
         /// FFmpeg's pixel format with the same memory layout.
-        package var avFormat: AVPixelFormat
+        var avFormat: AVPixelFormat
         /// True for full range (0–255 luma, or RGB), false for video range (16–235 luma).
         package var fullRange: Bool
     }
@@ -61,14 +61,14 @@ package enum PixelFormat {
     }
 
     /// The FFmpeg pixel format laid out like `pixelFormat`, nil when there is none.
-    package static func avPixelFormat(for pixelFormat: OSType) -> AVPixelFormat? {
+    static func avPixelFormat(for pixelFormat: OSType) -> AVPixelFormat? {
         mapping(for: pixelFormat)?.avFormat
     }
 
     /// The Core Video pixel format type laid out like `format` with the given range; nil when
     /// Core Video has no such format. `AV_PIX_FMT_YUVJ420P` (FFmpeg's full-range 4:2:0 tag) maps
     /// to `f420` whatever `fullRange` says. Packed 4:2:2 Y'CbCr has only video-range codes.
-    package static func pixelFormatType(for format: AVPixelFormat, fullRange: Bool) -> OSType? {
+    static func pixelFormatType(for format: AVPixelFormat, fullRange: Bool) -> OSType? {
         switch format {
         case AV_PIX_FMT_BGRA: return OSType(fourCC: "BGRA")
         case AV_PIX_FMT_ARGB: return 0x0000_0020
@@ -99,7 +99,7 @@ package enum PixelFormat {
     }
 
     /// Whether an FFmpeg format stores Y'CbCr (not RGB, not grey, not a hardware surface).
-    package static func isYCbCr(_ format: AVPixelFormat) -> Bool {
+    static func isYCbCr(_ format: AVPixelFormat) -> Bool {
         guard let desc = av_pix_fmt_desc_get(format) else { return false }
         let flags = desc.pointee.flags
         return flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) == 0

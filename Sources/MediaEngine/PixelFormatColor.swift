@@ -1,6 +1,6 @@
 // Colour description of pixel buffers: Core Video's attachment strings ↔ FFmpeg's colour enums
 // and libswscale's coefficient tables.
-import CFFmpeg
+internal import CFFmpeg
 import CoreVideo
 
 /// Core Video's colour attachment keys and values, and their FFmpeg counterparts.
@@ -52,7 +52,7 @@ package enum PixelFormatColor {
         }
 
         /// FFmpeg's colour space tag.
-        package var avColorSpace: AVColorSpace {
+        var avColorSpace: AVColorSpace {
             switch self {
             case .itu601: return AVCOL_SPC_SMPTE170M
             case .itu709: return AVCOL_SPC_BT709
@@ -62,7 +62,7 @@ package enum PixelFormatColor {
         }
 
         /// The matrix for FFmpeg's colour space tag; nil for unspecified or unmapped tags.
-        package init?(_ space: AVColorSpace) {
+        init?(_ space: AVColorSpace) {
             switch space {
             case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_FCC: self = .itu601
             case AVCOL_SPC_BT709: self = .itu709
@@ -74,7 +74,7 @@ package enum PixelFormatColor {
     }
 
     /// The Core Video colour primaries value for FFmpeg's tag; nil when unspecified or unmapped.
-    package static func primaries(_ p: AVColorPrimaries) -> String? {
+    static func primaries(_ p: AVColorPrimaries) -> String? {
         switch p {
         case AVCOL_PRI_BT709: return "ITU_R_709_2"
         case AVCOL_PRI_BT470BG: return "EBU_3213"
@@ -88,7 +88,7 @@ package enum PixelFormatColor {
     }
 
     /// FFmpeg's primaries tag for a Core Video value (`AVCOL_PRI_UNSPECIFIED` when unknown).
-    package static func avPrimaries(_ value: String?) -> AVColorPrimaries {
+    static func avPrimaries(_ value: String?) -> AVColorPrimaries {
         switch value {
         case "ITU_R_709_2": return AVCOL_PRI_BT709
         case "EBU_3213": return AVCOL_PRI_BT470BG
@@ -103,7 +103,7 @@ package enum PixelFormatColor {
 
     /// The Core Video transfer function value for FFmpeg's tag; nil when unspecified or unmapped.
     /// BT.601 and BT.2020 SDR share BT.709's curve, which Apple names after each standard.
-    package static func transferFunction(_ t: AVColorTransferCharacteristic) -> String? {
+    static func transferFunction(_ t: AVColorTransferCharacteristic) -> String? {
         switch t {
         case AVCOL_TRC_BT709, AVCOL_TRC_SMPTE170M: return "ITU_R_709_2"
         case AVCOL_TRC_SMPTE240M: return "SMPTE_240M_1995"
@@ -119,7 +119,7 @@ package enum PixelFormatColor {
     }
 
     /// FFmpeg's transfer tag for a Core Video value (`AVCOL_TRC_UNSPECIFIED` when unknown).
-    package static func avTransferFunction(_ value: String?, gamma: Double? = nil) -> AVColorTransferCharacteristic {
+    static func avTransferFunction(_ value: String?, gamma: Double? = nil) -> AVColorTransferCharacteristic {
         switch value {
         case "ITU_R_709_2": return AVCOL_TRC_BT709
         case "SMPTE_240M_1995": return AVCOL_TRC_SMPTE240M
@@ -137,7 +137,7 @@ package enum PixelFormatColor {
     }
 
     /// The Core Video chroma location value for FFmpeg's tag; nil when unspecified.
-    package static func chromaLocation(_ loc: AVChromaLocation) -> String? {
+    static func chromaLocation(_ loc: AVChromaLocation) -> String? {
         switch loc {
         case AVCHROMA_LOC_LEFT: return "Left"
         case AVCHROMA_LOC_CENTER: return "Center"
@@ -150,7 +150,7 @@ package enum PixelFormatColor {
     }
 
     /// FFmpeg's chroma location for a Core Video value (`AVCHROMA_LOC_UNSPECIFIED` when unknown).
-    package static func avChromaLocation(_ value: String?) -> AVChromaLocation {
+    static func avChromaLocation(_ value: String?) -> AVChromaLocation {
         switch value {
         case "Left": return AVCHROMA_LOC_LEFT
         case "Center": return AVCHROMA_LOC_CENTER

@@ -1,7 +1,7 @@
 // Stream → CMFormatDescription: Apple's media type, codec FourCC / audio format ID, and the
 // description (dimensions + sample-description atoms + colour, or ASBD + layout + cookie),
 // built with CoreMedia's public functions.
-import CFFmpeg
+internal import CFFmpeg
 import CoreAudioTypes
 import CoreMedia
 import Foundation

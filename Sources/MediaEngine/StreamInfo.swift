@@ -1,5 +1,5 @@
 // StreamInfo: everything the container and codec parameters say about one stream, as plain values.
-import CFFmpeg
+internal import CFFmpeg
 import CoreGraphics
 import CoreMedia
 import Foundation
@@ -65,7 +65,13 @@ package struct StreamInfo: Sendable {
     /// Whether this FFmpeg build has a decoder for the codec.
     package var hasDecoder: Bool
     /// The stream's time base as (numerator, denominator).
-    package var timeBase: AVRational
+    var timeBase: AVRational
+    /// The number of time base units in a second when the time base is 1/n (else the whole
+    /// units in a second); 0 when the stream has no usable time base.
+    package var timeScale: Int32 {
+        guard timeBase.num > 0, timeBase.den > 0 else { return 0 }
+        return timeBase.num == 1 ? timeBase.den : max(1, timeBase.den / timeBase.num)
+    }
     /// The stream's first presentation time; `.invalid` when unknown.
     package var startTime: CMTime
     /// The stream's duration; `.invalid` when unknown.
@@ -200,7 +206,7 @@ package struct StreamInfo: Sendable {
     }
 
     /// An exact CMTime for `value` units of `base`.
-    package static func time(_ value: Int64, _ base: AVRational) -> CMTime {
+    static func time(_ value: Int64, _ base: AVRational) -> CMTime {
         guard base.den > 0, base.num > 0 else { return .invalid }
         if base.num == 1 { return CMTime(value: value, timescale: base.den) }
         let (product, overflow) = value.multipliedReportingOverflow(by: Int64(base.num))

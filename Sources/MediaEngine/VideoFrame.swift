@@ -1,5 +1,5 @@
 // VideoFrame: decoded FFmpeg frames ↔ Core Video pixel buffers without copying pixels.
-import CFFmpeg
+internal import CFFmpeg
 import CoreVideo
 
 /// Moves pictures between FFmpeg's `AVFrame` and `CVPixelBuffer` by reference.
@@ -18,7 +18,7 @@ package enum VideoFrame {
 
     /// A pixel buffer showing `frame`'s picture, with colour attachments from the frame's
     /// fields. Zero-copy when `canWrapWithoutCopy(frame)`; otherwise converted or copied.
-    package static func makePixelBuffer(from frame: UnsafePointer<AVFrame>, converter: PixelConverter = .shared)
+    static func makePixelBuffer(from frame: UnsafePointer<AVFrame>, converter: PixelConverter = .shared)
         throws(PixelConversionError) -> CVPixelBuffer {
         MediaEngine.configure()
         let f = frame.pointee
@@ -52,7 +52,7 @@ package enum VideoFrame {
 
     /// Whether `makePixelBuffer(from:)` can share `frame`'s memory: its format has a Core Video
     /// equivalent, every plane is reference counted and every line size is positive.
-    package static func canWrapWithoutCopy(_ frame: UnsafePointer<AVFrame>) -> Bool {
+    static func canWrapWithoutCopy(_ frame: UnsafePointer<AVFrame>) -> Bool {
         let f = frame.pointee
         let format = AVPixelFormat(rawValue: f.format)
         let fullRange = f.color_range == AVCOL_RANGE_JPEG || format == AV_PIX_FMT_YUVJ420P
@@ -66,7 +66,7 @@ package enum VideoFrame {
     /// The Core Video format a frame of an unmapped FFmpeg format is converted to: BGRA for RGB
     /// and 4:4:4, OneComponent8 for grey, 10-bit 4:2:0 ('x420'/'xf20') above 8 bits, and 8-bit
     /// 4:2:2 ('422v'/'422f') or 4:2:0 ('420v'/'420f') by subsampling.
-    package static func fallbackPixelFormat(for desc: AVPixFmtDescriptor, fullRange: Bool) -> OSType {
+    static func fallbackPixelFormat(for desc: AVPixFmtDescriptor, fullRange: Bool) -> OSType {
         let isRGB = desc.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
         let hasAlpha = desc.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
         if desc.nb_components <= 2 && !isRGB { return hasAlpha ? OSType(fourCC: "BGRA") : OSType(fourCC: "L008") }
@@ -119,7 +119,7 @@ package enum VideoFrame {
 
     /// Attaches the frame's colour description (matrix, primaries, transfer function, chroma
     /// siting, pixel aspect ratio) as Core Video attachments; unspecified fields attach nothing.
-    package static func setColorAttachments(from frame: UnsafePointer<AVFrame>, on buffer: CVPixelBuffer) {
+    static func setColorAttachments(from frame: UnsafePointer<AVFrame>, on buffer: CVPixelBuffer) {
         let f = frame.pointee
         var values: [String: Any] = [:]
         if PixelFormat.isYCbCr(AVPixelFormat(rawValue: f.format)), let m = PixelFormatColor.Matrix(f.colorspace) {
@@ -151,7 +151,7 @@ package enum VideoFrame {
     /// A new frame whose planes are `buffer`'s planes (no copy). Each plane's `AVBufferRef` holds
     /// a retain on the pixel buffer, released by its free callback; the buffers are read-only.
     /// Free the frame with `av_frame_free`. Formats without an FFmpeg layout (`b64a`) throw.
-    package static func makeFrame(referencing buffer: CVPixelBuffer) throws(PixelConversionError)
+    static func makeFrame(referencing buffer: CVPixelBuffer) throws(PixelConversionError)
         -> UnsafeMutablePointer<AVFrame> {
         MediaEngine.configure()
         guard let storage = buffer.storage else { throw .invalidBuffer }
@@ -203,7 +203,7 @@ package enum VideoFrame {
     // MARK: Field access
 
     /// The frame's eight data pointers.
-    package static func dataPointers(_ frame: UnsafePointer<AVFrame>) -> [UnsafeMutablePointer<UInt8>?] {
+    static func dataPointers(_ frame: UnsafePointer<AVFrame>) -> [UnsafeMutablePointer<UInt8>?] {
         withUnsafeBytes(of: frame.pointee.data) { raw in
             (0..<Int(AV_NUM_DATA_POINTERS)).map {
                 raw.load(fromByteOffset: $0 * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
@@ -213,14 +213,14 @@ package enum VideoFrame {
     }
 
     /// The frame's eight line sizes.
-    package static func lineSizes(_ frame: UnsafePointer<AVFrame>) -> [Int32] {
+    static func lineSizes(_ frame: UnsafePointer<AVFrame>) -> [Int32] {
         withUnsafeBytes(of: frame.pointee.linesize) { raw in
             (0..<Int(AV_NUM_DATA_POINTERS)).map { raw.load(fromByteOffset: $0 * MemoryLayout<Int32>.stride, as: Int32.self) }
         }
     }
 
     /// The frame's eight buffer references.
-    package static func bufferRefs(_ frame: UnsafePointer<AVFrame>) -> [UnsafeMutablePointer<AVBufferRef>?] {
+    static func bufferRefs(_ frame: UnsafePointer<AVFrame>) -> [UnsafeMutablePointer<AVBufferRef>?] {
         withUnsafeBytes(of: frame.pointee.buf) { raw in
             (0..<Int(AV_NUM_DATA_POINTERS)).map {
                 raw.load(fromByteOffset: $0 * MemoryLayout<UnsafeMutablePointer<AVBufferRef>?>.stride,

@@ -1,7 +1,7 @@
 // VTPixelTransferSession: copies and converts images between pixel buffers — formats, sizes,
 // ranges and Y'CbCr matrices — with libswscale underneath.
 import CoreVideo
-import MediaEngine
+internal import MediaEngine
 
 /// A session that transfers images between pixel buffers, converting pixel format, size,
 /// range and Y'CbCr matrix. Create one with `VTPixelTransferSessionCreate`, configure it with

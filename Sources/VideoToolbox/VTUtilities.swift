@@ -1,7 +1,7 @@
 // VTCreateCGImageFromCVPixelBuffer: a CGImage of a pixel buffer's picture.
 import CoreGraphics
 import CoreVideo
-import MediaEngine
+internal import MediaEngine
 
 /// Creates a CGImage of `pixelBuffer`'s picture: 8-bit BGRA (`byteOrder32Little`), with
 /// `premultipliedFirst` alpha for formats with alpha and `noneSkipFirst` for the others;

@@ -1,3 +1,3 @@
 @_exported import CoreMedia
 @_exported import CoreVideo
-import MediaEngine
+internal import MediaEngine

@@ -5,7 +5,7 @@
 // "availableChapterLocales", "availableMediaCharacteristicsWithMediaSelectionOptions" and
 // "preferredMediaSelection" of `loadValuesAsynchronously(forKeys:)`.
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 extension AVAsset {
     // MARK: Metadata

@@ -2,7 +2,7 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// An immutable timed-media resource: a collection of tracks with a duration and properties.
 /// Creating an asset never touches the file; properties are loaded on first request, once,

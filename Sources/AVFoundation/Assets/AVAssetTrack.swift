@@ -2,7 +2,7 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// A track of an asset: a uniform media stream (video, audio, subtitles…) with its format
 /// descriptions, timing and presentation properties. Basic properties are available as soon as
@@ -126,9 +126,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         if stream.kind == .audio, stream.sampleRate > 0, engine.loadedInfo?.isQuickTimeFamily == false {
             return CMTimeScale(clamping: stream.sampleRate)
         }
-        let base = stream.timeBase
-        guard base.num > 0, base.den > 0 else { return 0 }  // no usable time base (Apple's 0 for "unknown")
-        return base.num == 1 ? base.den : max(1, base.den / base.num)
+        return stream.timeScale  // 0: no usable time base (Apple's 0 for "unknown")
     }
 
     /// The track's estimated data rate in bits per second.

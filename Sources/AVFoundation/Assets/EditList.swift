@@ -5,7 +5,7 @@
 // timescale), source ranges in the track's media timeline (mdhd timescale).
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// A track's edit list with the timescales its entries are counted in.
 struct TrackEditList: Sendable, Equatable {

@@ -2,7 +2,7 @@
 // shared by the classic (loadValuesAsynchronously/statusOfValue) and modern (load(_:)) APIs.
 import Dispatch
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// Tracks the `AVKeyValueStatus` of each key of one asset or track and runs loads on a
 /// background queue. The actual work for a key is `resolve`, which must be idempotent (the

@@ -2,7 +2,7 @@
 // its tracks and both loading styles.
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// The container facts of a file, copied out of a short-lived demuxer.
 struct AssetInfo: Sendable {

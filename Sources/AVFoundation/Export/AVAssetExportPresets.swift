@@ -4,7 +4,7 @@ import CoreAudioTypes
 import CoreGraphics
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// A preset that exports at a low quality suitable for sharing over a cellular network.
 public let AVAssetExportPresetLowQuality: String = "AVAssetExportPresetLowQuality"

@@ -3,7 +3,7 @@
 import CoreMedia
 import Dispatch
 import Foundation
-import MediaEngine
+internal import MediaEngine
 import Synchronization
 
 /// Exports the contents of an asset in the form a preset describes.

@@ -4,7 +4,7 @@ import CoreAudioTypes
 import CoreMedia
 import CoreVideo
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// What an export writes for one output track: made from one source track (passthrough), the
 /// mix of the enabled audio tracks, or the enabled video tracks through the compositor stage.

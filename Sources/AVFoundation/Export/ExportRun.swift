@@ -5,7 +5,7 @@
 import CoreMedia
 import Dispatch
 import Foundation
-import MediaEngine
+internal import MediaEngine
 import Synchronization
 
 /// The configuration an export runs with (a snapshot of the session's properties).

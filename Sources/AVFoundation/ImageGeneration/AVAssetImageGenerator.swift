@@ -2,7 +2,7 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// The handler `generateCGImagesAsynchronously(forTimes:completionHandler:)` calls once per
 /// requested time: the requested time, the image (nil unless succeeded), the time of the frame

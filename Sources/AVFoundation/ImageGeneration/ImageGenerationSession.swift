@@ -4,7 +4,7 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// What one image request is made with (a snapshot of the generator's properties).
 struct ImageGenerationSettings: Sendable {

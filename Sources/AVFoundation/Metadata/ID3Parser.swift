@@ -9,7 +9,7 @@
 // as extendedLanguageTag; APIC/PIC → the image bytes as NSData (JPEG/PNG data type), with
 // MIME type, picture type and description in extraAttributes; other frames → their bytes.
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 struct ID3Parser {
     let file: MediaFile

@@ -4,7 +4,7 @@
 // with the same meaning replaces them; boxes that are not metadata (chapters, vendor boxes) are
 // never touched.
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// How items meet the metadata a file already has.
 package enum ISOBMFFMetadataMode: Sendable {

@@ -2,7 +2,7 @@
 // `data` atoms (32-bit well-known type, 32-bit locale, value), QuickTime user data international
 // text (16-bit length, 16-bit packed language, UTF-8) and iTunes freeform (`----`) entries.
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 enum ISOBMFFMetadataEncoding {
     // Well-known data types (QuickTime File Format, "Well-known types").

@@ -2,7 +2,7 @@
 // QuickTime user data, QuickTime metadata (`mdta` keys), ISO user data, Nero `chpl` chapters
 // and QuickTime chapter tracks (`tref`/`chap` → a text track's samples), file and track level.
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// What a track's header boxes say, for chapters and media selection.
 struct ISOTrackInfo: Sendable {

@@ -5,7 +5,7 @@
 // AVErrors here; the source is only read, except in the in-place mode meant for files the caller
 // owns (AVAssetWriter's output).
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 package enum ISOBMFFMetadataWriter {
     /// Where the movie box goes.

@@ -1,7 +1,7 @@
 // How keys travel: four-character codes as NSNumber, strings as NSString, and both as the
 // percent-encoded second half of an identifier ("itsk/%A9nam", "id3/%00TT2").
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 enum MetadataKeyCoding {
     /// The key spaces whose keys are four-character codes (NSNumber keys).

@@ -2,7 +2,7 @@
 // parse (ISO-BMFF: MP4/MOV/M4A/3GP; ID3v2/ID3v1 on MP3 and friends), and turns FFmpeg's tags
 // (ContainerTags) into items for the rest (Ogg/FLAC/Opus, Matroska/WebM, WAV, AIFF, …).
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// Reads an asset's metadata.
 enum MetadataReader {

@@ -1,7 +1,7 @@
 // The short names `avtool meta --set NAME=VALUE` (and Apple's avmetareadwrite-style tools) use
 // for metadata, turned into AVMetadataItems the ISO-BMFF writer maps into each key space.
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 package enum MetadataSettingNames {
     /// The names, in the order help lists them.

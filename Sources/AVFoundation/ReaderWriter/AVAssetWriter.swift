@@ -4,7 +4,7 @@ import CoreGraphics
 import CoreMedia
 import Dispatch
 import Foundation
-import MediaEngine
+internal import MediaEngine
 import Synchronization
 
 /// Writes media data to a new file.

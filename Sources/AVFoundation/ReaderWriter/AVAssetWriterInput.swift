@@ -4,7 +4,7 @@ import CoreMedia
 import CoreVideo
 import Dispatch
 import Foundation
-import MediaEngine
+internal import MediaEngine
 import Synchronization
 
 /// Appends media samples to one track of an `AVAssetWriter`'s output file.

@@ -5,7 +5,7 @@
 import CoreAudioTypes
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// Decodes audio tracks into linear PCM sample buffers.
 ///

@@ -3,7 +3,7 @@
 import CoreAudioTypes
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// Produces one sample buffer per stored sample, in decode order, with the track's format
 /// description, the container's exact decode and presentation times and durations, and the
@@ -23,7 +23,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
     /// Where an edited track's presentation ends in the asset's timeline (+infinity without an
     /// edit list): samples after it are not read, audio trims stop there.
     private let trackEnd: CMTime
-    private var packets: ReaderTrackPackets?
+    private var packets: PacketSource?
     private var pendingRanges: [CMTimeRange] = []
     private var range = CMTimeRange.invalid
     private var isAudio = false
@@ -43,8 +43,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
     }
 
     func start(timeRange: CMTimeRange) throws {
-        let packets = try ReaderTrackPackets(url: url, streamIndex: streamIndex,
-                                             cancellation: DemuxerCancellation())
+        let packets = try ReaderTrackPackets.open(url: url, streamIndex: streamIndex)
         self.packets = packets
         let stream = packets.stream
         isAudio = stream.kind == .audio
@@ -69,7 +68,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
         guard let packets else { return }
         while !pendingRanges.isEmpty {
             let next = pendingRanges.removeFirst()
-            if try packets.position(for: next) {
+            if try packets.positionForReading(next) {
                 range = next
                 clock = nil
                 return
@@ -82,7 +81,7 @@ final class ReaderPassthroughSource: ReaderSampleSource {
         guard let packets else { return nil }
         while range.isValid {
             if packets.cancellation.isCancelled { return nil }
-            if let packet = try packets.next() {
+            if let packet = try packets.nextForReading() {
                 return try sampleBuffer(for: packet)
             }
             try advance()

@@ -3,7 +3,7 @@
 import CoreMedia
 import CoreVideo
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// A dictionary of decompression properties for a video decoder (accepted; FFmpeg's decoders
 /// take none of VideoToolbox's).

@@ -3,7 +3,7 @@
 import CoreMedia
 import CoreVideo
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// Decodes one video track and produces one sample buffer per picture, in presentation order,
 /// each holding a `CVPixelBuffer` in the format and size the settings ask for, with a
@@ -18,8 +18,9 @@ import MediaEngine
 /// in use is bounded by what the caller keeps.
 ///
 /// Only pictures whose presentation interval overlaps the time range are produced; decoding
-/// starts at the keyframe they need (`ReaderTrackPackets`). A decoding error fails the output
-/// with `AVError.decodeFailed`.
+/// starts at the keyframe they need. The pipe is MediaEngine's stages: a `PacketSource`
+/// positioned on each range, a `DecodeLoop` flushed between ranges. A decoding error fails the
+/// output with `AVError.decodeFailed`.
 final class ReaderVideoSource: ReaderSampleSource {
     private let url: URL
     private let streamIndex: Int
@@ -28,17 +29,12 @@ final class ReaderVideoSource: ReaderSampleSource {
     private let nominalFrameDuration: CMTime
     /// Where an edited track's presentation ends (+infinity without an edit list).
     private let trackEnd: CMTime
-    private var packets: ReaderTrackPackets?
-    private var decoder: Decoder?
+    private var packets: PacketSource?
+    private var loop: DecodeLoop?
     private var pendingRanges: [CMTimeRange] = []
     private var range = CMTimeRange.invalid
-    /// A packet the decoder refused (it had frames to give first).
-    private var heldPacket: DemuxerPacket?
-    /// Each sent packet's duration by presentation timestamp, taken when its picture comes out.
-    private var durations: [Int64: CMTime] = [:]
+    /// The duration of the last picture that had one.
     private var lastDuration = CMTime.invalid
-    /// The duration of the last packet sent, for pictures without a time.
-    private var lastPacketDuration = CMTime.invalid
     /// The time after the last picture, for pictures the container gives no time (nil: the
     /// window's clock start).
     private var clock: CMTime?
@@ -66,13 +62,19 @@ final class ReaderVideoSource: ReaderSampleSource {
     }
 
     func start(timeRange: CMTimeRange) throws {
-        let packets = try ReaderTrackPackets(url: url, streamIndex: streamIndex, cancellation: DemuxerCancellation())
+        let packets = try ReaderTrackPackets.open(url: url, streamIndex: streamIndex)
         self.packets = packets
         guard packets.stream.kind == .video else {
             throw AVError(.decoderNotFound, userInfo: [NSLocalizedDescriptionKey: "Cannot Decode",
                                                        NSLocalizedFailureReasonErrorKey: "The track is not a video track."])
         }
-        decoder = try packets.makeDecoder(threads: Self.decoderThreads(height: packets.stream.height))
+        let decoder: Decoder
+        do {
+            decoder = try packets.makeDecoder(threads: Self.decoderThreads(height: packets.stream.height))
+        } catch {
+            throw AVError.from(error, url: url)
+        }
+        loop = DecodeLoop(decoder: decoder, tracksDurations: true, cancellation: packets.cancellation)
         try reset(timeRanges: [timeRange])
     }
 
@@ -85,14 +87,12 @@ final class ReaderVideoSource: ReaderSampleSource {
     /// Moves to the next range that has pictures, with a flushed decoder; leaves `range` invalid
     /// when none is left.
     private func advance() throws {
-        guard let packets, let decoder else { return }
-        decoder.flush()
-        heldPacket = nil
-        durations.removeAll()
+        guard let packets, let loop else { return }
+        loop.flush()
         clock = nil
         while !pendingRanges.isEmpty {
             let next = pendingRanges.removeFirst()
-            if try packets.position(for: next) {
+            if try packets.positionForReading(next) {
                 range = next
                 return
             }
@@ -103,8 +103,7 @@ final class ReaderVideoSource: ReaderSampleSource {
     func cancel() {
         packets?.cancel()
         packets = nil
-        decoder = nil
-        heldPacket = nil
+        loop = nil
         pool = nil
         pendingRanges = []
         range = .invalid
@@ -112,67 +111,46 @@ final class ReaderVideoSource: ReaderSampleSource {
 
     func next() throws -> CMSampleBuffer? {
         while range.isValid {
-            guard let packets, let decoder else { return nil }
+            guard let packets, let loop else { return nil }
             if packets.cancellation.isCancelled { return nil }
-            let output: Decoder.Output
+            let decoded: DecodeLoop.Frame?
             do {
-                output = try decoder.receive()
+                decoded = try loop.next(feed: { () throws(MediaError) -> DemuxerPacket? in try packets.next() })
             } catch {
-                throw Self.decodeFailure("the video cannot be decoded (\(error.message))", code: error.code, url: url)
-            }
-            switch output {
-            case .frame(let frame):
-                let pts: CMTime, duration: CMTime
-                if let timestamp = frame.timestamp {
-                    pts = frame.presentationTime
-                    duration = takeDuration(timestamp)
-                } else {
-                    // No time in the container (elementary streams): pictures follow each other.
-                    pts = clock ?? packets.clockStart
-                    duration = lastPacketDuration.isNumeric ? lastPacketDuration
-                        : lastDuration.isNumeric ? lastDuration : nominalFrameDuration
+                switch error {
+                case .cancelled: return nil
+                case .reading(let error): throw AVError.from(error, url: url)
+                case .decoding(let error):
+                    throw Self.decodeFailure("the video cannot be decoded (\(error.message))", code: error.code, url: url)
                 }
-                if pts.isNumeric, duration.isNumeric { clock = max(clock ?? pts, pts + duration) }
-                if overlaps(pts, duration) { return try sampleBuffer(for: frame, pts: pts, duration: duration) }
-            case .needsInput:
-                try feed(packets, decoder)
-            case .endOfStream:
-                try advance()
             }
+            guard let decoded else {
+                try advance()
+                continue
+            }
+            let frame = decoded.frame
+            let pts: CMTime, duration: CMTime
+            if frame.timestamp != nil {
+                pts = frame.presentationTime
+                duration = pictureDuration(decoded.duration)
+            } else {
+                // No time in the container (elementary streams): pictures follow each other.
+                pts = clock ?? packets.clockStart
+                duration = loop.lastPacketDuration.isNumeric ? loop.lastPacketDuration
+                    : lastDuration.isNumeric ? lastDuration : nominalFrameDuration
+            }
+            if pts.isNumeric, duration.isNumeric { clock = max(clock ?? pts, pts + duration) }
+            if overlaps(pts, duration) { return try sampleBuffer(for: frame, pts: pts, duration: duration) }
         }
         return nil
     }
 
-    /// Sends the next packet of the range to the decoder, or the end of the stream after the last.
-    private func feed(_ packets: ReaderTrackPackets, _ decoder: Decoder) throws {
-        guard let packet = try heldPacket ?? packets.next() else {
-            do { try decoder.sendEndOfStream() } catch {
-                throw Self.decodeFailure("the video cannot be decoded (\(error.message))", code: error.code, url: url)
-            }
-            return
-        }
-        heldPacket = nil
-        do {
-            if try !decoder.send(packet.pointer) {
-                heldPacket = packet
-                return
-            }
-        } catch {
-            throw Self.decodeFailure("the video cannot be decoded (\(error.message))", code: error.code, url: url)
-        }
-        if packet.duration.isNumeric { lastPacketDuration = packet.duration }
-        if let pts = packet.rawPTS {
-            durations[pts] = packet.duration
-            if durations.count > 256, let oldest = durations.keys.min() { durations[oldest] = nil }
-        }
-    }
-
-    /// The duration of the picture shown at `timestamp`: its packet's, else the last one seen,
-    /// else the nominal frame duration.
-    private func takeDuration(_ timestamp: Int64) -> CMTime {
-        if let d = durations.removeValue(forKey: timestamp), d.isNumeric {
-            lastDuration = d
-            return d
+    /// The duration of a picture whose packet lasted `packetDuration`: that, else the last one
+    /// seen, else the nominal frame duration.
+    private func pictureDuration(_ packetDuration: CMTime) -> CMTime {
+        if packetDuration.isNumeric {
+            lastDuration = packetDuration
+            return packetDuration
         }
         return lastDuration.isNumeric ? lastDuration : nominalFrameDuration
     }

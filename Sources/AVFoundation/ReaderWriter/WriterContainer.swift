@@ -3,7 +3,7 @@
 import CoreAudioTypes
 import CoreMedia
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// One writable file type.
 struct WriterContainer: Sendable {
@@ -107,17 +107,16 @@ struct WriterContainer: Sendable {
         let name = MuxerStreamFormat.fourCC(subtype)
         switch CMFormatDescriptionGetMediaType(description) {
         case kCMMediaType_Video:
-            guard mediaTypes.contains(.video), let codec = MuxerStreamFormat.videoCodec(for: subtype) else {
+            guard mediaTypes.contains(.video), let codec = MuxerStreamFormat.videoCodecName(for: subtype) else {
                 return "AVAssetWriter does not support passthrough of media with type 'vide' and subtype '\(name)' to file type \(fileType.rawValue)"
             }
-            if fileType != .mov && codec.id != MuxerStreamFormat.videoCodec(for: FourCharCode(fourCC: "avc1"))!.id
-                && codec.id != MuxerStreamFormat.videoCodec(for: FourCharCode(fourCC: "hvc1"))!.id {
+            if fileType != .mov && codec != "h264" && codec != "hevc" {
                 return "AVAssetWriter does not support passthrough of media with type 'vide' and subtype '\(name)' to file type \(fileType.rawValue)"
             }
             return nil
         case kCMMediaType_Audio:
             guard let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee,
-                  MuxerStreamFormat.audioCodec(for: asbd) != nil else {
+                  MuxerStreamFormat.canPassThroughAudio(asbd) else {
                 return "AVAssetWriter does not support passthrough of media with type 'soun' and subtype '\(name)' to file type \(fileType.rawValue)"
             }
             if let pcm = MuxerStreamFormat.PCMLayout(asbd) {

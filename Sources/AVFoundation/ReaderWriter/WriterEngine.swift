@@ -4,7 +4,7 @@
 import CoreMedia
 import Dispatch
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// What an input hands to its track's worker.
 enum WriterItem {

@@ -1,7 +1,7 @@
 // The errors the asset writer reports, with Apple's codes and texts, and the exception texts it
 // fails with where Apple's AVFoundation raises an NSException.
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 enum WriterError {
     /// Apple's error for writing over an existing file (-11823 "Cannot Save").

@@ -2,7 +2,7 @@
 // Double or NSNumber, nested dictionaries) → the writer's typed settings.
 import CoreAudioTypes
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// Reads values the way Apple's frameworks accept them in settings dictionaries.
 enum WriterValue {

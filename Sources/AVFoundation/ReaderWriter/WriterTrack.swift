@@ -6,7 +6,7 @@ import CoreMedia
 import CoreVideo
 import Dispatch
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// The engine side of one AVAssetWriterInput. Worker state is touched only on `queue`; the
 /// readiness fields (`pending`, `markedFinished`, `appendedEnd`) under the engine's lock.

@@ -1,6 +1,6 @@
 // Mapping the engine's MediaError onto the errors Apple's AV Foundation reports.
 import Foundation
-import MediaEngine
+internal import MediaEngine
 
 /// The domain of the underlying FFmpeg error attached as `NSUnderlyingErrorKey` when the code is
 /// not a POSIX errno.
