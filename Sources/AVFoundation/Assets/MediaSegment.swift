@@ -140,3 +140,11 @@ struct MediaSegment: @unchecked Sendable {
         return nil
     }
 }
+
+extension MediaSegment {
+    /// A segment playing `sourceRange` of a file asset's track (its timeline) over `targetRange`.
+    init(fileTrack track: AVAssetTrack, sourceRange: CMTimeRange, targetRange: CMTimeRange) {
+        precondition(!track.isMadeOfSegments, "a segment's source is a file track")
+        self.init(source: SourceTrack(engine: track.engine, stream: track.stream), sourceRange: sourceRange, targetRange: targetRange)
+    }
+}

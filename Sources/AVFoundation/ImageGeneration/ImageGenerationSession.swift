@@ -214,7 +214,11 @@ final class ImageGenerationSession: @unchecked Sendable {
                                                  toleranceAfter: limited(settings.toleranceAfter, source.end - at)))
         }
         // The nearest edge within tolerance: the end of a segment before, the start of one after.
-        let earlier = media.last { $0.target.end <= time && time - $0.target.end <= settings.toleranceBefore }
+        // (A time in an empty segment is not the end of the segment before it: that takes a tolerance.)
+        let inGap = segments.contains { $0.isEmpty && $0.target.containsTime(time) }
+        let earlier = media.last {
+            $0.target.end <= time && (time - $0.target.end < settings.toleranceBefore || (!inGap && time == $0.target.end))
+        }
         let later = media.first { $0.target.start > time && $0.target.start - time <= settings.toleranceAfter }
         var pick = later
         if let earlier, later.map({ time - earlier.target.end <= $0.target.start - time }) ?? true { pick = earlier }
