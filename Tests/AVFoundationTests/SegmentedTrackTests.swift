@@ -258,3 +258,94 @@ struct SegmentedTrackTests {
         }
     }
 }
+
+@Suite("Audio tracks made of segments")
+struct SegmentedAudioTests {
+    /// Two mono 48 kHz PCM files of 2 s: 300 Hz and a 50 Hz tone with an offset.
+    static let a = AudioReaderMedia.make("seg-a.wav", ["-f", "lavfi", "-i", "aevalsrc=0.4*sin(2*PI*300*t):s=48000:d=2", "-c:a", "pcm_s16le"])
+    static let b = AudioReaderMedia.make("seg-b.wav", ["-f", "lavfi", "-i", "aevalsrc=0.1+0.4*sin(2*PI*50*t):s=48000:d=2",
+                                                       "-c:a", "pcm_s16le"])
+
+    /// Reads `tracks` of `asset` mixed, as float mono: the samples placed by their buffers' times.
+    static func mixed(_ asset: AVAsset, _ tracks: [AVAssetTrack], frames: Int) throws -> (samples: [Float], starts: [Int64]) {
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderAudioMixOutput(audioTracks: tracks, audioSettings: nil)
+        reader.add(output)
+        #expect(reader.startReading())
+        var samples = [Float](repeating: .nan, count: frames)
+        var starts: [Int64] = []
+        while let buffer = output.copyNextSampleBuffer() {
+            let start = CMTimeConvertScale(CMSampleBufferGetPresentationTimeStamp(buffer), timescale: 48000, method: .default).value
+            starts.append(start)
+            let block = try #require(CMSampleBufferGetDataBuffer(buffer))
+            var floats = [Float](repeating: 0, count: CMBlockBufferGetDataLength(block) / 4)
+            floats.withUnsafeMutableBytes { _ = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: $0.count, destination: $0.baseAddress!) }
+            for (i, v) in floats.enumerated() where Int(start) + i < frames && start + Int64(i) >= 0 { samples[Int(start) + i] = v }
+        }
+        #expect(reader.status == .completed)
+        return (samples, starts)
+    }
+
+    @Test("two segmented tracks mix sample-exactly at their edits; a 2× segment is resampled to twice its length")
+    func mixedSegments() async throws {
+        let trackA = try #require(try await AVURLAsset(url: Self.a).loadTracks(withMediaType: .audio).first)
+        let trackB = try #require(try await AVURLAsset(url: Self.b).loadTracks(withMediaType: .audio).first)
+        let r = SegmentMedia.range
+        // Track 1: A [0.5, 1) at [0, 0.5), a gap, B [0, 0.25) at [0.75, 1).
+        // Track 2: B [1, 1.25) at [0.5, 1), played at half speed.
+        let asset = AVAsset(segmentedTracks: [
+            (trackID: 1, segments: [MediaSegment(fileTrack: trackA, sourceRange: r(0.5, 1), targetRange: r(0, 0.5)),
+                                    MediaSegment(emptyTargetRange: r(0.5, 0.75)),
+                                    MediaSegment(fileTrack: trackB, sourceRange: r(0, 0.25), targetRange: r(0.75, 1))]),
+            (trackID: 2, segments: [MediaSegment(fileTrack: trackB, sourceRange: r(1, 1.25), targetRange: r(0.5, 1))]),
+        ])
+        #expect(asset.duration.seconds == 1)
+        let sourceA = AssetReaderAudioMixTests.source(Self.a, stream: 0), sourceB = AssetReaderAudioMixTests.source(Self.b, stream: 0)
+        try #require(sourceA.count == 96000 && sourceB.count == 96000)
+        let (mix, _) = try Self.mixed(asset, asset.tracks, frames: 48000)
+        // Where only unscaled segments play, the mix is the source samples exactly.
+        for i in 0..<24000 { if mix[i] != sourceA[24000 + i] { Issue.record("sample \(i): \(mix[i]) ≠ A[\(24000 + i)]"); break } }
+        // Half speed: target sample i of track 2 is source position 48000 + (i - 24000) / 2.
+        var worst: Float = 0
+        for i in 24000..<48000 {
+            let p = Double(i - 24000) / 2, k = Int(p), f = Float(p - Double(k))
+            let slow = sourceB[48000 + k] * (1 - f) + sourceB[48000 + k + 1] * f
+            let unscaled: Float = i >= 36000 ? sourceB[i - 36000] : 0
+            worst = max(worst, abs(mix[i] - (slow + unscaled)))
+        }
+        #expect(worst < 0.01, "largest difference \(worst)")
+        // The second file's samples start exactly at 0.75 s: the sample before is silence in track 1.
+        let slowAt = { (i: Int) -> Float in sourceB[48000 + (i - 24000) / 2] }
+        #expect(abs(mix[36000] - (sourceB[0] + slowAt(36000))) < 0.01 && abs(mix[35999] - slowAt(35999)) < 0.01)
+    }
+
+    @Test("one segmented track through a track output: blocks placed sample-exactly, nothing for the gap")
+    func trackOutputSegments() async throws {
+        let trackA = try #require(try await AVURLAsset(url: Self.a).loadTracks(withMediaType: .audio).first)
+        let trackB = try #require(try await AVURLAsset(url: Self.b).loadTracks(withMediaType: .audio).first)
+        let r = SegmentMedia.range
+        let asset = AVAsset(segmentedTracks: [
+            (trackID: 1, segments: [MediaSegment(fileTrack: trackA, sourceRange: r(0.5, 1), targetRange: r(0, 0.5)),
+                                    MediaSegment(emptyTargetRange: r(0.5, 0.75)),
+                                    MediaSegment(fileTrack: trackB, sourceRange: r(0, 0.25), targetRange: r(0.75, 1))]),
+        ])
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: try #require(asset.tracks.first), outputSettings: AudioReaderMedia.pcm(bits: 32, float: true))
+        reader.add(output)
+        #expect(reader.startReading())
+        var placed: [(Int64, [Float])] = []
+        while let buffer = output.copyNextSampleBuffer() {
+            let start = CMTimeConvertScale(CMSampleBufferGetPresentationTimeStamp(buffer), timescale: 48000, method: .default).value
+            let block = try #require(CMSampleBufferGetDataBuffer(buffer))
+            var floats = [Float](repeating: 0, count: CMBlockBufferGetDataLength(block) / 4)
+            floats.withUnsafeMutableBytes { _ = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: $0.count, destination: $0.baseAddress!) }
+            placed.append((start, floats))
+        }
+        #expect(reader.status == .completed)
+        let sourceA = AssetReaderAudioMixTests.source(Self.a, stream: 0), sourceB = AssetReaderAudioMixTests.source(Self.b, stream: 0)
+        let first = placed.filter { $0.0 < 24000 }, second = placed.filter { $0.0 >= 24000 }
+        #expect(first.first?.0 == 0 && second.first?.0 == 36000)
+        #expect(first.flatMap(\.1) == Array(sourceA[24000..<48000]))
+        #expect(second.flatMap(\.1) == Array(sourceB[0..<12000]))
+    }
+}
