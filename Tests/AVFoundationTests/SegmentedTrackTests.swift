@@ -21,15 +21,7 @@ enum SegmentMedia {
 
     /// The mean B, G, R of each frame as ffmpeg decodes it, in presentation order.
     static func referenceColours(_ url: URL) throws -> [[Double]] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        p.arguments = ["-v", "error", "-i", url.path, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "bgra", "-"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = [UInt8](pipe.fileHandleForReading.readDataToEndOfFile())
-        p.waitUntilExit()
+        let data = [UInt8](AudioReaderMedia.ffmpeg(["-i", url.path, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "bgra", "-"]))
         let frame = size * size * 4
         return stride(from: 0, to: data.count - frame + 1, by: frame).map { start in
             mean(data[start..<(start + frame)].withUnsafeBufferPointer { $0 }, rowBytes: size * 4, width: size, height: size)
@@ -266,6 +258,25 @@ struct SegmentedAudioTests {
     static let b = AudioReaderMedia.make("seg-b.wav", ["-f", "lavfi", "-i", "aevalsrc=0.1+0.4*sin(2*PI*50*t):s=48000:d=2",
                                                        "-c:a", "pcm_s16le"])
 
+    /// Track 1 of both tests: A [0.5, 1) at [0, 0.5), a gap, B [0, 0.25) at [0.75, 1).
+    static func firstTrack() async throws -> [MediaSegment] {
+        let trackA = try #require(try await AVURLAsset(url: a).loadTracks(withMediaType: .audio).first)
+        let trackB = try #require(try await AVURLAsset(url: b).loadTracks(withMediaType: .audio).first)
+        let r = SegmentMedia.range
+        return [MediaSegment(fileTrack: trackA, sourceRange: r(0.5, 1), targetRange: r(0, 0.5)),
+                MediaSegment(emptyTargetRange: r(0.5, 0.75)),
+                MediaSegment(fileTrack: trackB, sourceRange: r(0, 0.25), targetRange: r(0.75, 1))]
+    }
+
+    /// A PCM buffer's start (in 1/48000 s) and its float samples.
+    static func floats(_ buffer: CMSampleBuffer) throws -> (Int64, [Float]) {
+        let start = CMTimeConvertScale(CMSampleBufferGetPresentationTimeStamp(buffer), timescale: 48000, method: .default).value
+        let block = try #require(CMSampleBufferGetDataBuffer(buffer))
+        var floats = [Float](repeating: 0, count: CMBlockBufferGetDataLength(block) / 4)
+        floats.withUnsafeMutableBytes { _ = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: $0.count, destination: $0.baseAddress!) }
+        return (start, floats)
+    }
+
     /// Reads `tracks` of `asset` mixed, as float mono: the samples placed by their buffers' times.
     static func mixed(_ asset: AVAsset, _ tracks: [AVAssetTrack], frames: Int) throws -> (samples: [Float], starts: [Int64]) {
         let reader = try AVAssetReader(asset: asset)
@@ -275,11 +286,8 @@ struct SegmentedAudioTests {
         var samples = [Float](repeating: .nan, count: frames)
         var starts: [Int64] = []
         while let buffer = output.copyNextSampleBuffer() {
-            let start = CMTimeConvertScale(CMSampleBufferGetPresentationTimeStamp(buffer), timescale: 48000, method: .default).value
+            let (start, floats) = try Self.floats(buffer)
             starts.append(start)
-            let block = try #require(CMSampleBufferGetDataBuffer(buffer))
-            var floats = [Float](repeating: 0, count: CMBlockBufferGetDataLength(block) / 4)
-            floats.withUnsafeMutableBytes { _ = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: $0.count, destination: $0.baseAddress!) }
             for (i, v) in floats.enumerated() where Int(start) + i < frames && start + Int64(i) >= 0 { samples[Int(start) + i] = v }
         }
         #expect(reader.status == .completed)
@@ -288,17 +296,10 @@ struct SegmentedAudioTests {
 
     @Test("two segmented tracks mix sample-exactly at their edits; a 2× segment is resampled to twice its length")
     func mixedSegments() async throws {
-        let trackA = try #require(try await AVURLAsset(url: Self.a).loadTracks(withMediaType: .audio).first)
         let trackB = try #require(try await AVURLAsset(url: Self.b).loadTracks(withMediaType: .audio).first)
-        let r = SegmentMedia.range
-        // Track 1: A [0.5, 1) at [0, 0.5), a gap, B [0, 0.25) at [0.75, 1).
         // Track 2: B [1, 1.25) at [0.5, 1), played at half speed.
-        let asset = AVAsset(segmentedTracks: [
-            (trackID: 1, segments: [MediaSegment(fileTrack: trackA, sourceRange: r(0.5, 1), targetRange: r(0, 0.5)),
-                                    MediaSegment(emptyTargetRange: r(0.5, 0.75)),
-                                    MediaSegment(fileTrack: trackB, sourceRange: r(0, 0.25), targetRange: r(0.75, 1))]),
-            (trackID: 2, segments: [MediaSegment(fileTrack: trackB, sourceRange: r(1, 1.25), targetRange: r(0.5, 1))]),
-        ])
+        let slowB = MediaSegment(fileTrack: trackB, sourceRange: SegmentMedia.range(1, 1.25), targetRange: SegmentMedia.range(0.5, 1))
+        let asset = AVAsset(segmentedTracks: [(trackID: 1, segments: try await Self.firstTrack()), (trackID: 2, segments: [slowB])])
         #expect(asset.duration.seconds == 1)
         let sourceA = AssetReaderAudioMixTests.source(Self.a, stream: 0), sourceB = AssetReaderAudioMixTests.source(Self.b, stream: 0)
         try #require(sourceA.count == 96000 && sourceB.count == 96000)
@@ -321,26 +322,13 @@ struct SegmentedAudioTests {
 
     @Test("one segmented track through a track output: blocks placed sample-exactly, nothing for the gap")
     func trackOutputSegments() async throws {
-        let trackA = try #require(try await AVURLAsset(url: Self.a).loadTracks(withMediaType: .audio).first)
-        let trackB = try #require(try await AVURLAsset(url: Self.b).loadTracks(withMediaType: .audio).first)
-        let r = SegmentMedia.range
-        let asset = AVAsset(segmentedTracks: [
-            (trackID: 1, segments: [MediaSegment(fileTrack: trackA, sourceRange: r(0.5, 1), targetRange: r(0, 0.5)),
-                                    MediaSegment(emptyTargetRange: r(0.5, 0.75)),
-                                    MediaSegment(fileTrack: trackB, sourceRange: r(0, 0.25), targetRange: r(0.75, 1))]),
-        ])
+        let asset = AVAsset(segmentedTracks: [(trackID: 1, segments: try await Self.firstTrack())])
         let reader = try AVAssetReader(asset: asset)
         let output = AVAssetReaderTrackOutput(track: try #require(asset.tracks.first), outputSettings: AudioReaderMedia.pcm(bits: 32, float: true))
         reader.add(output)
         #expect(reader.startReading())
         var placed: [(Int64, [Float])] = []
-        while let buffer = output.copyNextSampleBuffer() {
-            let start = CMTimeConvertScale(CMSampleBufferGetPresentationTimeStamp(buffer), timescale: 48000, method: .default).value
-            let block = try #require(CMSampleBufferGetDataBuffer(buffer))
-            var floats = [Float](repeating: 0, count: CMBlockBufferGetDataLength(block) / 4)
-            floats.withUnsafeMutableBytes { _ = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: $0.count, destination: $0.baseAddress!) }
-            placed.append((start, floats))
-        }
+        while let buffer = output.copyNextSampleBuffer() { placed.append(try Self.floats(buffer)) }
         #expect(reader.status == .completed)
         let sourceA = AssetReaderAudioMixTests.source(Self.a, stream: 0), sourceB = AssetReaderAudioMixTests.source(Self.b, stream: 0)
         let first = placed.filter { $0.0 < 24000 }, second = placed.filter { $0.0 >= 24000 }
