@@ -349,7 +349,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     }
 
     /// `samplePresentationTime(forTrackTime:)` for a track made of segments: the start of the
-    /// source sample shown at `trackTime`, in its source's timeline (nil-safe: `.invalid` in a gap).
+    /// source sample shown at `trackTime`, in its source's timeline; `.invalid` in an empty segment.
     private func composedSamplePresentationTime(forTrackTime trackTime: CMTime) -> CMTime {
         guard let segment = mediaSegments.first(where: { $0.target.containsTime(trackTime) }), let source = segment.source else {
             return .invalid

@@ -51,7 +51,7 @@ final class ImageGenerationSession: @unchecked Sendable {
                   _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
         lock.lock()
         defer { lock.unlock() }
-        if asset.engine == nil {
+        if asset.engine == nil, asset.hasMedia {
             return generateFromSegments(times, settings: settings, isCancelled: isCancelled, body)
         }
         let seeker: FrameSeeker
