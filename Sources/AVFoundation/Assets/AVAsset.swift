@@ -9,7 +9,10 @@ internal import MediaEngine
 /// shared by the asynchronous API (`load(_:)`, `loadValuesAsynchronously(forKeys:)`) and the
 /// synchronous properties (which block while loading, as Apple's do).
 open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable {
+    /// The file the asset reads (nil for an asset made of tracks of segments).
     let engine: URLAssetEngine?
+    /// The tracks of an asset made of segments (`init(segmentedTracks:)`); nil for a file asset.
+    private var madeTracks: [AVAssetTrack]?
     private(set) var loader: KeyValueLoader!
     private let trackList = LoadOnce<[AVAssetTrack]>()
     private let selectionGroups = LoadOnce<[AVMediaSelectionGroup]>()
@@ -41,6 +44,26 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
             try self.resolve(key: key, cancellation: cancellation)
         }
     }
+
+    /// An asset made of tracks of segments from other assets' media (what `AVComposition`
+    /// builds on). Its properties come from the segments: duration is the end of the last
+    /// segment of any track, each track's format is its first media segment's stream.
+    /// Track IDs must be unique; segments must pass `MediaSegment.problem(in:)`.
+    init(segmentedTracks: [(trackID: CMPersistentTrackID, segments: [MediaSegment])]) {
+        engine = nil
+        super.init()
+        madeTracks = segmentedTracks.map { AVAssetTrack(asset: self, trackID: $0.trackID, segments: $0.segments) }
+        loader = KeyValueLoader { [weak self] key, _ in
+            guard self != nil else { throw AVError(.operationCancelled) }
+            guard AVAsset.loadableKeys.contains(key) else {
+                throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "AVAsset has no loadable key “\(key)”."])
+            }
+        }
+    }
+
+    /// Whether the asset has media the reader, image generator and export session can read:
+    /// a file, or tracks of segments.
+    var hasMedia: Bool { engine != nil || madeTracks != nil }
 
     // MARK: Loading
 
@@ -74,6 +97,11 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     /// Loads `key` on the calling thread if needed and returns the container facts.
     func loadedInfo(for key: String) throws -> AssetInfo {
         try loader.loadSynchronously(key: key)
+        if madeTracks != nil {
+            // No container: the facts an asset of segments has (no streams, tags or fragments of its own).
+            return AssetInfo(formatName: "", containerDuration: try loadedDuration(), startTime: .zero, bitRate: 0, fileSize: nil,
+                             streams: [], tags: [], chapters: [], hasMovieFragments: false, canContainFragments: false)
+        }
         guard let info = engine?.loadedInfo else { throw AVError(.operationNotSupportedForAsset) }
         return info
     }
@@ -82,6 +110,7 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     /// file's metadata. Subclasses that are not backed by a file override this.
     func loadedMetadata(for key: String) throws -> AssetMetadata {
         try loader.loadSynchronously(key: key)
+        if madeTracks != nil { return AssetMetadata() }
         guard let engine else { throw AVError(.operationNotSupportedForAsset) }
         return try engine.loadMetadata(DemuxerCancellation())
     }
@@ -104,11 +133,13 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
 
     /// The returned tracks, loading them on demand.
     func loadedTracks() throws -> [AVAssetTrack] {
+        if let madeTracks { return madeTracks }
         try loader.loadSynchronously(key: "tracks")
         return try trackList.get(cancellation: DemuxerCancellation()) { makeTracks(try loadedInfo(for: "tracks")) }
     }
 
     func loadedDuration() throws -> CMTime {
+        if let madeTracks { return madeTracks.compactMap { $0.mediaSegments.last?.target.end }.max() ?? .zero }
         let info = try loadedInfo(for: "duration")
         let streams = info.trackStreams
         if needsIndexForDuration(info), let indexes = try engine?.loadIndexes(DemuxerCancellation()) {
@@ -198,25 +229,29 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     open var providesPreciseDurationAndTiming: Bool { (try? loadedPrecise()) ?? false }
 
     /// Whether the file contains movie fragments ('moof').
-    open var containsFragments: Bool { (try? loadedInfo(for: "containsFragments").hasMovieFragments) ?? false }
+    open var containsFragments: Bool { madeTracks == nil && (try? loadedInfo(for: "containsFragments").hasMovieFragments) ?? false }
 
     /// Whether the file declares that fragments may be appended ('mvex').
-    open var canContainFragments: Bool { (try? loadedInfo(for: "canContainFragments").canContainFragments) ?? false }
+    open var canContainFragments: Bool { madeTracks == nil && (try? loadedInfo(for: "canContainFragments").canContainFragments) ?? false }
 
     func loadedPlayable() throws -> Bool {
+        if let madeTracks { return madeTracks.contains { ($0.mediaType == .video || $0.mediaType == .audio) && $0.isPlayable } }
         let info = try loadedInfo(for: "playable")
         return info.trackStreams.contains { ($0.kind == .video || $0.kind == .audio) && $0.hasDecoder && $0.formatDescription != nil }
     }
 
     func loadedReadable() throws -> Bool {
-        try loadedInfo(for: "readable").trackStreams.contains { !$0.isEncrypted }
+        if let madeTracks { return !madeTracks.contains { $0.mediaSegments.contains { $0.source?.stream.isEncrypted == true } } }
+        return try loadedInfo(for: "readable").trackStreams.contains { !$0.isEncrypted }
     }
 
     func loadedProtected() throws -> Bool {
-        try loadedInfo(for: "hasProtectedContent").trackStreams.contains { $0.isEncrypted }
+        if let madeTracks { return madeTracks.contains { $0.mediaSegments.contains { $0.source?.stream.isEncrypted == true } } }
+        return try loadedInfo(for: "hasProtectedContent").trackStreams.contains { $0.isEncrypted }
     }
 
     func loadedPrecise() throws -> Bool {
+        if madeTracks != nil { return true }
         let info = try loadedInfo(for: "providesPreciseDurationAndTiming")
         let exact = ["wav", "flac", "ogg", "matroska,webm", "aiff", "caf", "w64"]
         return info.isQuickTimeFamily || exact.contains(info.formatName) || (engine?.prefersPreciseTiming ?? false)

@@ -16,8 +16,16 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// The track's media type.
     public let mediaType: AVMediaType
 
+    /// The stream whose format the track has: a file track's own; a track of segments takes it
+    /// from its first segment with media.
     let stream: StreamInfo
+    /// The media source of `stream`.
     let engine: URLAssetEngine
+    /// What the track presents, in the asset's timeline: a file track is one whole-stream
+    /// segment; a track made of segments (`init(asset:trackID:segments:)`) lists them.
+    let mediaSegments: [MediaSegment]
+    /// Whether the track was made of segments rather than read from a file.
+    let isMadeOfSegments: Bool
     private var loader: KeyValueLoader!
 
     static let loadableKeys: Set<String> = Set<String>([
@@ -34,13 +42,31 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// becomes in FFmpeg's stream bit rate: not a rate, so the data rate is measured instead.
     static let mpegVariableBitRate = 0x3FFFF * 400
 
-    init(asset: AVAsset, stream: StreamInfo, engine: URLAssetEngine) {
+    convenience init(asset: AVAsset, stream: StreamInfo, engine: URLAssetEngine) {
+        let source = SourceTrack(engine: engine, stream: stream)
+        self.init(asset: asset, trackID: stream.trackID, segments: [.wholeStream(source)], primary: source, madeOfSegments: false)
+    }
+
+    /// A track of `asset` made of `segments` (what a composition track is): its format facts
+    /// (media type, format descriptions, natural size, frame rate…) are those of the first
+    /// segment's source stream, its time range and segments its own. The segments must pass
+    /// `MediaSegment.problem(in:)`.
+    convenience init(asset: AVAsset, trackID: CMPersistentTrackID, segments: [MediaSegment]) {
+        precondition(MediaSegment.problem(in: segments) == nil, MediaSegment.problem(in: segments) ?? "")
+        let primary = segments.compactMap(\.source)[0]
+        self.init(asset: asset, trackID: trackID, segments: segments, primary: primary, madeOfSegments: true)
+    }
+
+    private init(asset: AVAsset, trackID: CMPersistentTrackID, segments: [MediaSegment], primary: SourceTrack, madeOfSegments: Bool) {
         self.asset = asset
-        self.stream = stream
-        self.engine = engine
-        trackID = stream.trackID
+        self.stream = primary.stream
+        self.engine = primary.engine
+        self.trackID = trackID
+        mediaSegments = segments
+        isMadeOfSegments = madeOfSegments
         mediaType = AVMediaType(rawValue: stream.mediaType.fourCCString)
         super.init()
+        let engine = primary.engine, stream = primary.stream
         loader = KeyValueLoader { [engine, stream] key, cancellation in
             guard AVAssetTrack.loadableKeys.contains(key) else {
                 throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "AVAssetTrack has no loadable key “\(key)”."])
@@ -60,6 +86,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// Loads `key` (one of the metadata keys) if needed and returns the file's metadata.
     func loadedMetadata(for key: String) throws -> AssetMetadata {
         try loader.loadSynchronously(key: key)
+        if isMadeOfSegments { return AssetMetadata() }
         return try engine.loadMetadata(DemuxerCancellation())
     }
 
@@ -107,6 +134,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// Whether the track is enabled (QuickTime 'tkhd' enabled flag; elsewhere the default-track
     /// flag, or true when the file marks no track of this kind as default).
     open var isEnabled: Bool {
+        if isMadeOfSegments { return true }
         if stream.disposition.contains(.default) { return true }
         guard let info = engine.loadedInfo else { return true }
         return !info.trackStreams.contains { $0.kind == stream.kind && $0.disposition.contains(.default) }
@@ -175,6 +203,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// without an edit list (and every track of a container that has none) has one segment
     /// mapping its media onto its time range.
     open var segments: [AVAssetTrackSegment] {
+        if isMadeOfSegments { return mediaSegments.map { AVAssetTrackSegment(timeMapping: $0.timeMapping) } }
         if let mappings = editListMappings() { return mappings.map { AVAssetTrackSegment(timeMapping: $0) } }
         let range = timeRange
         return [AVAssetTrackSegment(timeMapping: CMTimeMapping(source: range, target: range))]
@@ -201,6 +230,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         guard trackTime.isNumeric,
               let segment = segments.first(where: { $0.timeMapping.target.containsTime(trackTime) }),
               !segment.isEmpty else { return .invalid }
+        if isMadeOfSegments { return composedSamplePresentationTime(forTrackTime: trackTime) }
         let mapping = segment.timeMapping
         var offset = trackTime - mapping.target.start
         if mapping.source.duration != mapping.target.duration, mapping.target.duration > .zero {
@@ -266,7 +296,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         if stream.disposition.contains(.original) { out.append(.isOriginalContent) }
         if stream.disposition.contains(.comment) { out.append(.isAuxiliaryContent) }
         // Characteristics the file tags the track with (QuickTime/ISO user data 'tagc').
-        if let items = try? engine.loadMetadata(DemuxerCancellation()).trackItems[trackID] {
+        if !isMadeOfSegments, let items = try? engine.loadMetadata(DemuxerCancellation()).trackItems[trackID] {
             for item in items where item.identifier == .quickTimeUserDataTaggedCharacteristic
                 || item.identifier == .isoUserDataTaggedCharacteristic {
                 guard let text = item.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { continue }
@@ -288,6 +318,10 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     // MARK: Derived values
 
     func loadedTimeRange() throws -> CMTimeRange {
+        if isMadeOfSegments {
+            let presenting = mediaSegments.filter { !$0.isEmpty }
+            return CMTimeRange(start: presenting[0].target.start, end: presenting.map(\.target.end).max()!)
+        }
         if let mappings = editListMappings() {
             let presenting = mappings.filter { !$0.isEmpty }
             if let first = presenting.first, let end = presenting.map(\.target.end).max() {
@@ -309,8 +343,19 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// (or an unusable one). A final open-ended edit lasts as long as the demuxer says the
     /// track does.
     func editListMappings() -> [CMTimeMapping]? {
-        guard let list = (try? engine.loadEditLists(DemuxerCancellation()))?[trackID] else { return nil }
-        return list.timeMappings(openEndedDuration: stream.duration.isNumeric ? stream.duration : nil)
+        isMadeOfSegments ? nil : SourceTrack(engine: engine, stream: stream).editListMappings()
+    }
+
+    /// `samplePresentationTime(forTrackTime:)` for a track made of segments: the start of the
+    /// source sample shown at `trackTime`, in its source's timeline; `.invalid` in an empty segment.
+    private func composedSamplePresentationTime(forTrackTime trackTime: CMTime) -> CMTime {
+        guard let segment = mediaSegments.first(where: { $0.target.containsTime(trackTime) }), let source = segment.source else {
+            return .invalid
+        }
+        let media = segment.sourceTime(trackTime)
+        guard let index = try? source.engine.loadIndexes(DemuxerCancellation())[source.streamIndex], index.count > 0,
+              let d = index.decodeIndex(containing: media) else { return media }
+        return index.presentationTime(ofDecodeIndex: d)
     }
 
     func loadedDataRate() throws -> Float {

@@ -32,6 +32,8 @@ final class ImageGenerationSession: @unchecked Sendable {
     /// seeker decodes with every core and serves single requests; side by side, one thread per
     /// decoder is faster than each decoder spreading over all cores.)
     private var spareSeekers: [FrameSeeker] = []
+    /// For an asset made of segments: one seeker per source stream, opened on first need.
+    private var sourceSeekers: [SourceTrack.Key: FrameSeeker] = [:]
 
     init(asset: AVAsset) {
         self.asset = asset
@@ -49,6 +51,9 @@ final class ImageGenerationSession: @unchecked Sendable {
                   _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
         lock.lock()
         defer { lock.unlock() }
+        if asset.engine == nil, asset.hasMedia {
+            return generateFromSegments(times, settings: settings, isCancelled: isCancelled, body)
+        }
         let seeker: FrameSeeker
         do {
             seeker = try openedSeeker()
@@ -109,7 +114,7 @@ final class ImageGenerationSession: @unchecked Sendable {
 
     /// The result to report for one seeker outcome.
     private func image(for outcome: Result<FrameSeeker.Output, FrameSeekerError>, seeker: FrameSeeker,
-                       settings: ImageGenerationSettings, time: CMTime) -> Result<GeneratedImage, any Error> {
+                       settings: ImageGenerationSettings, time: CMTime, url: URL? = nil) -> Result<GeneratedImage, any Error> {
         switch outcome {
         case .success(let output):
             do {
@@ -119,7 +124,7 @@ final class ImageGenerationSession: @unchecked Sendable {
                 return .failure(error)
             }
         case .failure(let failure):
-            return .failure(Self.avError(failure, time: time, url: asset.engine?.url))
+            return .failure(Self.avError(failure, time: time, url: url ?? asset.engine?.url))
         }
     }
 
@@ -129,6 +134,113 @@ final class ImageGenerationSession: @unchecked Sendable {
         let left = generate([time], settings: settings, isCancelled: isCancelled) { _, outcome in result = outcome }
         if !left.isEmpty || result == nil { throw CancellationError() }
         return try result!.get()
+    }
+
+    // MARK: Tracks made of segments
+
+    /// `generate` for an asset made of segments: each requested time (target time) is mapped
+    /// through the segment of the first enabled video track that shows it onto its source
+    /// stream, whose seeker finds the frame; the actual time is mapped back (a frame shown
+    /// across an edit counts from the edit, as the reader cuts it). Requests are served source
+    /// by source, each source's in frame order.
+    private func generateFromSegments(_ times: [CMTime], settings: ImageGenerationSettings, isCancelled: () -> Bool,
+                                      _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
+        guard let track = asset.tracks.first(where: { $0.mediaType == .video && $0.isEnabled }) else {
+            let error = Self.makeError(.noImageAtTime, "Cannot Open", reason: "The asset has no video track, so no image can be generated.")
+            for i in times.indices {
+                if isCancelled() { return Array(times.indices[i...]) }
+                body(i, .failure(error))
+            }
+            return []
+        }
+        var groups: [(key: SourceTrack.Key, items: [(index: Int, segment: MediaSegment, request: FrameSeeker.Request)])] = []
+        var unmapped: [Int] = []
+        for (i, time) in times.enumerated() {
+            guard let (segment, request) = Self.sourceRequest(for: time, in: track.mediaSegments, settings: settings),
+                  let source = segment.source else {
+                unmapped.append(i)
+                continue
+            }
+            if let g = groups.firstIndex(where: { $0.key == source.key }) {
+                groups[g].items.append((i, segment, request))
+            } else {
+                groups.append((source.key, [(i, segment, request)]))
+            }
+        }
+        for (n, i) in unmapped.enumerated() {
+            if isCancelled() { return Array(unmapped[n...]) + groups.flatMap { $0.items.map(\.index) } }
+            body(i, .failure(Self.makeError(.noImageAtTime, "Cannot Open", reason: "The track shows no video at this time (an empty segment).",
+                                            time: times[i])))
+        }
+        for (g, group) in groups.enumerated() {
+            let source = group.items[0].segment.source!
+            let seeker: FrameSeeker
+            do {
+                seeker = try sourceSeeker(source)
+            } catch {
+                for item in group.items { body(item.index, .failure(error)) }
+                continue
+            }
+            let left = seeker.frames(for: group.items.map(\.request), isCancelled: isCancelled) { j, outcome in
+                let item = group.items[j]
+                var result = image(for: outcome, seeker: seeker, settings: settings, time: times[item.index], url: source.url)
+                if case .success(var generated) = result {
+                    generated.actualTime = max(item.segment.targetTime(generated.actualTime), item.segment.target.start)
+                    result = .success(generated)
+                }
+                body(item.index, result)
+                return true
+            }
+            if !left.isEmpty { return left.map { group.items[$0].index } + groups[(g + 1)...].flatMap { $0.items.map(\.index) } }
+        }
+        return []
+    }
+
+    /// The segment showing `time` and the request for its source, tolerances included (kept
+    /// inside the segment). A time in an empty segment (or outside every segment) is served by
+    /// the nearest media segment edge the tolerances reach; nil when none does.
+    static func sourceRequest(for time: CMTime, in segments: [MediaSegment],
+                              settings: ImageGenerationSettings) -> (MediaSegment, FrameSeeker.Request)? {
+        guard time.isNumeric else { return nil }
+        let media = segments.filter { !$0.isEmpty }
+        if let segment = media.first(where: { $0.target.containsTime(time) }) {
+            let source = segment.timeMapping.source
+            let at = segment.sourceTime(time)
+            // In source time, and never reaching outside the segment.
+            func limited(_ tolerance: CMTime, _ bound: CMTime) -> CMTime {
+                max(.zero, tolerance.isNumeric ? min(segment.sourceDuration(tolerance), bound) : bound)
+            }
+            return (segment, FrameSeeker.Request(time: at, toleranceBefore: limited(settings.toleranceBefore, at - source.start),
+                                                 toleranceAfter: limited(settings.toleranceAfter, source.end - at)))
+        }
+        // The nearest edge within tolerance: the end of a segment before, the start of one after.
+        // (A time in an empty segment is not the end of the segment before it: that takes a tolerance.)
+        let inGap = segments.contains { $0.isEmpty && $0.target.containsTime(time) }
+        let earlier = media.last {
+            $0.target.end <= time && (time - $0.target.end < settings.toleranceBefore || (!inGap && time == $0.target.end))
+        }
+        let later = media.first { $0.target.start > time && $0.target.start - time <= settings.toleranceAfter }
+        var pick = later
+        if let earlier, later.map({ time - earlier.target.end <= $0.target.start - time }) ?? true { pick = earlier }
+        guard let segment = pick else { return nil }
+        let source = segment.timeMapping.source
+        if segment.target.end <= time {
+            // The last frame the segment shows: the one presenting just before its end.
+            let last = source.end - CMTime(value: 1, timescale: max(source.end.timescale, 1_000_000))
+            return (segment, FrameSeeker.Request(time: last, toleranceBefore: .zero, toleranceAfter: .zero))
+        }
+        return (segment, FrameSeeker.Request(time: source.start, toleranceBefore: .zero, toleranceAfter: .zero))
+    }
+
+    private func sourceSeeker(_ source: SourceTrack) throws -> FrameSeeker {
+        if let seeker = sourceSeekers[source.key] { return seeker }
+        do {
+            let seeker = try FrameSeeker(url: source.url, streamIndex: source.streamIndex)
+            sourceSeekers[source.key] = seeker
+            return seeker
+        } catch {
+            throw Self.avError(error, time: nil, url: source.url)
+        }
     }
 
     // MARK: Opening

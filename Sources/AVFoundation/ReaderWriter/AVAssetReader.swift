@@ -31,13 +31,13 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
     private var outputList: [AVAssetReaderOutput] = []
     private var range = CMTimeRange(start: .zero, duration: .positiveInfinity)
 
-    /// A reader for `asset`. Throws `AVError.operationNotSupportedForAsset` for assets that are
-    /// not backed by a media file.
+    /// A reader for `asset`. Throws `AVError.operationNotSupportedForAsset` for assets that have
+    /// no media to read (neither a media file nor tracks of segments).
     public init(asset: AVAsset) throws {
-        guard asset.engine != nil else {
+        guard asset.hasMedia else {
             throw AVError(.operationNotSupportedForAsset, userInfo: [
                 NSLocalizedDescriptionKey: "Operation Stopped",
-                NSLocalizedFailureReasonErrorKey: "The asset reader reads media files (AVURLAsset).",
+                NSLocalizedFailureReasonErrorKey: "The asset has no media to read (it is neither a media file nor made of tracks of segments).",
             ])
         }
         self.asset = asset

@@ -74,11 +74,16 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     override var sourceTracks: [AVAssetTrack] { [track] }
 
     override func makeSource(timeRange: CMTimeRange) throws -> any ReaderSampleSource {
+        let copies = alwaysCopiesSampleData
         guard let outputSettings else {
-            return ReaderPassthroughSource(track: track, copiesSampleData: alwaysCopiesSampleData)
+            return try SegmentWalkingSource.make(segments: track.mediaSegments, cutsFrames: false) {
+                ReaderPassthroughSource(source: $0, copiesSampleData: copies)
+            }
         }
         if let videoSettings {
-            return ReaderVideoSource(track: track, settings: videoSettings, copiesSampleData: alwaysCopiesSampleData)
+            return try SegmentWalkingSource.make(segments: track.mediaSegments, cutsFrames: true) {
+                ReaderVideoSource(source: $0, settings: videoSettings, copiesSampleData: copies)
+            }
         }
         return try AudioReaderSource(tracks: [track], audioSettings: outputSettings, audioMix: nil)
     }

@@ -16,11 +16,12 @@ internal import MediaEngine
 /// one timing entry: each sample lasts 1/sample rate, the first at `index/sample rate` (timescale
 /// = the sample rate). Only samples whose times fall in the reader's time range are delivered.
 ///
-/// One track without volume changes is converted straight to the output format. Several tracks
-/// (or one with an audio mix's volume changes) are each converted to 32-bit float at the output
-/// rate and channel layout, scaled by their volume sample by sample, summed, and converted to the
-/// output format — clipping when that is integer. The mix runs from the earliest sample of any
-/// track to the last, with silence where a track has none.
+/// Each track is read in the asset's timeline by an `AudioSegmentReader` (its segments walked,
+/// sample-exactly). One track without volume changes is converted straight to the output format.
+/// Several tracks (or one with an audio mix's volume changes) go through the `AudioMixer` stage:
+/// each read as 32-bit float at the output rate and channel layout, scaled by its volume, summed,
+/// and converted to the output format — clipping when that is integer. The mix runs from the
+/// earliest sample of any track to the last, with silence where a track has none.
 final class AudioReaderSource: ReaderSampleSource {
     /// Frames per sample buffer at most (Apple documents no size; this bounds memory).
     static let framesPerBuffer = 8192
@@ -32,14 +33,14 @@ final class AudioReaderSource: ReaderSampleSource {
     let formatDescription: CMAudioFormatDescription
     private let curves: [AudioVolumeCurve?]
     private var pendingRanges: [CMTimeRange] = []
-    private var lanes: [Lane] = []
-    private var mixer: AudioResampler?
-    private var mixPosition: Int64?
+    /// One reader per track for the current range (empty between ranges).
+    private var readers: [AudioSegmentReader] = []
+    private var mixer: AudioMixer?
     /// Guards `cancelled` and `openReaders`, which `cancel()` may touch from another thread to
     /// stop a read that blocks; everything else belongs to the reading thread.
     private let cancellation = NSLock()
     private var cancelled = false
-    private var openReaders: [AudioStreamReader] = []
+    private var openReaders: [AudioSegmentReader] = []
 
     /// Whether the tracks are mixed (several tracks, or volume changes) rather than converted.
     var isMixing: Bool { tracks.count > 1 || curves.contains { $0 != nil } }
@@ -73,7 +74,7 @@ final class AudioReaderSource: ReaderSampleSource {
     }
 
     func reset(timeRanges: [CMTimeRange]) throws {
-        closeLanes()
+        closeReaders()
         cancellation.withLock { cancelled = false }
         pendingRanges = timeRanges
         try openNextRange()
@@ -81,20 +82,20 @@ final class AudioReaderSource: ReaderSampleSource {
 
     func next() throws -> CMSampleBuffer? {
         while !isCancelled {
-            if lanes.isEmpty {
+            if readers.isEmpty {
                 guard !pendingRanges.isEmpty else { return nil }
                 try openNextRange()
                 continue
             }
             do {
-                let block = try isMixing ? mixNext() : lanes[0].read(maxFrames: AudioReaderSource.framesPerBuffer)
+                let block = try mixer.map { try $0.next() } ?? readers[0].read(maxFrames: AudioReaderSource.framesPerBuffer)
                 if let block { return try makeSampleBuffer(block) }
             } catch where isCancelled {
                 break
             }
-            closeLanes()
+            closeReaders()
         }
-        closeLanes()
+        closeReaders()
         pendingRanges = []
         return nil
     }
@@ -110,175 +111,29 @@ final class AudioReaderSource: ReaderSampleSource {
 
     private var isCancelled: Bool { cancellation.withLock { cancelled } }
 
-    // MARK: Lanes
+    // MARK: Readers
 
-    /// One track being read.
-    private final class Lane {
-        let track: AVAssetTrack
-        let reader: AudioStreamReader
-        let curve: AudioVolumeCurve?
-        /// Float planes of frames read but not yet mixed, the first at `bufferStart`.
-        var planes: [[Float]]
-        var bufferStart: Int64?
-        var ended = false
-
-        init(track: AVAssetTrack, reader: AudioStreamReader, curve: AudioVolumeCurve?, channels: Int) {
-            self.track = track
-            self.reader = reader
-            self.curve = curve
-            planes = Array(repeating: [], count: channels)
-        }
-
-        var bufferedFrames: Int { planes.first?.count ?? 0 }
-        var bufferEnd: Int64? { bufferStart.map { $0 + Int64(bufferedFrames) } }
-
-        func read(maxFrames: Int) throws -> AudioPCMBlock? {
-            do {
-                return try reader.read(maxFrames: maxFrames)
-            } catch {
-                throw AVError.from(error, url: track.engine.url)
-            }
-        }
-
-        /// Reads one more block into the float planes; false at the end of the track.
-        func fill() throws -> Bool {
-            guard !ended, let block = try read(maxFrames: AudioReaderSource.framesPerBuffer) else {
-                ended = true
-                return false
-            }
-            if let end = bufferEnd, end < block.startIndex {
-                // A gap in the track's timeline (a later block never starts earlier): silence.
-                let gap = Int(block.startIndex - end)
-                for c in planes.indices { planes[c].append(contentsOf: repeatElement(0, count: gap)) }
-            }
-            if bufferStart == nil { bufferStart = block.startIndex }
-            block.data.withUnsafeBytes { raw in
-                let floats = raw.bindMemory(to: Float.self)
-                for c in planes.indices {
-                    planes[c].append(contentsOf: floats[(c * block.frameCount)..<((c + 1) * block.frameCount)])
-                }
-            }
-            return true
-        }
-
-        /// Forgets the frames before `index`.
-        func drop(before index: Int64) {
-            guard let start = bufferStart, index > start else { return }
-            let n = Int(min(Int64(bufferedFrames), index - start))
-            for c in planes.indices { planes[c].removeFirst(n) }
-            bufferStart = start + Int64(n)
-        }
-    }
-
+    /// Opens one segment-walking reader per track for the next range, and the mixer over them
+    /// when mixing.
     private func openNextRange() throws {
         guard !pendingRanges.isEmpty else { return }
         let range = pendingRanges.removeFirst()
-        let laneFormat = isMixing ? AudioPCMFormat.float32Planar(sampleRate: format.sampleRate, channels: mixChannels) : format
-        var opened: [Lane] = []
-        for (track, curve) in zip(tracks, curves) {
-            let start = range.start.isNumeric ? range.start : .zero
-            var end = range.duration.isNumeric ? range.end : .positiveInfinity
-            // FFmpeg applies an edit list's start but decodes whole packets at its end: trim there.
-            if track.editListMappings() != nil, let trackEnd = try? track.loadedTimeRange().end, trackEnd.isNumeric {
-                end = CMTimeMinimum(end, trackEnd)
-            }
-            do {
-                let reader = try AudioStreamReader(url: track.engine.url, streamIndex: track.stream.index, output: laneFormat)
-                try reader.start(from: start, to: end)
-                opened.append(Lane(track: track, reader: reader, curve: curve, channels: laneFormat.channelCount))
-            } catch {
-                throw AVError.from(error, url: track.engine.url)
-            }
-        }
-        lanes = opened
+        let readerFormat = isMixing ? AudioMixer.mixFormat(for: format) : format
+        let opened = try tracks.map { try AudioSegmentReader(segments: $0.mediaSegments, range: range, output: readerFormat) }
+        readers = opened
         cancellation.withLock {
-            openReaders = opened.map(\.reader)
+            openReaders = opened
             if cancelled { for reader in openReaders { reader.cancel() } }
         }
-        mixPosition = nil
         if isMixing {
-            let mixFormat = AudioPCMFormat.float32Planar(sampleRate: format.sampleRate, channels: mixChannels)
-            mixer = try engine { try AudioResampler(input: mixFormat, output: format) }
+            mixer = try AudioMixer(inputs: Array(zip(opened, curves)), output: format, framesPerBuffer: AudioReaderSource.framesPerBuffer)
         }
     }
 
-    private func closeLanes() {
-        lanes = []
+    private func closeReaders() {
+        readers = []
         cancellation.withLock { openReaders = [] }
         mixer = nil
-        mixPosition = nil
-    }
-
-    /// The channels the mix is computed in: the output's, in FFmpeg's native order (the final
-    /// conversion puts them in the output's order).
-    private var mixChannels: AudioChannelSet {
-        guard let positions = format.channels.positions else { return format.channels }
-        return AudioChannelSet(positions: positions.sorted()) ?? format.channels
-    }
-
-    /// The next mixed block: every lane's float samples for the window, times its volume, summed.
-    private func mixNext() throws -> AudioPCMBlock? {
-        // Know where every lane starts before choosing where the mix starts.
-        for lane in lanes where lane.bufferStart == nil && !lane.ended { _ = try lane.fill() }
-        if mixPosition == nil {
-            guard let first = lanes.compactMap(\.bufferStart).min() else { return try drainMixer(at: nil) }
-            mixPosition = first
-        }
-        let position = mixPosition!
-        var windowEnd = position + Int64(AudioReaderSource.framesPerBuffer)
-        for lane in lanes {
-            while !lane.ended, (lane.bufferEnd ?? .min) < windowEnd { _ = try lane.fill() }
-        }
-        if lanes.allSatisfy(\.ended) {
-            let last = lanes.compactMap(\.bufferEnd).max() ?? position
-            windowEnd = min(windowEnd, last)
-        }
-        let frames = Int(windowEnd - position)
-        guard frames > 0 else { return try drainMixer(at: position) }
-        let channels = mixChannels.count
-        var sum = [Float](repeating: 0, count: frames * channels)
-        for lane in lanes {
-            guard let start = lane.bufferStart else { continue }
-            let from = max(position, start), to = min(windowEnd, lane.bufferEnd ?? start)
-            guard to > from else { continue }
-            let count = Int(to - from), offset = Int(from - start), out = Int(from - position)
-            let gains = lane.curve?.volumes(first: from, count: count, rate: format.sampleRate)
-            for c in 0..<channels {
-                lane.planes[c].withUnsafeBufferPointer { src in
-                    sum.withUnsafeMutableBufferPointer { dst in
-                        let d = dst.baseAddress! + c * frames + out, s = src.baseAddress! + offset
-                        if let gains {
-                            for i in 0..<count { d[i] += s[i] * gains[i] }
-                        } else {
-                            for i in 0..<count { d[i] += s[i] }
-                        }
-                    }
-                }
-            }
-        }
-        for lane in lanes { lane.drop(before: windowEnd) }
-        mixPosition = windowEnd
-        guard let mixer else { return nil }
-        try engine { try sum.withUnsafeBytes { try mixer.append(bytes: $0, frameCount: frames) } }
-        let data = mixer.read(frameCount: mixer.bufferedFrameCount)
-        return AudioPCMBlock(startIndex: position, frameCount: frames, data: data)
-    }
-
-    /// The end of the mix (the final conversion has no delay, so there is nothing left to drain).
-    private func drainMixer(at position: Int64?) throws -> AudioPCMBlock? {
-        guard let mixer else { return nil }
-        try engine { try mixer.finish() }
-        let frames = mixer.bufferedFrameCount
-        guard frames > 0, let position else { return nil }
-        return AudioPCMBlock(startIndex: position, frameCount: frames, data: mixer.read(frameCount: frames))
-    }
-
-    private func engine<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as MediaError {
-            throw AVError.from(error, url: tracks.first?.engine.url)
-        }
     }
 
     // MARK: Sample buffers

@@ -34,12 +34,12 @@ final class ReaderPassthroughSource: ReaderSampleSource {
     /// window's clock start).
     private var clock: CMTime?
 
-    init(track: AVAssetTrack, copiesSampleData: Bool) {
-        url = track.engine.url
-        streamIndex = track.stream.index
-        formatDescription = track.stream.formatDescription
+    init(source: SourceTrack, copiesSampleData: Bool) {
+        url = source.url
+        streamIndex = source.streamIndex
+        formatDescription = source.stream.formatDescription
         self.copiesSampleData = copiesSampleData
-        trackEnd = ReaderTrackPackets.presentationEnd(of: track)
+        trackEnd = source.presentationEnd
     }
 
     func start(timeRange: CMTimeRange) throws {

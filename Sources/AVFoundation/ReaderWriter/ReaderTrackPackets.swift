@@ -16,16 +16,6 @@ enum ReaderTrackPackets {
         }
     }
 
-    /// Where an edited track's presentation ends in the asset's timeline: the end of its edit
-    /// list's last segment that presents media (the mov demuxer still returns the samples after
-    /// it); +infinity for tracks without an edit list.
-    static func presentationEnd(of track: AVAssetTrack) -> CMTime {
-        guard track.editListMappings() != nil, let range = try? track.loadedTimeRange(), range.duration > .zero else {
-            return .positiveInfinity
-        }
-        return range.end
-    }
-
     /// `ranges` limited to what the track presents (before `end`), empty ones dropped.
     static func clamp(_ ranges: [CMTimeRange], to end: CMTime) -> [CMTimeRange] {
         ranges.compactMap { range in

@@ -43,14 +43,14 @@ final class ReaderVideoSource: ReaderSampleSource {
     private var formatDescription: CMVideoFormatDescription?
     private let converter = PixelConverter.shared
 
-    init(track: AVAssetTrack, settings: ReaderVideoSettings, copiesSampleData: Bool) {
-        url = track.engine.url
-        streamIndex = track.stream.index
+    init(source: SourceTrack, settings: ReaderVideoSettings, copiesSampleData: Bool) {
+        url = source.url
+        streamIndex = source.streamIndex
         self.settings = settings
         self.copiesSampleData = copiesSampleData
-        let rate = track.stream.averageFrameRate
+        let rate = source.stream.averageFrameRate
         nominalFrameDuration = rate > 0 ? CMTime(seconds: 1 / rate, preferredTimescale: 90_000) : .invalid
-        trackEnd = ReaderTrackPackets.presentationEnd(of: track)
+        trackEnd = source.presentationEnd
     }
 
     /// Frame threads as the ffmpeg CLI chooses them: one more than the cores (a thread waits on
