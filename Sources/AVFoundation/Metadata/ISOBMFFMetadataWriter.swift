@@ -7,9 +7,9 @@
 import Foundation
 internal import MediaEngine
 
-package enum ISOBMFFMetadataWriter {
+enum ISOBMFFMetadataWriter {
     /// Where the movie box goes.
-    package typealias Layout = MovieBoxRewriter.Layout
+    typealias Layout = MovieBoxRewriter.Layout
 
     /// Writes a copy of `source` with `items` as its file-level metadata to `destination`.
     ///
@@ -17,7 +17,7 @@ package enum ISOBMFFMetadataWriter {
     /// the source); otherwise an existing destination fails with `AVError.fileAlreadyExists`.
     /// Throws an AVError for a damaged or foreign file, or a failure to read or write; nothing is
     /// left at `destination` then, and the source is never changed.
-    package static func write(_ items: [AVMetadataItem], mode: ISOBMFFMetadataMode = .adding, from source: URL,
+    static func write(_ items: [AVMetadataItem], mode: ISOBMFFMetadataMode = .adding, from source: URL,
                               to destination: URL, layout: Layout = .keep, replacingDestination: Bool = false) throws {
         try rewrite(items, mode: mode, source: source, destination: destination, layout: layout,
                     replacing: replacingDestination, inPlace: false)
@@ -25,7 +25,7 @@ package enum ISOBMFFMetadataWriter {
 
     /// Rewrites a file the caller owns: when the media stays where it is (the movie box is last,
     /// or fits where it was) only the movie box is written; otherwise a new file replaces it.
-    package static func rewriteInPlace(_ url: URL, items: [AVMetadataItem], mode: ISOBMFFMetadataMode = .adding,
+    static func rewriteInPlace(_ url: URL, items: [AVMetadataItem], mode: ISOBMFFMetadataMode = .adding,
                                        layout: Layout = .keep) throws {
         try rewrite(items, mode: mode, source: url, destination: url, layout: layout, replacing: true, inPlace: true)
     }
