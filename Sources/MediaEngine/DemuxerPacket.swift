@@ -38,6 +38,10 @@ package final class DemuxerPacket: @unchecked Sendable {
     package var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
     /// Whether no other frame depends on this one.
     package var isDiscardable: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISPOSABLE != 0 }
+    /// Whether the demuxer marks the packet as not to be shown (`AV_PKT_FLAG_DISCARD`): the mov
+    /// demuxer's edit-list handling reads it only to decode an edit's first frames, or it lies
+    /// outside every edit (the keyframe after an edit's end). Decoders drop its frame.
+    package var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
     /// Whether the demuxer flagged the packet as possibly corrupt.
     package var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
     /// The byte offset of the packet in the file; nil when unknown.

@@ -97,6 +97,28 @@ struct EditListWriterTests {
         }
         #expect(reader.status == .completed)
         #expect(times.count == 30 && zip(times, expected).allSatisfy { abs($0 - $1) < 0.001 }, "\(times)")
+
+        // Passthrough: the stored samples the edits present, each once and at its time. Samples
+        // read only to decode an edit's first frames, or presenting outside every edit, carry
+        // DoNotDisplay (FFmpeg reads the keyframe at media 2 s with the first edit and marks it
+        // discarded; it must not show at 3.0 s beside the second edit's first frame).
+        let stored = try AVAssetReader(asset: asset)
+        let passthrough = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        stored.add(passthrough)
+        #expect(stored.startReading())
+        var shown: [Double] = [], hidden: [Double] = []
+        while let sample = passthrough.copyNextSampleBuffer() {
+            let pts = Self.seconds(CMSampleBufferGetPresentationTimeStamp(sample))
+            let attachments = CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false) as? [NSDictionary]
+            if (attachments?.first?[kCMSampleAttachmentKey_DoNotDisplay] as? NSNumber)?.boolValue == true {
+                hidden.append(pts)
+            } else {
+                shown.append(pts)
+            }
+        }
+        #expect(stored.status == .completed)
+        #expect(shown.count == 30 && zip(shown.sorted(), expected).allSatisfy { abs($0 - $1) < 0.001 }, "shown \(shown), hidden \(hidden)")
+        #expect(hidden.count <= 1 && hidden.allSatisfy { abs($0 - 3) < 0.001 }, "\(hidden)")
     }
 
     @Test("edit lists are written version 0 when they fit 32 bits, version 1 otherwise, and read back")

@@ -248,6 +248,21 @@ struct SegmentedTrackTests {
             #expect(abs(time - frame.time) < 0.001, "\(frame): written at \(time)")
             Self.expectShows(colour, frame, references)
         }
+        // The movie and its stream last 3 s for ffmpeg and for AVURLAsset: the frame before the
+        // gap is shown through it, the last one until 3 s (the media's sample durations add up to
+        // the whole presentation, not 2.95 s as the encoder's reorder delay left them).
+        let durations = try AssetFixtures.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries",
+                                                          "stream=duration:format=duration", "-of", "csv=p=0", out.path]).output
+            .split(whereSeparator: \.isNewline).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(durations.count == 2 && durations.allSatisfy { abs($0 - 3) < 0.001 }, "\(durations)")
+        let written = AVURLAsset(url: out)
+        let writtenDuration = try await written.load(.duration)
+        #expect(writtenDuration.seconds == 3)
+        let track = try #require(try await written.loadTracks(withMediaType: .video).first)
+        let timeRange = try await track.load(.timeRange)
+        #expect(timeRange == CMTimeRange(start: .zero, duration: writtenDuration), "\(timeRange.start.seconds)+\(timeRange.duration.seconds)")
+        let segments = try await track.load(.segments)
+        #expect(segments.count == 1 && segments.first?.timeMapping.target.duration.seconds == 3, "\(segments.map(\.timeMapping))")
     }
 }
 

@@ -9,7 +9,8 @@ internal import MediaEngine
 /// description, the container's exact decode and presentation times and durations, and the
 /// sample's bytes (the demuxer's packet, byte for byte). Video samples carry
 /// `kCMSampleAttachmentKey_NotSync` (non-keyframes), `DependsOnOthers` and, where the container
-/// or the H.264 NAL headers tell, `IsDependedOnByOthers`; audio samples carry packet
+/// or the H.264 NAL headers tell, `IsDependedOnByOthers`, and `DoNotDisplay` where the edit list
+/// does not present the sample (FFmpeg's discard flag); audio samples carry packet
 /// descriptions, and `TrimDurationAtStart`/`AtEnd` where a packet reaches outside the range (the
 /// encoder priming an edit list skips).
 ///
@@ -209,6 +210,11 @@ final class ReaderPassthroughSource: ReaderSampleSource {
         if let droppable = isDroppable(packet) {
             attachments[.isDependedOnByOthers] = droppable ? kCFBooleanFalse : kCFBooleanTrue
         }
+        // A sample the edit list does not present (read for decoding an edit's first frames, or
+        // the keyframe FFmpeg reads after an edit's end, which would present at the next edit's
+        // start): returned, as stored, but not to be displayed — as the segment walker marks
+        // its decode-only samples.
+        if packet.isDiscarded { attachments[.doNotDisplay] = kCFBooleanTrue }
     }
 
     /// Whether no other sample refers to this one: the container's disposable flag, else for

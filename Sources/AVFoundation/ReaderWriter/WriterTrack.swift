@@ -55,6 +55,10 @@ final class WriterTrack: @unchecked Sendable {
     private var lastPTS: CMTime?
     private var lastFrameDuration: CMTime = .invalid
     private var lastInterval: CMTime = .invalid
+    /// The video encoder's first decode timestamp and earliest presentation timestamp (track
+    /// units), for the last packet's duration.
+    private var encodedDecodeStart: Int64?
+    private var encodedPresentationStart: Int64?
     private var audioFramesPerPacket = 0
     var streamIndex: Int?
 
@@ -132,7 +136,7 @@ final class WriterTrack: @unchecked Sendable {
         }
         if let last = held {
             held = nil
-            if last.duration <= 0 { last.duration = max(1, finalDuration()) }
+            if last.duration <= 0 { last.duration = max(1, finalDecodeDuration(of: last)) }
             try engine.write(last, track: self)
         }
         engine.lock.withLock { drained = true }
@@ -146,6 +150,26 @@ final class WriterTrack: @unchecked Sendable {
         if duration.isNumeric, duration > .zero { return toTrack(duration) }
         if case .video(let v)? = settings, let fps = v.expectedFrameRate, fps > 0 { return max(1, Int64((Double(timescale) / fps).rounded())) }
         return max(1, Int64(timescale / 30))
+    }
+
+    /// The duration of the last packet in decode order, in track units. Without frame
+    /// reordering it is the last frame's (`finalDuration()`). With it, the decode time left so
+    /// that the media's sample durations add up to its presentation span (the first frame's
+    /// time to the last frame's end): players take the media's length from that sum — FFmpeg's
+    /// mov demuxer gives it as the stream's and the movie's duration — and where frames last
+    /// unevenly (a frame cut at an edit, a frame shown through a gap) the encoder's reorder
+    /// delay at the start differs from the last frame's duration, so that frame's length alone
+    /// would leave the media short of its presentation (or reaching past it).
+    private func finalDecodeDuration(of last: EncodedPacket) -> Int64 {
+        let shown = finalDuration()
+        guard let dts = last.dts, let firstDTS = encodedDecodeStart, let firstPTS = encodedPresentationStart,
+              let lastPTS, let start = engine.sessionStart else { return shown }
+        let end = trackTime(lastPTS, start: start).addingReportingOverflow(shown)
+        let span = end.partialValue.subtractingReportingOverflow(firstPTS)
+        let decoded = dts.subtractingReportingOverflow(firstDTS)
+        let left = span.partialValue.subtractingReportingOverflow(decoded.partialValue)
+        guard !end.overflow, !span.overflow, !decoded.overflow, !left.overflow, left.partialValue > 0 else { return shown }
+        return left.partialValue
     }
 
     /// A time as a count of track units (rounded to nearest).
@@ -172,7 +196,11 @@ final class WriterTrack: @unchecked Sendable {
     /// `ownDuration` false: the packet's duration is replaced by the decode time to the next one
     /// (encoders report a nominal frame duration, not the appended timing).
     private func submit(_ packet: EncodedPacket, ownDuration: Bool = true) throws {
-        if !ownDuration { packet.duration = 0 }
+        if !ownDuration {
+            packet.duration = 0
+            if encodedDecodeStart == nil { encodedDecodeStart = packet.dts }
+            if let pts = packet.pts, encodedPresentationStart.map({ pts < $0 }) ?? true { encodedPresentationStart = pts }
+        }
         if let previous = held {
             if previous.duration <= 0 {
                 let a = previous.dts ?? previous.pts ?? 0, b = packet.dts ?? packet.pts ?? a
