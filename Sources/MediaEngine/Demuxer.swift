@@ -283,10 +283,11 @@ package final class Demuxer: @unchecked Sendable {
     /// The name of the container format the first 64 KiB of a file look like, when FFmpeg's
     /// probe is confident (a content match, not just the file extension); nil otherwise.
     static func probeFormatName(path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 65_536), !head.isEmpty else { return nil }
-        var buffer = [UInt8](head)
+        guard let file = try? MediaFile(path: path) else { return nil }
+        defer { file.close() }
+        let head = file.read(upTo: 65_536, at: 0)
+        guard !head.isEmpty else { return nil }
+        var buffer = head
         buffer.append(contentsOf: [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE)))
         return buffer.withUnsafeMutableBufferPointer { bytes -> String? in
             var probe = AVProbeData()
