@@ -68,14 +68,17 @@ import TestSupport
         // which the parent reads however the child ended.
         let log = HostileRun.logPath(seeds: dir)
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        await #expect(processExitsWith: .success) { [dir, first, count, hand] in
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [dir, first, count, hand] in
             HostileRun.run(seeds: dir, first: first, count: count, hand: hand)
         }
         let lines = String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self).split(separator: "\n")
         for problem in lines where problem.hasPrefix("PROBLEM ") { Issue.record("\(problem)") }
         let ran = lines.filter { $0.hasPrefix("MUTANT ") }.count
         if !lines.contains("DONE") {
-            Issue.record("the child ended (a trap or a hang) on \(lines.last { $0.hasPrefix("MUTANT ") } ?? "before the first mutant")")
+            // What the runtime printed as it died (the trap's message and the backtrace), so a
+            // trap that does not come back on a rerun still says where it was.
+            let stderr = String(decoding: result?.standardErrorContent.suffix(12_000) ?? [], as: UTF8.self)
+            Issue.record("the child ended (a trap or a hang) on \(lines.last { $0.hasPrefix("MUTANT ") } ?? "before the first mutant")\n\(stderr)")
         }
         #expect(ran == HostileRun.expectedCount(seeds: seedNames(dir).count, count: count, hand: hand.count), "\(ran) mutants ran")
         // The mutants are hostile: some of them must fail to load or read (else nothing was tested).
