@@ -113,7 +113,7 @@ final class WriterEngine: @unchecked Sendable {
         lock.withLock {
             guard stoppedError == nil, !isCancelled, !track.markedFinished else { return false }
             guard track.pending < track.capacity else { return false }
-            guard !track.realTime, let mine = track.appendedEnd else { return true }
+            guard !track.config.realTime, let mine = track.appendedEnd else { return true }
             // Interleaving: not more than the window ahead of any unfinished input.
             for other in tracks where other !== track && !other.markedFinished {
                 let theirs = other.appendedEnd ?? sessionStartTime ?? .negativeInfinity

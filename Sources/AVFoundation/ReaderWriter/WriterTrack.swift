@@ -16,18 +16,8 @@ final class WriterTrack: @unchecked Sendable {
     unowned let engine: WriterEngine
     let queue: DispatchQueue
 
-    // Snapshot of the input's configuration at startWriting.
-    let mediaType: AVMediaType
-    let settings: WriterOutputSettings?
-    let hint: CMFormatDescription?
-    let transform: CGAffineTransform
-    let language: String?
-    let mediaTimeScale: CMTimeScale
-    let naturalSize: CGSize
-    let metadata: [(key: String, value: String)]
-    let realTime: Bool
-    /// The x264/x265 speed preset (nil: the encoder's default for `realTime`).
-    let encoderSpeedPreset: String?
+    /// The input's configuration, snapshotted at startWriting.
+    let config: WriterTrackConfiguration
     /// The most samples queued before the input stops being ready.
     let capacity: Int
 
@@ -68,16 +58,7 @@ final class WriterTrack: @unchecked Sendable {
         self.engine = engine
         queue = DispatchQueue(label: "AVAssetWriterInput.\(index)")
         let config = input.configurationSnapshot()
-        mediaType = config.mediaType
-        settings = config.settings
-        hint = config.hint
-        transform = config.transform
-        language = config.language
-        mediaTimeScale = config.mediaTimeScale
-        naturalSize = config.naturalSize
-        metadata = config.metadata
-        realTime = config.realTime
-        encoderSpeedPreset = config.encoderSpeedPreset
+        self.config = config
         switch (config.mediaType, config.settings) {
         case (.video, .some): capacity = config.realTime ? 8 : 4
         default: capacity = 64
@@ -105,11 +86,11 @@ final class WriterTrack: @unchecked Sendable {
         case .pixelBuffer(let buffer, let pts):
             try encodePicture(buffer, pts: pts, duration: .invalid, start: start)
         case .sampleBuffer(let sample):
-            if mediaType == .video, settings != nil {
+            if config.mediaType == .video, config.settings != nil {
                 guard let image = CMSampleBufferGetImageBuffer(sample) else { return }
                 try encodePicture(image, pts: CMSampleBufferGetPresentationTimeStamp(sample),
                                   duration: CMSampleBufferGetDuration(sample), start: start)
-            } else if mediaType == .audio, case .audio(let audio)? = settings {
+            } else if config.mediaType == .audio, case .audio(let audio)? = config.settings {
                 try encodeAudio(sample, settings: audio, start: start)
             } else {
                 try passThrough(sample, start: start)
@@ -148,7 +129,7 @@ final class WriterTrack: @unchecked Sendable {
         if let end = engine.sessionEnd, let last = lastPTS, end > last { duration = CMTimeSubtract(end, last) }
         if !duration.isNumeric || duration <= .zero { duration = lastInterval }
         if duration.isNumeric, duration > .zero { return toTrack(duration) }
-        if case .video(let v)? = settings, let fps = v.expectedFrameRate, fps > 0 { return max(1, Int64((Double(timescale) / fps).rounded())) }
+        if case .video(let v)? = config.settings, let fps = v.expectedFrameRate, fps > 0 { return max(1, Int64((Double(timescale) / fps).rounded())) }
         return max(1, Int64(timescale / 30))
     }
 
@@ -220,13 +201,13 @@ final class WriterTrack: @unchecked Sendable {
     // MARK: Video encoding
 
     private func encodePicture(_ buffer: CVPixelBuffer, pts: CMTime, duration: CMTime, start: CMTime) throws {
-        guard case .video(let video)? = settings else { return }
+        guard case .video(let video)? = config.settings else { return }
         if let end = engine.sessionEnd, pts >= end { return }
         if let last = lastPTS, pts <= last {
             throw WriterError.invalidMedia("Pictures must be appended in increasing presentation time order: \(pts.seconds) s follows \(last.seconds) s.", url: url)
         }
         if !isConfigured {
-            timescale = mediaTimeScale > 0 ? mediaTimeScale : WriterTrack.videoTimescale(for: CMTimeSubtract(pts, start))
+            timescale = config.mediaTimeScale > 0 ? config.mediaTimeScale : WriterTrack.videoTimescale(for: CMTimeSubtract(pts, start))
             try configureEncoder(video, first: buffer)
         }
         if let last = lastPTS { lastInterval = CMTimeSubtract(pts, last) }
@@ -244,7 +225,7 @@ final class WriterTrack: @unchecked Sendable {
 
     private func configureEncoder(_ video: WriterVideoSettings, first buffer: CVPixelBuffer) throws {
         guard let codec = video.codec else { throw WriterError.unsupported("Encoding to \(video.codecType.rawValue) is not supported.", url: url) }
-        let hintSize = hint.map { CMVideoFormatDescriptionGetDimensions($0) }
+        let hintSize = config.hint.map { CMVideoFormatDescriptionGetDimensions($0) }
         let width = video.width ?? hintSize.map { Int($0.width) } ?? CVPixelBufferGetWidth(buffer)
         let height = video.height ?? hintSize.map { Int($0.height) } ?? CVPixelBufferGetHeight(buffer)
         var s = Encoder.VideoSettings(codec: codec, width: width, height: height, timescale: timescale,
@@ -257,9 +238,9 @@ final class WriterTrack: @unchecked Sendable {
         s.profile = video.profile
         s.level = video.level
         s.expectedFrameRate = video.expectedFrameRate
-        s.realTime = video.realTime ?? realTime
+        s.realTime = video.realTime ?? config.realTime
         if video.prioritizeSpeed { s.realTime = true }
-        s.speedPreset = encoderSpeedPreset
+        s.speedPreset = config.encoderSpeedPreset
         s.scaling = video.scaling
         s.entropyCABAC = video.entropyCABAC
         s.pixelAspect = video.pixelAspect
@@ -299,10 +280,10 @@ final class WriterTrack: @unchecked Sendable {
         }
         streamOptions = makeStreamOptions()
         streamOptions.codecTag = codec.sampleEntry
-        if naturalSize.width > 0, naturalSize.height > 0, video.pixelAspect == nil, codec != .jpeg {
+        if config.naturalSize.width > 0, config.naturalSize.height > 0, video.pixelAspect == nil, codec != .jpeg {
             // The track header's display size: stretch the width by naturalSize's aspect.
-            let num = Int64((Double(naturalSize.width) * Double(height) * 1000).rounded())
-            let den = Int64((Double(naturalSize.height) * Double(width) * 1000).rounded())
+            let num = Int64((Double(config.naturalSize.width) * Double(height) * 1000).rounded())
+            let den = Int64((Double(config.naturalSize.height) * Double(width) * 1000).rounded())
             if num > 0, den > 0, num != den {
                 var r = AVRationalLike(num: num, den: den)
                 r.reduce()
@@ -319,9 +300,9 @@ final class WriterTrack: @unchecked Sendable {
 
     private func makeStreamOptions() -> Muxer.StreamOptions {
         var o = Muxer.StreamOptions(timescale: timescale)
-        o.language = language
-        o.transform = engine.container.isQuickTime ? transform : .identity
-        o.metadata = metadata
+        o.language = config.language
+        o.transform = engine.container.isQuickTime ? config.transform : .identity
+        o.metadata = config.metadata
         return o
     }
 
@@ -445,27 +426,27 @@ final class WriterTrack: @unchecked Sendable {
     // MARK: Passthrough
 
     private func passThrough(_ sample: CMSampleBuffer, start: CMTime) throws {
-        guard let format = CMSampleBufferGetFormatDescription(sample) ?? hint else {
+        guard let format = CMSampleBufferGetFormatDescription(sample) ?? config.hint else {
             throw WriterError.invalidMedia("A sample buffer appended for passthrough has no format description.", url: url)
         }
         if !isConfigured {
-            let description = hint ?? format
+            let description = config.hint ?? format
             if let reason = engine.container.canPassThrough(description) { throw WriterError.unsupported(reason, url: url) }
             passthroughFormat = description
-            if mediaType == .audio, let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee {
+            if config.mediaType == .audio, let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee {
                 guard asbd.mSampleRate >= 1, asbd.mSampleRate < Double(Int32.max) else {
                     throw WriterError.unsupported("The audio format description has no sample rate.", url: url)
                 }
-                timescale = mediaTimeScale > 0 ? mediaTimeScale : Int32(asbd.mSampleRate.rounded())
+                timescale = config.mediaTimeScale > 0 ? config.mediaTimeScale : Int32(asbd.mSampleRate.rounded())
                 audioFramesPerPacket = Int(asbd.mFramesPerPacket)
             } else {
                 let pts = CMSampleBufferGetPresentationTimeStamp(sample)
-                timescale = mediaTimeScale > 0 ? mediaTimeScale
+                timescale = config.mediaTimeScale > 0 ? config.mediaTimeScale
                     : WriterTrack.videoTimescale(for: pts.isNumeric ? CMTimeSubtract(pts, start) : CMTime(value: 0, timescale: 600))
             }
             streamOptions = makeStreamOptions()
-            if mediaType == .video { streamOptions.codecTag = CMFormatDescriptionGetMediaSubType(description) }
-            if mediaType == .audio, let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee,
+            if config.mediaType == .video { streamOptions.codecTag = CMFormatDescriptionGetMediaSubType(description) }
+            if config.mediaType == .audio, let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee,
                let layout = MuxerStreamFormat.PCMLayout(asbd) {
                 streamOptions.codecTag = engine.container.pcmCodecTag(layout)
             }
@@ -477,7 +458,7 @@ final class WriterTrack: @unchecked Sendable {
         guard count > 0, let block = CMSampleBufferGetDataBuffer(sample) else { return }
         let timings = (try? sample.sampleTimingInfos()) ?? []
         var sizes = (try? sample.sampleSizes()) ?? []
-        let packetDescriptions = mediaType == .audio ? ((try? sample.audioStreamPacketDescriptions()) ?? []) : []
+        let packetDescriptions = config.mediaType == .audio ? ((try? sample.audioStreamPacketDescriptions()) ?? []) : []
         if !packetDescriptions.isEmpty { sizes = packetDescriptions.map { Int($0.mDataByteSize) } }
         let packetCount = packetDescriptions.isEmpty ? (sizes.count == 1 && count > 1 ? 1 : count) : packetDescriptions.count
         if sizes.count == 1 && packetCount > 1 { sizes = Array(repeating: sizes[0], count: packetCount) }
@@ -488,7 +469,7 @@ final class WriterTrack: @unchecked Sendable {
         let pts0 = CMSampleBufferGetPresentationTimeStamp(sample)
         // Audio whose end is trimmed (the last AAC packet of a track, whose encoder padding the
         // source's edit hid): the last packet lasts only what is shown, as encoders write it.
-        let trimAtEnd = mediaType == .audio
+        let trimAtEnd = config.mediaType == .audio
             ? CMTimeMakeFromDictionary(CMGetAttachment(sample, key: kCMSampleBufferAttachmentKey_TrimDurationAtEnd,
                                                        attachmentModeOut: nil) as? CFDictionary)
             : .invalid
@@ -504,7 +485,7 @@ final class WriterTrack: @unchecked Sendable {
             if timings.count == packetCount {
                 (pts, dts, duration) = (timings[i].presentationTimeStamp, timings[i].decodeTimeStamp, timings[i].duration)
             } else if let t = timings.first, timings.count == 1 {
-                let step = audioFramesPerPacket > 0 && mediaType == .audio
+                let step = audioFramesPerPacket > 0 && config.mediaType == .audio
                     ? CMTime(value: Int64(audioFramesPerPacket), timescale: timescale) : t.duration
                 pts = step.isNumeric ? CMTimeAdd(t.presentationTimeStamp, CMTimeMultiply(step, multiplier: Int32(i))) : t.presentationTimeStamp
                 dts = t.decodeTimeStamp.isNumeric && step.isNumeric ? CMTimeAdd(t.decodeTimeStamp, CMTimeMultiply(step, multiplier: Int32(i))) : .invalid
