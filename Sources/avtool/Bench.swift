@@ -19,7 +19,7 @@ struct Bench: ParsableCommand {
     @Flag(help: "Skip the exact-thumbnails case (its 60 s 1080p input takes a while to make the first time).")
     var skipThumbnails = false
 
-    @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, thumbnails, reader, writer, audio, export, "
+    @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, thumbnails, reader, writer, audio, export, compose, "
                                + "debug (a client package built in debug and in release; only when asked for).",
                                valueName: "case"))
     var only: [String] = []
@@ -43,6 +43,7 @@ struct Bench: ParsableCommand {
             if runs("writer") { try benchWriter(in: cache, repeats: repeats) }
             if runs("audio") { try benchWriterAudio(in: cache, repeats: repeats) }
             if runs("export") { try benchExport(in: cache, repeats: repeats) }
+            if runs("compose") { try benchCompose(in: cache, repeats: repeats) }
         }
         // Building the client twice takes minutes: this case runs only when named.
         if only.contains("debug") {

@@ -243,6 +243,23 @@ struct Demo: ParsableCommand {
             return ("the audio track only, AAC in an M4A file", [url])
         }
 
+        section("Editing (AVMutableComposition, AVMutableVideoComposition, AVMutableAudioMix)")
+        steps.run("Composed clip") {
+            let timeline = try demoTimeline(sample: source, asset: asset, output: out)
+            let built = try ComposeBuilder.build(try ComposeTimeline.load(timeline), relativeTo: out)
+            let problems = ComposeValidation.problems(built)
+            guard problems.isEmpty else { throw DemoError("the video composition is not valid: " + problems.joined(separator: "; ")) }
+            let movie = out.appendingPathComponent("composed.mp4"), sheet = out.appendingPathComponent("composed-timeline.png")
+            try? FileManager.default.removeItem(at: movie)
+            try Compose.exportComposition(built, to: movie, fileType: .mp4, presetName: AVAssetExportPreset960x540, showProgress: false)
+            try ComposeSheet.draw(built, to: sheet)
+            let joins = built.layout.joins.map(\.kind.name).joined(separator: " and ")
+            let music = built.musicTrack == nil ? "" : built.voiceOverTrack == nil ? ", the sample's sound as music with fades"
+                : ", the sample's sound as music ducked under a 1 kHz voice-over"
+            return (String(format: "3 cuts of the sample joined by a %@, %.2f s%@; its timeline drawn", joins,
+                           built.layout.duration.seconds, music), [movie, sheet, timeline])
+        }
+
         return try finish(steps, written: written, started: started)
     }
 
@@ -551,4 +568,39 @@ final class CollectedImages: @unchecked Sendable {
         done.wait()
         return lock.withLock { entries.sorted { $0.requested < $1.requested } }
     }
+}
+
+/// The demo's timeline (docs/COMPOSE.md): three cuts of the sample — its start, middle and end,
+/// each 0.4 of its length — joined by a dissolve and a push, the sample's own sound as music with
+/// fades, and a 1 kHz voice-over (made with ffmpeg when it is there) that ducks the music.
+func demoTimeline(sample: URL, asset: AVAsset, output: URL) throws -> URL {
+    let (duration, tracks) = try blocking { try await asset.load(.duration, .tracks) }
+    let d = duration.seconds, clip = d * 0.4, transition = min(1, clip / 3)
+    let hasAudio = tracks.contains { $0.mediaType == .audio }
+    let length = 3 * clip - 2 * transition
+    var voice = false
+    if hasAudio {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                       String(format: "sine=frequency=1000:sample_rate=48000:d=%.3f", length * 0.3), "-af", "volume=0.5",
+                       output.appendingPathComponent("voice-over.wav").path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        if (try? p.run()) != nil { p.waitUntilExit(); voice = p.terminationStatus == 0 }
+    }
+    let fade = min(1.5, length / 6)
+    func ms(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+    var timeline: [String: Any] = [
+        "videos": [["file": sample.path, "start": 0, "duration": ms(clip)],
+                   ["file": sample.path, "start": ms((d - clip) / 2), "duration": ms(clip)],
+                   ["file": sample.path, "start": ms(d - clip - 0.001), "duration": ms(clip)]],
+        "transitions": [["type": "dissolve", "duration": ms(transition)], ["type": "push-left", "duration": ms(transition)]],
+    ]
+    if hasAudio { timeline["music"] = [["file": sample.path, "fadeIn": ms(fade), "fadeOut": ms(fade)]] }
+    if voice { timeline["voiceOvers"] = [["file": "voice-over.wav", "at": ms(length * 0.35)]] }
+    let json = try JSONSerialization.data(withJSONObject: timeline, options: [.prettyPrinted, .sortedKeys])
+    let url = output.appendingPathComponent("composed-timeline.json")
+    try json.write(to: url)
+    return url
 }

@@ -52,14 +52,15 @@ import Testing
         #expect(run.status == 0, "\(run.output)")
         #expect(!run.output.contains("FAILED"))
         for step in ["Info", "Exact thumbnails", "Decode", "Waveform", "Passthrough trim", "640x480 transcode with metadata",
-                     "Audio-only AppleM4A export"] {
+                     "Audio-only AppleM4A export", "Composed clip"] {
             #expect(run.output.contains("ok     \(step)"), "summary lists \(step) as done")
         }
 
         // Every output the summary lists exists and is valid.
         let listed = run.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix(folder.path + "/") }
         let names = Set(listed.map { URL(fileURLWithPath: $0).lastPathComponent })
-        for name in ["thumbnails-sheet.png", "waveform.png", "trim.mp4", "640x480.mp4", "audio.m4a", "thumbnail-08.png"] {
+        for name in ["thumbnails-sheet.png", "waveform.png", "trim.mp4", "640x480.mp4", "audio.m4a", "thumbnail-08.png", "composed.mp4",
+                     "composed-timeline.png"] {
             #expect(names.contains(name), "the summary lists \(name)")
         }
         for path in listed {
@@ -83,6 +84,15 @@ import Testing
         #expect(tags.contains("TAG:title=ビッグ・バック・バニー（デモ）"))
         #expect(tags.contains("TAG:artist=Blender Foundation"))
         #expect(tags.contains { $0.hasPrefix("TAG:date=20") })
+
+        // The composed clip: three 1.2 s cuts of the 3 s clip joined by 0.4 s transitions (2.8 s),
+        // H.264 at the sample's 1280×720 fitted into 960×540, with the ducked music as AAC.
+        let composed = folder.appendingPathComponent("composed.mp4")
+        #expect(try Self.probe(composed, "stream=codec_name,width,height", stream: "v:0") == ["codec_name=h264", "width=960", "height=540"])
+        #expect(try Self.probe(composed, "stream=codec_name", stream: "a:0") == ["codec_name=aac"])
+        let composedDuration = Double(try Self.probe(composed, "format=duration").first?.replacingOccurrences(of: "duration=", with: "") ?? "") ?? 0
+        #expect(abs(composedDuration - 2.8) <= 0.05, "composed duration \(composedDuration)")
+        #expect(run.output.contains("joined by a dissolve and push-left, 2.80 s"))
 
         // The M4A: audio only, AAC.
         let audio = folder.appendingPathComponent("audio.m4a")
