@@ -25,16 +25,20 @@ final class VideoCompositionSession: @unchecked Sendable {
     let sourceSettings: ReaderVideoSettings
     /// The pixel formats the consumer takes, best first (empty: any).
     let outputFormats: [OSType]
+    /// The size the consumer takes (nil: the render context's); frames are scaled to it.
+    let outputSize: (width: Int, height: Int)?
 
     /// Makes the session for `composition` over `tracks` (the consumer's video tracks; their
     /// preferred transforms are the built-in compositor's). `outputFormats`: the pixel formats
     /// the consumer takes, best first (empty: any); the built-in compositor renders the first
     /// it can. Throws `AVError.invalidVideoComposition` for a composition that cannot be
     /// rendered, before anything is read or written.
-    init(composition: AVVideoComposition, tracks: [AVAssetTrack], outputFormats: [OSType]) throws {
+    init(composition: AVVideoComposition, tracks: [AVAssetTrack], outputFormats: [OSType],
+         outputSize: (width: Int, height: Int)? = nil) throws {
         try Self.check(composition)
         self.composition = composition
         self.outputFormats = outputFormats
+        self.outputSize = outputSize
         frameDuration = composition.frameDuration
         instructions = composition.instructions.sorted { $0.timeRange.start < $1.timeRange.start }
         if let type = composition.customVideoCompositorClass {

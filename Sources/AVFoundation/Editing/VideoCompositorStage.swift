@@ -354,9 +354,11 @@ private final class ComposedFrames {
     private func sample(_ buffer: CVPixelBuffer, at time: CMTime, copy: Bool) throws -> CMSampleBuffer {
         var image = buffer
         let format = CVPixelBufferGetPixelFormatType(buffer)
+        let size = session.outputSize
+        let resized = size.map { $0.width != CVPixelBufferGetWidth(buffer) || $0.height != CVPixelBufferGetHeight(buffer) } ?? false
         if !outputFormats.isEmpty, !outputFormats.contains(format) {
             image = try converted(buffer, to: outputFormats[0])
-        } else if copy {
+        } else if copy || resized {
             image = try converted(buffer, to: format)
         }
         var timing = CMSampleTimingInfo(duration: session.frameDuration, presentationTimeStamp: time, decodeTimeStamp: .invalid)
@@ -378,9 +380,10 @@ private final class ComposedFrames {
         return out
     }
 
-    /// `buffer` converted into a pooled buffer of `format`, the same size.
+    /// `buffer` converted into a pooled buffer of `format`, at the consumer's size (else its own).
     private func converted(_ buffer: CVPixelBuffer, to format: OSType) throws -> CVPixelBuffer {
-        let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
+        let width = session.outputSize?.width ?? CVPixelBufferGetWidth(buffer)
+        let height = session.outputSize?.height ?? CVPixelBufferGetHeight(buffer)
         if conversionPool.map({ $0.format != format || $0.width != width || $0.height != height }) ?? true {
             var made: CVPixelBufferPool?
             let attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: format),
@@ -397,7 +400,7 @@ private final class ComposedFrames {
         }
         do {
             var options = PixelConverter.Options()
-            options.fast = true
+            options.fast = width == CVPixelBufferGetWidth(buffer) && height == CVPixelBufferGetHeight(buffer)
             try PixelConverter.shared.transfer(from: buffer, to: out, options: options)
         } catch {
             throw Self.failure("Cannot convert a composed frame to the output format (\(error)).")

@@ -13,8 +13,9 @@ import Synchronization
 ///
 /// `videoSettings` are Core Video pixel buffer attributes: `kCVPixelBufferPixelFormatTypeKey`
 /// (one format or an array) chooses the format frames are delivered in (a composed frame of
-/// another format is converted once); frames are `renderSize × renderScale`. nil delivers what
-/// the compositor renders. Set `videoComposition` before reading starts; reading without one
+/// another format is converted once); frames are `renderSize × renderScale` unless
+/// `kCVPixelBufferWidthKey` and `kCVPixelBufferHeightKey` ask for another size (scaled once).
+/// nil delivers what the compositor renders. Set `videoComposition` before reading starts; reading without one
 /// fails with `AVError.invalidVideoComposition`, as does a composition that cannot be rendered
 /// (a frame duration that is not positive, an empty render size, an animation tool).
 open class AVAssetReaderVideoCompositionOutput: AVAssetReaderOutput, @unchecked Sendable {
@@ -79,7 +80,10 @@ open class AVAssetReaderVideoCompositionOutput: AVAssetReaderOutput, @unchecked 
         guard let composition = videoComposition else {
             throw VideoCompositionSession.invalid("An AVAssetReaderVideoCompositionOutput needs a videoComposition to read.")
         }
-        let session = try VideoCompositionSession(composition: composition, tracks: videoTracks, outputFormats: parsedSettings.pixelFormats)
+        var size: (width: Int, height: Int)?
+        if let width = parsedSettings.width, let height = parsedSettings.height { size = (width, height) }
+        let session = try VideoCompositionSession(composition: composition, tracks: videoTracks, outputFormats: parsedSettings.pixelFormats,
+                                                  outputSize: size)
         let source = ComposedReaderSource(tracks: videoTracks, session: session, copiesSampleData: alwaysCopiesSampleData)
         state.withLock {
             $0.session = session
