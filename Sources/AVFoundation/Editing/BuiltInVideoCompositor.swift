@@ -21,17 +21,17 @@ final class BuiltInVideoCompositor: NSObject, AVVideoCompositing, @unchecked Sen
     private let trackTransforms: [CMPersistentTrackID: CGAffineTransform]
     /// The format composed frames are rendered in.
     let outputFormat: OSType
+    /// The formats the consumer takes (a source frame in one of them may be passed on).
+    private let acceptedFormats: [OSType]
     private let queue = DispatchQueue(label: "AVVideoComposition.builtInCompositor", attributes: .concurrent)
-    private let state = Mutex<(context: AVVideoCompositionRenderContext?, generation: Int)>((nil, 0))
+    private let state = Mutex<(renderer: VideoLayerRenderer?, generation: Int)>((nil, 0))
 
-    /// The formats the engine's compositor renders.
-    static let renderedFormats: [OSType] = [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_32BGRA]
-
-    /// `outputFormats`: what the consumer takes, best first; the first the engine renders is
-    /// chosen (BGRA when none is).
+    /// `outputFormats`: what the consumer takes, best first; the first the engine renders in
+    /// place is chosen (BGRA when none is).
     init(trackTransforms: [CMPersistentTrackID: CGAffineTransform], outputFormats: [OSType]) {
         self.trackTransforms = trackTransforms
-        outputFormat = outputFormats.first { Self.renderedFormats.contains($0) } ?? kCVPixelFormatType_32BGRA
+        outputFormat = outputFormats.first { VideoLayerRenderer.renderedFormats.contains($0) } ?? kCVPixelFormatType_32BGRA
+        acceptedFormats = outputFormats.isEmpty ? [outputFormat] : outputFormats
         super.init()
     }
 
@@ -49,7 +49,10 @@ final class BuiltInVideoCompositor: NSObject, AVVideoCompositing, @unchecked Sen
     }
 
     func renderContextChanged(_ newRenderContext: AVVideoCompositionRenderContext) {
-        state.withLock { $0.context = newRenderContext }
+        let size = newRenderContext.size
+        let renderer = try? VideoLayerRenderer(width: Int(size.width), height: Int(size.height), format: outputFormat,
+                                               acceptedFormats: acceptedFormats)
+        state.withLock { $0.renderer = renderer }
     }
 
     func startRequest(_ request: AVAsynchronousVideoCompositionRequest) {
@@ -77,8 +80,11 @@ final class BuiltInVideoCompositor: NSObject, AVVideoCompositing, @unchecked Sen
             throw VideoCompositionSession.invalid("The built-in compositor renders AVVideoCompositionInstruction objects; "
                                                   + "a custom instruction class needs a customVideoCompositorClass.")
         }
-        let context = request.renderContext
-        let scale = context.renderTransform
+        guard let renderer = state.withLock({ $0.renderer }) else {
+            let size = request.renderContext.size
+            throw VideoCompositionSession.invalid("The built-in compositor cannot render \(Int(size.width))×\(Int(size.height)) frames.")
+        }
+        let scale = request.renderContext.renderTransform
         var layers: [VideoLayerRenderer.Layer] = []
         for state in instruction.layerStates(at: request.compositionTime) {
             guard let frame = request.sourceFrame(byTrackID: state.trackID) else { continue }
@@ -86,6 +92,6 @@ final class BuiltInVideoCompositor: NSObject, AVVideoCompositing, @unchecked Sen
             let transform = preferred.concatenating(state.transform).concatenating(scale)
             layers.append(VideoLayerRenderer.Layer(buffer: frame, transform: transform, crop: state.cropRectangle, opacity: state.opacity))
         }
-        return try VideoLayerRenderer.compose(layers, background: instruction.backgroundColor, context: context, format: outputFormat)
+        return try renderer.compose(layers, background: instruction.backgroundColor)
     }
 }
