@@ -34,7 +34,8 @@ let package = Package(
                               "libswresample-dev"])]
         ),
         // C: pixman (the compositing library under Cairo's image surfaces) through pkg-config.
-        // Only CoreGraphics imports it: the bitmap CGContext draws through it.
+        // CoreGraphics (the bitmap CGContext draws through it) and MediaEngine (the frame compositor)
+        // import it, both with `internal import`.
         .systemLibrary(
             name: "CPixman",
             pkgConfig: "pixman-1",
@@ -51,7 +52,7 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),
         // The engine: every FFmpeg call lives here.
-        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CoreMedia", "CoreVideo", "CoreGraphics"],
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CoreMedia", "CoreVideo", "CoreGraphics"],
                 swiftSettings: strict),
         // Public frameworks that stand on the engine.
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),
@@ -61,7 +62,7 @@ let package = Package(
                                "VideoToolbox", "MediaEngine"],
                 swiftSettings: strict),
         .executableTarget(name: "avtool",
-                          dependencies: ["AVFoundation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["AVFoundation", "MediaEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
         // What the test targets share: tools (ffmpeg, ffprobe), temporary directories, fixtures.

@@ -1,41 +1,124 @@
-// AVVideoComposition, which an export session refers to. Editing (instructions, layer
-// instructions, rendering) is not implemented yet: a composition set on an export session is
-// kept and reported, not applied.
+// AVVideoComposition: how an asset's video tracks are composed into one picture over time —
+// the instructions, render size and scale, frame rate, compositor class and output colour space.
 import CoreGraphics
 import CoreMedia
 import Foundation
 
-/// Describes how video tracks are composed for export or playback: frame duration and render
-/// size. (Instructions arrive with editing; an export session does not apply compositions yet.)
+/// An immutable description of how video tracks are composed, for any time in the range its
+/// instructions cover: which tracks, layered how (opacity, transform and crop ramps for the
+/// built-in compositor; anything for a custom compositor's own instructions).
+///
+/// `AVMutableVideoComposition` sets the properties; `init(propertiesOf:)` derives them from an
+/// asset. Copies are independent: `copy()` and `mutableCopy()` copy the built-in instructions
+/// and their layer instructions too.
 open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
-    var storedFrameDuration: CMTime = .invalid
+    var storedFrameDuration: CMTime = .zero
     var storedRenderSize: CGSize = .zero
     var storedRenderScale: Float = 1
+    var storedInstructions: [any AVVideoCompositionInstructionProtocol] = []
+    var storedSourceTrackIDForFrameTiming: CMPersistentTrackID = kCMPersistentTrackID_Invalid
+    var storedCustomVideoCompositorClass: (any AVVideoCompositing.Type)?
+    var storedColorPrimaries: String?
+    var storedColorYCbCrMatrix: String?
+    var storedColorTransferFunction: String?
+    var storedSourceSampleDataTrackIDs: [CMPersistentTrackID] = []
 
     public override init() {
         super.init()
     }
 
-    /// The interval between composed frames.
+    /// The interval at which composed frames are rendered (`.zero` until set).
     open var frameDuration: CMTime { storedFrameDuration }
-    /// The size composed frames are rendered at.
+
+    /// The size composed frames are rendered at (`.zero` until set).
     open var renderSize: CGSize { storedRenderSize }
-    /// The scale composed frames are rendered at.
+
+    /// The scale composed frames are rendered at; other than 1 only for a player item's composition.
     open var renderScale: Float { storedRenderScale }
 
-    open func copy(with zone: NSZone? = nil) -> Any {
-        let copy = AVVideoComposition()
+    /// The instructions, in time order. The first instruction's range must start at or before
+    /// the first time processed (usually zero), each next one must start where the previous one
+    /// ends, and the last must end at or after the last time processed (usually the asset's
+    /// duration); `isValid(for:timeRange:validationDelegate:)` checks this.
+    open var instructions: [any AVVideoCompositionInstructionProtocol] { storedInstructions }
+
+    /// When not `kCMPersistentTrackID_Invalid`, the track whose frame times the composed frames
+    /// take (keeping a source's variable frame timing; within its empty edits frames are composed
+    /// at up to `frameDuration`).
+    open var sourceTrackIDForFrameTiming: CMPersistentTrackID { storedSourceTrackIDForFrameTiming }
+
+    /// The custom compositor class that renders the instructions; nil uses the built-in one.
+    open var customVideoCompositorClass: (any AVVideoCompositing.Type)? { storedCustomVideoCompositorClass }
+
+    /// The colour primaries of the rendered frames (an `AVVideoColorPrimaries…` value); nil
+    /// keeps the sources'.
+    open var colorPrimaries: String? { storedColorPrimaries }
+
+    /// The YCbCr matrix of the rendered frames (an `AVVideoYCbCrMatrix…` value); nil keeps the sources'.
+    open var colorYCbCrMatrix: String? { storedColorYCbCrMatrix }
+
+    /// The transfer function of the rendered frames (an `AVVideoTransferFunction…` value); nil
+    /// keeps the sources'.
+    open var colorTransferFunction: String? { storedColorTransferFunction }
+
+    /// The timed-metadata tracks whose samples a custom compositor receives.
+    open var sourceSampleDataTrackIDs: [CMPersistentTrackID] { storedSourceSampleDataTrackIDs }
+
+    /// A video composition that presents the video tracks of `asset`, after loading what it
+    /// needs (see `init(propertiesOf:)`).
+    open class func videoComposition(withPropertiesOf asset: AVAsset) async throws -> AVVideoComposition {
+        try await loadProperties(of: asset)
+        return AVVideoComposition(propertiesOf: asset)
+    }
+
+    /// A video composition that presents the video tracks of `asset`, handed to
+    /// `completionHandler` on a background queue (or the error loading the asset met).
+    open class func videoComposition(withPropertiesOf asset: AVAsset,
+                                     completionHandler: @escaping @Sendable (AVVideoComposition?, (any Error)?) -> Void) {
+        whenLoaded(asset) { error in completionHandler(error == nil ? AVVideoComposition(propertiesOf: asset) : nil, error) }
+    }
+
+    /// Calls `body` on a background queue once the asset's tracks and duration are loaded, with
+    /// the error that stopped them if any.
+    static func whenLoaded(_ asset: AVAsset, _ body: @escaping @Sendable ((any Error)?) -> Void) {
+        asset.loadValuesAsynchronously(forKeys: ["tracks", "duration"]) {
+            var error: NSError?
+            for key in ["tracks", "duration"] where asset.statusOfValue(forKey: key, error: &error) != .loaded {
+                return body(error ?? AVError(.unknown))
+            }
+            body(nil)
+        }
+    }
+
+    /// An immutable copy.
+    open func copy(with zone: NSZone? = nil) -> Any { copyState(into: AVVideoComposition()) }
+
+    /// A mutable copy.
+    open func mutableCopy(with zone: NSZone? = nil) -> Any { copyState(into: AVMutableVideoComposition()) }
+
+    private func copyState<T: AVVideoComposition>(into copy: T) -> T {
         copy.storedFrameDuration = storedFrameDuration
         copy.storedRenderSize = storedRenderSize
         copy.storedRenderScale = storedRenderScale
+        copy.storedInstructions = storedInstructions.map { instruction in
+            // The built-in instructions are copied (a mutable one changed later must not change
+            // the copy); a custom instruction is the caller's object, kept as it is.
+            (instruction as? AVVideoCompositionInstruction)?.copy() as? AVVideoCompositionInstruction ?? instruction
+        }
+        copy.storedSourceTrackIDForFrameTiming = storedSourceTrackIDForFrameTiming
+        copy.storedCustomVideoCompositorClass = storedCustomVideoCompositorClass
+        copy.storedColorPrimaries = storedColorPrimaries
+        copy.storedColorYCbCrMatrix = storedColorYCbCrMatrix
+        copy.storedColorTransferFunction = storedColorTransferFunction
+        copy.storedSourceSampleDataTrackIDs = storedSourceSampleDataTrackIDs
         return copy
     }
 
-    open func mutableCopy(with zone: NSZone? = nil) -> Any {
-        let copy = AVMutableVideoComposition()
-        copy.storedFrameDuration = storedFrameDuration
-        copy.storedRenderSize = storedRenderSize
-        copy.storedRenderScale = storedRenderScale
-        return copy
+    // MARK: Evaluation (for the compositor)
+
+    /// The instruction in effect at `time`: the first whose time range contains it; nil in a gap
+    /// (where Apple renders black).
+    func instruction(at time: CMTime) -> (any AVVideoCompositionInstructionProtocol)? {
+        instructions.first { $0.timeRange.containsTime(time) }
     }
 }

@@ -208,14 +208,17 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         set { self[\.audioMix] = newValue?.copy() as? AVAudioMix }
     }
 
-    /// A video composition. Kept, not applied yet (editing is not implemented).
+    /// How the video tracks are composed (a copy is kept): re-encoding presets write the frames
+    /// it makes — its render size (fitted to the preset's size), a frame every `frameDuration`.
+    /// Passthrough presets copy the tracks' samples and do not apply it, as on Apple platforms.
     open var videoComposition: AVVideoComposition? {
         get { self[\.videoComposition] }
         set { self[\.videoComposition] = newValue?.copy() as? AVVideoComposition }
     }
 
-    /// The custom compositor of the video composition: none here.
-    open var customVideoCompositor: (any AVVideoCompositing)? { nil }
+    /// The instance of the video composition's `customVideoCompositorClass` the export runs,
+    /// while it runs; nil with the built-in compositor or before the export starts.
+    open var customVideoCompositor: (any AVVideoCompositing)? { state.withLock { $0.run }?.customVideoCompositor }
 
     /// How audio is stretched when its rate changes (editing); `.spectral` by default.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
@@ -457,11 +460,13 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         }
         let metadata = AVAssetExportSession.mergedMetadata(source: asset.metadata, session: settings.metadata,
                                                            filter: settings.metadataItemFilter)
-        return .success(ExportConfiguration(asset: asset, preset: preset, outputURL: url, fileType: type, timeRange: settings.timeRange,
-                                            metadata: metadata, fileLengthLimit: settings.fileLengthLimit,
-                                            optimizeForNetworkUse: settings.shouldOptimizeForNetworkUse, audioMix: settings.audioMix,
-                                            audioTimePitchAlgorithm: settings.audioTimePitchAlgorithm,
-                                            directoryForTemporaryFiles: settings.directoryForTemporaryFiles))
+        var configuration = ExportConfiguration(asset: asset, preset: preset, outputURL: url, fileType: type, timeRange: settings.timeRange,
+                                                metadata: metadata, fileLengthLimit: settings.fileLengthLimit,
+                                                optimizeForNetworkUse: settings.shouldOptimizeForNetworkUse, audioMix: settings.audioMix,
+                                                audioTimePitchAlgorithm: settings.audioTimePitchAlgorithm,
+                                                directoryForTemporaryFiles: settings.directoryForTemporaryFiles)
+        configuration.videoComposition = settings.videoComposition
+        return .success(configuration)
     }
 
     /// The source's items, those of the session replacing the ones with the same meaning (common

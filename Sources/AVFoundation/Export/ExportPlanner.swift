@@ -21,6 +21,9 @@ struct ExportTrackPlan: @unchecked Sendable {
     var languageCode: String?
     var mediaTimeScale: CMTimeScale = 0
     var useAudioMix = false
+    /// Video: the tracks are composed by the session's video composition (an
+    /// `AVAssetReaderVideoCompositionOutput`), not shown front-most by the compositor stage.
+    var useVideoComposition = false
 
     /// One line for `avtool convert --verbose`.
     var summary: String {
@@ -55,7 +58,11 @@ struct ExportTrackPlan: @unchecked Sendable {
 enum ExportPlanner {
     /// The plans for `asset` with `preset` into `fileType`; throws an AVError when the preset
     /// cannot export the asset.
-    static func plan(asset: AVAsset, preset: ExportPreset, fileType: AVFileType, audioMix: AVAudioMix?) throws -> [ExportTrackPlan] {
+    /// With a `videoComposition`, a re-encoding preset writes one video track of the frames the
+    /// composition makes of every enabled video track: its render size (fitted to the preset's
+    /// box), a frame every `frameDuration`, no transform (the composition applied the tracks').
+    static func plan(asset: AVAsset, preset: ExportPreset, fileType: AVFileType, audioMix: AVAudioMix?,
+                     videoComposition: AVVideoComposition? = nil) throws -> [ExportTrackPlan] {
         let tracks = asset.tracks.filter { $0.isEnabled }
         let videoTracks = tracks.filter { $0.mediaType == .video }
         let audioTracks = tracks.filter { $0.mediaType == .audio }
@@ -77,12 +84,17 @@ enum ExportPlanner {
             return plans
         }
         if case .encode(let codec, let box, let bitRate, let quality, let profile, _) = preset.video, let track = videoTracks.first {
-            let shown = composedTracks(videoTracks)
-            let stored = track.naturalSize
+            let shown = videoComposition == nil ? composedTracks(videoTracks) : videoTracks
+            let stored = videoComposition?.renderSize ?? track.naturalSize
             let size = ExportPreset.fittedSize(CGSize(width: abs(stored.width), height: abs(stored.height)), box: box)
             var reader: [String: Any] = [
                 kCVPixelBufferPixelFormatTypeKey as String: codec == .proRes422 ? kCVPixelFormatType_422YpCbCr8 : OSType(fourCC: "y420"),
             ]
+            if videoComposition != nil, codec != .proRes422 {
+                // Source frames passed through stay the decoder's planar pictures; composed
+                // frames are rendered straight in the encoder's bi-planar 4:2:0.
+                reader[kCVPixelBufferPixelFormatTypeKey as String] = [OSType(fourCC: "y420"), kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]
+            }
             if size.width != Int(stored.width) || size.height != Int(stored.height) {
                 reader[kCVPixelBufferWidthKey as String] = size.width
                 reader[kCVPixelBufferHeightKey as String] = size.height
@@ -91,12 +103,16 @@ enum ExportPlanner {
             if let bitRate { properties[AVVideoAverageBitRateKey] = bitRate }
             if let quality { properties[AVVideoQualityKey] = quality }
             if let profile { properties[AVVideoProfileLevelKey] = profile }
-            let fps = shown.map(\.nominalFrameRate).max() ?? 0
+            var fps = shown.map(\.nominalFrameRate).max() ?? 0
+            if let frameDuration = videoComposition?.frameDuration, frameDuration.isNumeric, frameDuration > .zero {
+                fps = Float(1 / frameDuration.seconds)
+            }
             if fps > 0, codec != .proRes422 { properties[AVVideoExpectedSourceFrameRateKey] = Double(fps) }
             var writer: [String: Any] = [AVVideoCodecKey: codec, AVVideoWidthKey: size.width, AVVideoHeightKey: size.height]
             if !properties.isEmpty { writer[AVVideoCompressionPropertiesKey] = properties }
             var plan = ExportTrackPlan(mediaType: .video, tracks: shown, readerSettings: reader, writerSettings: writer)
-            plan.transform = track.preferredTransform
+            plan.transform = videoComposition == nil ? track.preferredTransform : .identity
+            plan.useVideoComposition = videoComposition != nil
             plan.languageCode = track.languageCode
             plans.append(plan)
         } else if case .encode = preset.video, !preset.acceptsAudioOnly, videoTracks.isEmpty {

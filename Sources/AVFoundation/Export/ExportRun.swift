@@ -21,6 +21,8 @@ struct ExportConfiguration: @unchecked Sendable {
     var audioMix: AVAudioMix?
     var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm
     var directoryForTemporaryFiles: URL?
+    /// The session's video composition (re-encoding presets apply it).
+    var videoComposition: AVVideoComposition?
 }
 
 extension AVMediaType {
@@ -57,6 +59,7 @@ final class ExportRun: @unchecked Sendable {
         var cancelled = false
         var fileLimitReached = false
         var progress: Float = 0
+        var compositionOutput: AVAssetReaderVideoCompositionOutput?
     }
     private let state = Mutex(State())
     /// Called with each new progress value (under no lock).
@@ -68,6 +71,9 @@ final class ExportRun: @unchecked Sendable {
     }
 
     var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// The custom compositor the export's video composition runs, once reading has started.
+    var customVideoCompositor: (any AVVideoCompositing)? { state.withLock { $0.compositionOutput }?.customVideoCompositor }
     private var fileLimitReached: Bool { state.withLock { $0.fileLimitReached } }
 
     func cancel() {
@@ -127,7 +133,9 @@ final class ExportRun: @unchecked Sendable {
         let reader: AVAssetReader
         let writer: AVAssetWriter
         do {
-            plans = try ExportPlanner.plan(asset: c.asset, preset: c.preset, fileType: c.fileType, audioMix: c.audioMix)
+            if let composition = c.videoComposition, !c.preset.isPassthrough { try VideoCompositionSession.check(composition) }
+            plans = try ExportPlanner.plan(asset: c.asset, preset: c.preset, fileType: c.fileType, audioMix: c.audioMix,
+                                           videoComposition: c.videoComposition)
             reader = try AVAssetReader(asset: c.asset)
             writer = try AVAssetWriter(outputURL: url, fileType: c.fileType)
         } catch {
@@ -143,6 +151,11 @@ final class ExportRun: @unchecked Sendable {
                 mix.audioMix = c.audioMix
                 mix.audioTimePitchAlgorithm = c.audioTimePitchAlgorithm
                 outputs = [mix]
+            } else if plan.useVideoComposition {
+                let composed = AVAssetReaderVideoCompositionOutput(videoTracks: plan.tracks, videoSettings: plan.readerSettings)
+                composed.videoComposition = c.videoComposition
+                state.withLock { $0.compositionOutput = composed }
+                outputs = [composed]
             } else {
                 // Video tracks are read one output each, for the compositor stage.
                 outputs = plan.tracks.map { track in
@@ -170,7 +183,7 @@ final class ExportRun: @unchecked Sendable {
             for output in outputs { reader.add(output) }
             writer.add(input)
             let next: () -> CMSampleBuffer?
-            if plan.mediaType == .video, plan.readerSettings != nil {
+            if plan.mediaType == .video, plan.readerSettings != nil, !plan.useVideoComposition {
                 let sources = zip(plan.tracks, outputs).map { track, output in
                     VideoCompositorStage.Source(trackID: track.trackID, timeRange: track.timeRange, next: output.copyNextSampleBuffer)
                 }

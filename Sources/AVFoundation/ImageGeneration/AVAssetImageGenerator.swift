@@ -107,6 +107,22 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         set { state.withLock { settings.toleranceAfter = newValue } }
     }
 
+    /// How the asset's video tracks are composed into the images (a copy is kept): with one,
+    /// an image is the frame the composition makes at the `k·frameDuration` showing the
+    /// requested time (its render size, fitted to `maximumSize`), and `actualTime` is that
+    /// frame's time. nil: the first enabled video track's frames.
+    open var videoComposition: AVVideoComposition? {
+        get { state.withLock { settings.videoComposition } }
+        set {
+            let copy = newValue?.copy() as? AVVideoComposition
+            state.withLock { settings.videoComposition = copy }
+        }
+    }
+
+    /// The instance of the video composition's `customVideoCompositorClass` the generator uses
+    /// (once an image has been asked for); nil with the built-in compositor.
+    open var customVideoCompositor: (any AVVideoCompositing)? { session.customVideoCompositor }
+
     // MARK: Generating images
 
     /// Returns an image for the asset at or near `requestedTime`, synchronously. `actualTime`,

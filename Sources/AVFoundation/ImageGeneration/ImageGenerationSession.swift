@@ -13,6 +13,8 @@ struct ImageGenerationSettings: Sendable {
     var apertureMode = AVAssetImageGenerator.ApertureMode.cleanAperture
     var toleranceBefore = CMTime.positiveInfinity
     var toleranceAfter = CMTime.positiveInfinity
+    /// Images are frames this composition makes (nil: the first enabled video track's frames).
+    var videoComposition: AVVideoComposition?
 }
 
 /// A generated image and the time of the frame it shows.
@@ -34,6 +36,9 @@ final class ImageGenerationSession: @unchecked Sendable {
     private var spareSeekers: [FrameSeeker] = []
     /// For an asset made of segments: one seeker per source stream, opened on first need.
     private var sourceSeekers: [SourceTrack.Key: FrameSeeker] = [:]
+    /// With a video composition: the composed frames' source, for the composition it was made
+    /// for (kept while the generator's composition stays the same).
+    private var composed: (composition: AVVideoComposition, source: ComposedReaderSource, started: Bool)?
 
     init(asset: AVAsset) {
         self.asset = asset
@@ -51,6 +56,9 @@ final class ImageGenerationSession: @unchecked Sendable {
                   _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
         lock.lock()
         defer { lock.unlock() }
+        if let composition = settings.videoComposition {
+            return generateComposed(times, composition: composition, settings: settings, isCancelled: isCancelled, body)
+        }
         if asset.engine == nil, asset.hasMedia {
             return generateFromSegments(times, settings: settings, isCancelled: isCancelled, body)
         }
@@ -134,6 +142,80 @@ final class ImageGenerationSession: @unchecked Sendable {
         let left = generate([time], settings: settings, isCancelled: isCancelled) { _, outcome in result = outcome }
         if !left.isEmpty || result == nil { throw CancellationError() }
         return try result!.get()
+    }
+
+    // MARK: Video compositions
+
+    /// The custom compositor the generator's composition runs (once an image was asked for).
+    var customVideoCompositor: (any AVVideoCompositing)? { lock.withLock { composed?.source.session.customCompositor } }
+
+    /// `generate` through a video composition: each time is served by the composed frame
+    /// showing it — the one at `k·frameDuration` at or before it (the next one when only the
+    /// tolerance after reaches it) — made by the composition's compositor from each video
+    /// track's frame at that time (the tracks' sources positioned there, decoding from the
+    /// keyframe before). `actualTime` is the composed frame's time.
+    private func generateComposed(_ times: [CMTime], composition: AVVideoComposition, settings: ImageGenerationSettings,
+                                  isCancelled: () -> Bool, _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
+        for (i, time) in times.enumerated() {
+            if isCancelled() { return Array(times.indices[i...]) }
+            body(i, Result { try composedImage(at: time, composition: composition, settings: settings) })
+        }
+        return []
+    }
+
+    private func composedImage(at time: CMTime, composition: AVVideoComposition, settings: ImageGenerationSettings) throws -> GeneratedImage {
+        let source = try composedSource(composition)
+        let frameDuration = composition.frameDuration
+        let duration = asset.duration
+        guard time.isNumeric, duration.isNumeric, duration > .zero else {
+            throw Self.makeError(.noImageAtTime, "Cannot Open", reason: "The time is outside the asset.", time: time)
+        }
+        let clamped = min(max(time, .zero), duration)
+        var k = Int64((clamped.seconds / frameDuration.seconds).rounded(.down))
+        var frameTime = CMTimeMultiply(frameDuration, multiplier: Int32(clamping: k))
+        // Exact rational comparison: the float estimate may be one frame off either way.
+        while frameTime > clamped { k -= 1; frameTime = CMTimeMultiply(frameDuration, multiplier: Int32(clamping: k)) }
+        while CMTimeAdd(frameTime, frameDuration) <= clamped, CMTimeAdd(frameTime, frameDuration) < duration {
+            k += 1
+            frameTime = CMTimeMultiply(frameDuration, multiplier: Int32(clamping: k))
+        }
+        if frameTime >= duration, k > 0 { frameTime = CMTimeMultiply(frameDuration, multiplier: Int32(clamping: k - 1)) }
+        let next = CMTimeAdd(frameTime, frameDuration)
+        if time - frameTime > settings.toleranceBefore, next < duration, next - time <= settings.toleranceAfter { frameTime = next }
+        let range = CMTimeRange(start: frameTime, duration: frameDuration)
+        if composed!.started {
+            try source.reset(timeRanges: [range])
+        } else {
+            try source.start(timeRange: range)
+            composed!.started = true
+        }
+        guard let sample = try source.next(), let buffer = CMSampleBufferGetImageBuffer(sample) else {
+            throw Self.makeError(.noImageAtTime, "Cannot Open", reason: "The video composition made no frame at this time.", time: time)
+        }
+        let (width, height) = Self.fit(width: Double(CVPixelBufferGetWidth(buffer)), height: Double(CVPixelBufferGetHeight(buffer)),
+                                       into: settings.maximumSize)
+        do {
+            let image = try FrameImage.makeCGImage(from: buffer, width: width, height: height)
+            return GeneratedImage(image: image, actualTime: CMSampleBufferGetPresentationTimeStamp(sample))
+        } catch {
+            throw Self.avError(.conversionFailed(error), time: time, url: nil)
+        }
+    }
+
+    /// The composed frames' source for `composition`, made on first need (again when the
+    /// generator's composition changed).
+    private func composedSource(_ composition: AVVideoComposition) throws -> ComposedReaderSource {
+        if let composed, composed.composition === composition { return composed.source }
+        composed?.source.cancel()
+        composed = nil
+        let tracks = asset.tracks.filter { $0.mediaType == .video && $0.isEnabled }
+        guard !tracks.isEmpty else {
+            throw Self.makeError(.noImageAtTime, "Cannot Open", reason: "The asset has no video track, so no image can be generated.")
+        }
+        let session = try VideoCompositionSession(composition: composition, tracks: tracks, outputFormats: [kCVPixelFormatType_32BGRA])
+        let source = ComposedReaderSource(tracks: tracks, session: session, copiesSampleData: false)
+        composed = (composition, source, false)
+        return source
     }
 
     // MARK: Tracks made of segments

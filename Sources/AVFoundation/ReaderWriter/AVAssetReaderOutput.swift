@@ -204,8 +204,13 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
 
     /// Stops and frees the source (cancel, failure elsewhere), waiting for a sample in progress.
     func stopSource() {
+        interruptSource()
         lock.withLock { releaseSource() }
     }
+
+    /// Called from any thread before the source is stopped, without the output's lock: a source
+    /// that may wait on others (a compositor) stops waiting. Concrete outputs override it.
+    func interruptSource() {}
 
     private func releaseSource() {
         source?.cancel()

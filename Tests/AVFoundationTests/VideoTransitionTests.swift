@@ -1,0 +1,250 @@
+// Book scenario A13 (15 Seconds with transitions) and A14 (a gap in the instructions) through the
+// built-in compositor: three 5 s clips (red, green, blue) staggered on tracks A and B with 1 s
+// overlaps (13 s), dissolve / push / wipe between them; exported and judged by ffprobe and
+// ffmpeg's decode, and read through AVAssetImageGenerator and AVAssetReaderVideoCompositionOutput.
+// Faults: a gap renders black; a cancelled export and a missing source file leave no file.
+@testable import AVFoundation
+import CoreGraphics
+import CoreMedia
+import CoreVideo
+import Foundation
+import Testing
+
+enum Transition: String, CaseIterable, Sendable {
+    case dissolve, push, wipe
+}
+
+enum TransitionTimeline {
+    typealias M = CompositionMedia
+    static let red = [255, 0, 0], green = [0, 255, 0], blue = [0, 0, 255]
+
+    /// Track A (1): red at [0, 5), blue at [8, 13); track B (2): green at [4, 9).
+    static func asset() async throws -> AVAsset {
+        try await M.asset([
+            [(M.clip("red"), M.range(0, 5), M.range(0, 5)), (M.clip("blue"), M.range(0, 5), M.range(8, 13))],
+            [(M.clip("green"), M.range(0, 5), M.range(4, 9))],
+        ])
+    }
+
+    /// The book's instructions (§11.2): pass-through [0,4) A, [5,8) B, [9,13) A; transitions
+    /// [4,5) A→B and [8,9) B→A, `from` first (in front), with `transition`'s ramps. `gap`
+    /// leaves [4, 4.5) without an instruction (the first transition starts at 4.5).
+    static func composition(_ asset: AVAsset, _ transition: Transition, gap: Bool = false) -> AVMutableVideoComposition {
+        let tracks = asset.tracks.filter { $0.mediaType == .video }
+        let w = CGFloat(M.width), h = CGFloat(M.height)
+        func passThrough(_ range: CMTimeRange, _ track: AVAssetTrack) -> AVMutableVideoCompositionInstruction {
+            let instruction = AVMutableVideoCompositionInstruction()
+            instruction.timeRange = range
+            instruction.layerInstructions = [AVMutableVideoCompositionLayerInstruction(assetTrack: track)]
+            return instruction
+        }
+        func transitionInstruction(_ range: CMTimeRange, from: AVAssetTrack, to: AVAssetTrack) -> AVMutableVideoCompositionInstruction {
+            let instruction = AVMutableVideoCompositionInstruction()
+            instruction.timeRange = range
+            let fromLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: from)
+            let toLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: to)
+            switch transition {
+            case .dissolve:
+                fromLayer.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: range)
+            case .push:
+                fromLayer.setTransformRamp(fromStart: .identity, toEnd: CGAffineTransform(translationX: -w, y: 0), timeRange: range)
+                toLayer.setTransformRamp(fromStart: CGAffineTransform(translationX: w, y: 0), toEnd: .identity, timeRange: range)
+            case .wipe:
+                fromLayer.setCropRectangleRamp(fromStartCropRectangle: CGRect(x: 0, y: 0, width: w, height: h),
+                                               toEndCropRectangle: CGRect(x: 0, y: h, width: w, height: 0), timeRange: range)
+            }
+            instruction.layerInstructions = [fromLayer, toLayer]
+            return instruction
+        }
+        let a = tracks[0], b = tracks[1]
+        let composition = AVMutableVideoComposition()
+        composition.renderSize = CGSize(width: w, height: h)
+        composition.frameDuration = M.frameDuration
+        composition.instructions = [
+            passThrough(M.range(0, 4), a),
+            transitionInstruction(M.range(gap ? 4.5 : 4, 5), from: a, to: b),
+            passThrough(M.range(5, 8), b),
+            transitionInstruction(M.range(8, 9), from: b, to: a),
+            passThrough(M.range(9, 13), a),
+        ]
+        return composition
+    }
+
+    /// The colours expected at 4.5 s at (x, y), and the pure frames.
+    static func expectedMidTransition(_ transition: Transition, x: Int, y: Int) -> [Int] {
+        switch transition {
+        case .dissolve: return [128, 128, 0]
+        case .push: return x < 640 ? red : green
+        case .wipe: return y < 360 ? green : red
+        }
+    }
+
+    /// Points probed in the transition's middle frame (away from the push/wipe edges, where
+    /// filtering and chroma subsampling blend the two sides).
+    static let probes = [(100, 100), (600, 300), (700, 500), (1200, 650), (640, 200), (640, 560)]
+    static let pure: [(Double, [Int])] = [(2, red), (6.5, green), (11, blue)]
+}
+
+@Suite("Video transitions (A13, A14)", .serialized)
+struct VideoTransitionTests {
+    typealias M = CompositionMedia
+    typealias T = TransitionTimeline
+
+    @Test(arguments: Transition.allCases)
+    func exportedTransitionsAreJudgedByFFmpeg(_ transition: Transition) async throws {
+        let asset = try await T.asset()
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent("a13-\(transition).mp4")
+        session.outputURL = url
+        session.outputFileType = .mp4
+        session.videoComposition = T.composition(asset, transition)
+        await session.export()
+        #expect(session.status == .completed, "\(String(describing: session.error))")
+        let duration = try #require(Double(try AssetFixtures.probe(url, "format=duration")))
+        #expect(abs(duration - 13) <= 1.0 / 30 + 0.001, "duration \(duration)")
+        #expect(try AssetFixtures.probe(url, "stream=r_frame_rate", stream: 0) == "30/1")
+        #expect(try AssetFixtures.probe(url, "stream=width", stream: 0) == "1280")
+        #expect(try AssetFixtures.probe(url, "stream=height", stream: 0) == "720")
+        #expect(try AssetFixtures.probe(url, "stream=nb_frames", stream: 0) == "390")
+        for (x, y) in T.probes {
+            let rgb = M.ffmpegRGB(url, at: 4.5, x: x, y: y)
+            #expect(M.close(rgb, T.expectedMidTransition(transition, x: x, y: y)), "\(transition) at 4.5 s (\(x),\(y)): \(rgb)")
+        }
+        for (time, colour) in T.pure {
+            let rgb = M.ffmpegRGB(url, at: time, x: 640, y: 360)
+            #expect(M.close(rgb, colour), "\(transition) at \(time) s: \(rgb)")
+        }
+    }
+
+    @Test(arguments: Transition.allCases)
+    func imagesThroughTheCompositionShowTheTransitions(_ transition: Transition) async throws {
+        let asset = try await T.asset()
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.videoComposition = T.composition(asset, transition)
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let (image, actual) = try await generator.image(at: M.t(4.5))
+        #expect(actual == M.t(4.5))
+        #expect(image.width == M.width && image.height == M.height)
+        #expect(generator.customVideoCompositor == nil)
+        for (x, y) in T.probes {
+            let rgb = M.rgb(image, x: x, y: y)
+            #expect(M.close(rgb, T.expectedMidTransition(transition, x: x, y: y)), "\(transition) at 4.5 s (\(x),\(y)): \(rgb)")
+        }
+        for (time, colour) in T.pure {
+            let (pure, at) = try await generator.image(at: M.t(time))
+            #expect(at == M.t(time))
+            #expect(M.close(M.rgb(pure, x: 640, y: 360), colour), "\(transition) at \(time) s")
+        }
+        // Between frames: the frame at the k·frameDuration before.
+        let (_, between) = try await generator.image(at: CMTime(value: 4_510, timescale: 1000))
+        #expect(between == M.t(4.5))
+    }
+
+    @Test func theReaderOutputComposesEveryFrame() async throws {
+        let asset = try await T.asset()
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderVideoCompositionOutput(videoTracks: asset.tracks.filter { $0.mediaType == .video },
+                                                         videoSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        output.alwaysCopiesSampleData = false
+        output.videoComposition = T.composition(asset, .dissolve)
+        reader.add(output)
+        #expect(reader.startReading())
+        var k = 0
+        while let sample = output.copyNextSampleBuffer() {
+            let time = CMSampleBufferGetPresentationTimeStamp(sample)
+            #expect(time == CMTimeMultiply(M.frameDuration, multiplier: Int32(k)))
+            let image = try #require(CMSampleBufferGetImageBuffer(sample))
+            #expect(CVPixelBufferGetPixelFormatType(image) == kCVPixelFormatType_32BGRA)
+            if k == 135 {  // 4.5 s
+                #expect(M.close(M.rgb(image, x: 640, y: 360), [128, 128, 0]), "\(M.rgb(image, x: 640, y: 360))")
+            }
+            for (t, colour) in T.pure where k == Int(t * 30) {
+                #expect(M.close(M.rgb(image, x: 640, y: 360), colour), "frame \(k)")
+            }
+            k += 1
+        }
+        #expect(reader.status == .completed, "\(String(describing: reader.error))")
+        #expect(k == 390)
+    }
+
+    @Test func framesInAGapAreBlack() async throws {
+        let asset = try await T.asset()
+        let composition = T.composition(asset, .dissolve, gap: true)
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.videoComposition = composition
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let (black, at) = try await generator.image(at: M.t(4.25))
+        #expect(at == M.t(4.25))
+        #expect(M.close(M.rgb(black, x: 640, y: 360), [0, 0, 0], 2))
+        #expect(M.close(M.rgb(try await generator.image(at: M.t(3.9)).image, x: 640, y: 360), T.red))
+        // Exported: black there too, the rest as before.
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent("a14-gap.mp4")
+        session.outputURL = url
+        session.outputFileType = .mp4
+        session.videoComposition = composition
+        session.timeRange = M.range(3, 6)
+        await session.export()
+        #expect(session.status == .completed, "\(String(describing: session.error))")
+        #expect(M.close(M.ffmpegRGB(url, at: 1.25, x: 640, y: 360), [0, 0, 0], 8))
+        #expect(M.close(M.ffmpegRGB(url, at: 0.5, x: 640, y: 360), T.red))
+        #expect(M.close(M.ffmpegRGB(url, at: 2.5, x: 640, y: 360), T.green))
+    }
+
+    @Test func anInvalidCompositionFailsTheExportBeforeWriting() async throws {
+        let asset = try await T.asset()
+        let composition = T.composition(asset, .dissolve)
+        composition.renderSize = .zero
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent("invalid.mp4")
+        session.outputURL = url
+        session.outputFileType = .mp4
+        session.videoComposition = composition
+        await session.export()
+        #expect(session.status == .failed)
+        #expect((session.error as? AVError)?.code == .invalidVideoComposition)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func aCancelledExportLeavesNoFile() async throws {
+        let asset = try await T.asset()
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent("cancelled.mp4")
+        session.outputURL = url
+        session.outputFileType = .mp4
+        session.videoComposition = T.composition(asset, .push)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            session.exportAsynchronously { done.resume() }
+            // Cancelled once it has made progress (or at once when it is already done).
+            DispatchQueue.global().async {
+                while session.progress < 0.1, session.status == .exporting || session.status == .waiting || session.status == .unknown {
+                    usleep(5_000)
+                }
+                session.cancelExport()
+            }
+        }
+        #expect(session.status == .cancelled)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func aMissingSourceFileFailsTheExport() async throws {
+        let copy = try AssetFixtures.tempDirectory().appendingPathComponent("green-copy.mp4")
+        try FileManager.default.copyItem(at: M.clip("green"), to: copy)
+        let asset = try await M.asset([
+            [(M.clip("red"), M.range(0, 5), M.range(0, 5)), (M.clip("blue"), M.range(0, 5), M.range(8, 13))],
+            [(copy, M.range(0, 5), M.range(4, 9))],
+        ])
+        try FileManager.default.removeItem(at: copy)
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent("missing.mp4")
+        session.outputURL = url
+        session.outputFileType = .mp4
+        session.videoComposition = T.composition(asset, .dissolve)
+        await session.export()
+        #expect(session.status == .failed)
+        #expect((session.error as NSError?)?.domain == AVFoundationErrorDomain)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+}

@@ -1,0 +1,292 @@
+import CoreGraphics
+import CoreMedia
+import CoreVideo
+import Foundation
+import Synchronization
+import Testing
+@testable import MediaEngine
+import TestSupport
+
+/// Pictures for the compositor tests: solid and two-part frames in any format, and pixels read
+/// back as 8-bit R, G, B (Y'CbCr converted by the engine's converter).
+private enum Picture {
+    static let bgra = OSType(fourCC: "BGRA")
+    static let nv12 = OSType(fourCC: "420v")
+    static let nv12Full = OSType(fourCC: "420f")
+
+    /// A `BGRA` buffer whose top `split` rows are `top` and the rest `bottom` (opaque colours).
+    static func bgraBuffer(width: Int, height: Int, top: (Int, Int, Int), bottom: (Int, Int, Int)? = nil,
+                           split: Int? = nil) -> CVPixelBuffer {
+        let buffer = try! PixelConverter.allocatePixelBuffer(pixelFormat: bgra, width: width, height: height)
+        let plane = buffer.storage!.planes[0]
+        func pixel(_ c: (Int, Int, Int)) -> UInt32 { 0xFF00_0000 | UInt32(c.0) << 16 | UInt32(c.1) << 8 | UInt32(c.2) }
+        for y in 0..<height {
+            let row = (plane.baseAddress + y * plane.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+            row.update(repeating: pixel(y < (split ?? height) ? top : (bottom ?? top)), count: width)
+        }
+        return buffer
+    }
+
+    /// The same picture in `format` (converted by the engine).
+    static func make(_ format: OSType, width: Int, height: Int, top: (Int, Int, Int), bottom: (Int, Int, Int)? = nil,
+                     split: Int? = nil) -> CVPixelBuffer {
+        let rgb = bgraBuffer(width: width, height: height, top: top, bottom: bottom, split: split)
+        return format == bgra ? rgb : try! PixelConverter.shared.makePixelBuffer(from: rgb, pixelFormat: format)
+    }
+
+    /// R, G, B of the pixel at (x, y).
+    static func rgb(_ buffer: CVPixelBuffer, _ x: Int, _ y: Int) -> (Int, Int, Int) {
+        let rgb = buffer.storage!.pixelFormat == bgra ? buffer
+            : try! PixelConverter.shared.makePixelBuffer(from: buffer, pixelFormat: bgra)
+        let plane = rgb.storage!.planes[0]
+        let p = (plane.baseAddress + y * plane.bytesPerRow + x * 4).assumingMemoryBound(to: UInt8.self)
+        return (Int(p[2]), Int(p[1]), Int(p[0]))
+    }
+
+    static func close(_ a: (Int, Int, Int), _ b: (Int, Int, Int), _ tolerance: Int) -> Bool {
+        abs(a.0 - b.0) <= tolerance && abs(a.1 - b.1) <= tolerance && abs(a.2 - b.2) <= tolerance
+    }
+}
+
+private let red = (255, 0, 0), green = (0, 255, 0), blue = (0, 0, 255), black = (0, 0, 0), white = (255, 255, 255)
+private let opaqueBlack: FrameCompositor.Color = (0, 0, 0, 1)
+
+@Suite("FrameCompositor")
+struct FrameCompositorTests {
+    /// Every input/output format pair the dissolve is checked in (inputs as decoders give them).
+    static let formatPairs: [(input: OSType, output: OSType)] = [
+        (Picture.bgra, Picture.bgra), (Picture.nv12, Picture.bgra), (Picture.nv12, Picture.nv12),
+        (Picture.bgra, Picture.nv12), (Picture.nv12Full, Picture.nv12), (OSType(fourCC: "y420"), Picture.nv12Full),
+    ]
+
+    @Test("a dissolve: green at opacity 0.5 over red gives (128, 128, 0)", arguments: 0..<formatPairs.count)
+    func dissolve(pair: Int) throws {
+        let (input, output) = Self.formatPairs[pair]
+        let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: output)
+        let back = Picture.make(input, width: 1280, height: 720, top: red)
+        let front = Picture.make(input, width: 1280, height: 720, top: green)
+        let frame = try compositor.render(layers: [CompositorLayer(image: front, opacity: 0.5), CompositorLayer(image: back)],
+                                          backgroundColor: opaqueBlack)
+        #expect(frame.storage?.pixelFormat == output)
+        #expect(frame.storage?.width == 1280 && frame.storage?.height == 720)
+        // 8-bit RGB in and out: ±3; through Y'CbCr (a 420v output converted back): ±8.
+        let tolerance = input == Picture.bgra && output == Picture.bgra ? 3 : 8
+        for (x, y) in [(0, 0), (640, 360), (1279, 719), (17, 533)] {
+            let got = Picture.rgb(frame, x, y)
+            #expect(Picture.close(got, (128, 128, 0), tolerance), "\(input.fourCCString)→\(output.fourCCString) (\(x),\(y)): \(got)")
+        }
+    }
+
+    @Test("the dissolve's ends: opacity 0 shows the back layer, opacity 1 the front", arguments: [Picture.nv12, Picture.bgra])
+    func dissolveEnds(input: OSType) throws {
+        let compositor = try FrameCompositor(renderWidth: 320, renderHeight: 180, pixelFormat: Picture.bgra)
+        let back = Picture.make(input, width: 320, height: 180, top: red)
+        let front = Picture.make(input, width: 320, height: 180, top: green)
+        for (opacity, expected) in [(Float(0), red), (1, green), (0.25, (191, 64, 0))] {
+            let frame = try compositor.render(layers: [CompositorLayer(image: front, opacity: opacity),
+                                                       CompositorLayer(image: back)], backgroundColor: opaqueBlack)
+            let got = Picture.rgb(frame, 100, 100)
+            #expect(Picture.close(got, expected, input == Picture.bgra ? 3 : 8), "opacity \(opacity): \(got)")
+        }
+    }
+
+    @Test("a push: the outgoing frame moved left, the incoming one right; each half shows one", arguments: [
+        (Picture.nv12, 640.0), (Picture.bgra, 640.0), (Picture.nv12, 640.5), (Picture.nv12, 641.0),
+    ])
+    func push(input: OSType, offset: Double) throws {
+        let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: Picture.nv12)
+        let outgoing = Picture.make(input, width: 1280, height: 720, top: red)
+        let incoming = Picture.make(input, width: 1280, height: 720, top: green)
+        let frame = try compositor.render(layers: [
+            CompositorLayer(image: incoming, transform: CGAffineTransform(translationX: offset, y: 0)),
+            CompositorLayer(image: outgoing, transform: CGAffineTransform(translationX: offset - 1280, y: 0)),
+        ], backgroundColor: (0, 0, 1, 1))
+        // Y'CbCr output: libswscale's chroma filters blur the colour edge over a few pixels.
+        let edge = Int(offset.rounded(.up))
+        for x in [0, 100, edge - 6] { #expect(Picture.close(Picture.rgb(frame, x, 360), red, 8), "x \(x)") }
+        for x in [edge + 6, 1000, 1279] { #expect(Picture.close(Picture.rgb(frame, x, 360), green, 8), "x \(x)") }
+    }
+
+    @Test("a front layer moved by −640 shows over the left half; the back layer on the right")
+    func translatedFront() throws {
+        let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: Picture.bgra)
+        let back = Picture.make(Picture.nv12, width: 1280, height: 720, top: red)
+        let front = Picture.make(Picture.nv12, width: 1280, height: 720, top: green)
+        let frame = try compositor.render(layers: [
+            CompositorLayer(image: front, transform: CGAffineTransform(translationX: -640, y: 0)), CompositorLayer(image: back),
+        ], backgroundColor: opaqueBlack)
+        for x in [0, 300, 637] { #expect(Picture.close(Picture.rgb(frame, x, 100), green, 8)) }
+        for x in [642, 900, 1279] { #expect(Picture.close(Picture.rgb(frame, x, 100), red, 8)) }
+    }
+
+    @Test("a crop (0, 360, 1280, 360) of the front: rows above 360 show the back, rows below the front",
+          arguments: [Picture.nv12, Picture.bgra])
+    func crop(input: OSType) throws {
+        let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: Picture.nv12)
+        let back = Picture.make(input, width: 1280, height: 720, top: red)
+        let front = Picture.make(input, width: 1280, height: 720, top: green)
+        let frame = try compositor.render(layers: [
+            CompositorLayer(image: front, cropRectangle: CGRect(x: 0, y: 360, width: 1280, height: 360)),
+            CompositorLayer(image: back),
+        ], backgroundColor: opaqueBlack)
+        for y in [0, 200, 357] { #expect(Picture.close(Picture.rgb(frame, 640, y), red, 8), "y \(y)") }
+        for y in [362, 500, 719] { #expect(Picture.close(Picture.rgb(frame, 640, y), green, 8), "y \(y)") }
+        // A wipe at an odd column: left of it the front, right of it the back.
+        let wipe = try compositor.render(layers: [
+            CompositorLayer(image: front, cropRectangle: CGRect(x: 0, y: 0, width: 427, height: 720)), CompositorLayer(image: back),
+        ], backgroundColor: opaqueBlack)
+        #expect(Picture.close(Picture.rgb(wipe, 424, 10), green, 8))
+        #expect(Picture.close(Picture.rgb(wipe, 430, 10), red, 8))
+    }
+
+    @Test("a quarter turn and a scale by 2 through the transform; the background where nothing is drawn",
+          arguments: [Picture.nv12, Picture.bgra])
+    func rotateAndScale(input: OSType) throws {
+        // 320×180: top half white, bottom half black. Turned a quarter clockwise (source x → down,
+        // source y → left) then scaled by 2: 360 wide × 640 high, white on the right.
+        let source = Picture.make(input, width: 320, height: 180, top: white, bottom: black, split: 90)
+        let turn = CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 180, ty: 0).concatenating(CGAffineTransform(scaleX: 2, y: 2))
+        for output in [Picture.bgra, Picture.nv12] {
+            let compositor = try FrameCompositor(renderWidth: 640, renderHeight: 640, pixelFormat: output)
+            let frame = try compositor.render(layers: [CompositorLayer(image: source, transform: turn)],
+                                              backgroundColor: (0, 0, 1, 1))
+            for y in [0, 320, 639] {
+                #expect(Picture.close(Picture.rgb(frame, 90, y), black, 8), "\(output.fourCCString) y \(y)")
+                #expect(Picture.close(Picture.rgb(frame, 270, y), white, 8))
+                #expect(Picture.close(Picture.rgb(frame, 500, y), blue, 8))
+            }
+        }
+    }
+
+    @Test("a picture in picture: a 640×360 layer at (600, 300) over a full frame, background untouched elsewhere")
+    func pictureInPicture() throws {
+        let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: Picture.nv12)
+        let small = Picture.make(Picture.nv12, width: 640, height: 360, top: green)
+        let frame = try compositor.render(layers: [
+            CompositorLayer(image: small, transform: CGAffineTransform(translationX: 600, y: 300)),
+        ], backgroundColor: (1, 1, 1, 1))
+        #expect(Picture.close(Picture.rgb(frame, 100, 100), white, 8))
+        #expect(Picture.close(Picture.rgb(frame, 1279, 719), white, 8))
+        #expect(Picture.close(Picture.rgb(frame, 900, 500), green, 8))
+        #expect(Picture.close(Picture.rgb(frame, 590, 500), white, 8))
+        // No layers at all: the background.
+        let empty = try compositor.render(layers: [], backgroundColor: (1, 0, 0, 1))
+        #expect(Picture.close(Picture.rgb(empty, 0, 0), red, 8) && Picture.close(Picture.rgb(empty, 1279, 719), red, 8))
+    }
+
+    @Test("the planes path and the RGB path agree")
+    func pathsAgree() throws {
+        let compositor = try FrameCompositor(renderWidth: 640, renderHeight: 360, pixelFormat: Picture.bgra)
+        let back = Picture.make(Picture.nv12, width: 640, height: 360, top: (200, 30, 90), bottom: (10, 220, 40), split: 100)
+        let front = Picture.make(Picture.nv12, width: 640, height: 360, top: (30, 60, 250), bottom: (250, 250, 0), split: 250)
+        // An even offset takes the planes path; an odd one the RGB path (as BGRA inputs do).
+        for offset in [(2.0, 2), (3.0, 3)] {
+            let frame = try compositor.render(layers: [
+                CompositorLayer(image: front, transform: CGAffineTransform(translationX: offset.0, y: 0), opacity: 0.3),
+                CompositorLayer(image: back),
+            ], backgroundColor: opaqueBlack)
+            for y in [50, 200, 300] {
+                let b = Picture.rgb(back, 320, y), f = Picture.rgb(front, 320 - offset.1, y)
+                let expected = ((b.0 * 7 + f.0 * 3) / 10, (b.1 * 7 + f.1 * 3) / 10, (b.2 * 7 + f.2 * 3) / 10)
+                #expect(Picture.close(Picture.rgb(frame, 320, y), expected, 4), "offset \(offset.1) y \(y)")
+            }
+        }
+    }
+
+    @Test("an opaque untransformed layer of the render size passes through: the same buffer")
+    func passthrough() throws {
+        let frame = Picture.make(Picture.nv12, width: 1280, height: 720, top: red)
+        let other = Picture.make(Picture.nv12, width: 1280, height: 720, top: green)
+        let accepted = [Picture.nv12]
+        func pass(_ layers: [CompositorLayer]) -> CVPixelBuffer? {
+            FrameCompositor.passthroughImage(layers: layers, renderWidth: 1280, renderHeight: 720, acceptedPixelFormats: accepted)
+        }
+        #expect(pass([CompositorLayer(image: frame)]) === frame)
+        #expect(pass([CompositorLayer(image: frame), CompositorLayer(image: other, opacity: 0.5)]) === frame)
+        #expect(pass([CompositorLayer(image: other, opacity: 0), CompositorLayer(image: frame)]) === frame)
+        #expect(pass([CompositorLayer(image: frame, cropRectangle: CGRect(x: -10, y: -10, width: 2000, height: 2000))]) === frame)
+        #expect(pass([CompositorLayer(image: frame, opacity: 0.9)]) == nil)
+        #expect(pass([CompositorLayer(image: frame, transform: CGAffineTransform(translationX: 2, y: 0))]) == nil)
+        #expect(pass([CompositorLayer(image: frame, cropRectangle: CGRect(x: 0, y: 0, width: 1280, height: 700))]) == nil)
+        #expect(pass([CompositorLayer(image: frame, transform: CGAffineTransform(scaleX: -1, y: 1).translatedBy(x: -1280, y: 0))]) == nil)
+        #expect(FrameCompositor.passthroughImage(layers: [CompositorLayer(image: frame)], renderWidth: 1280, renderHeight: 720,
+                                                 acceptedPixelFormats: [Picture.bgra]) == nil)
+        let bgra = Picture.make(Picture.bgra, width: 1280, height: 720, top: red)
+        #expect(FrameCompositor.passthroughImage(layers: [CompositorLayer(image: bgra)], renderWidth: 1280, renderHeight: 720,
+                                                 acceptedPixelFormats: [Picture.bgra]) == nil, "BGRA may carry alpha")
+        let small = Picture.make(Picture.nv12, width: 640, height: 360, top: red)
+        #expect(pass([CompositorLayer(image: small, transform: CGAffineTransform(scaleX: 2, y: 2))]) == nil)
+        let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: Picture.nv12)
+        #expect(compositor.passthroughImage(layers: [CompositorLayer(image: frame)]) === frame)
+        // Rendering never hands out the source: a new pooled buffer with the same picture.
+        let rendered = try compositor.render(layers: [CompositorLayer(image: frame)], backgroundColor: opaqueBlack)
+        #expect(rendered !== frame && Picture.close(Picture.rgb(rendered, 5, 5), red, 8))
+    }
+
+    @Test("a real H.264 decode (NV12, 320×240) scaled over a BGRA layer of another size")
+    func decodedInput() throws {
+        let dir = try TestTools.temporaryDirectory("compositor")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("red.mp4")
+        try TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "color=c=red:s=320x240:r=30:d=1",
+                                     "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+        let demuxer = try Demuxer(url: url)
+        let video = try #require(demuxer.streams.first { $0.kind == .video })
+        let seeker = try FrameSeeker(url: url, streamIndex: video.index)
+        let decoded = try seeker.frame(for: .init(time: .zero)).frame.makePixelBuffer()
+        let format = try #require(decoded.storage?.pixelFormat)
+        #expect([OSType(fourCC: "420v"), OSType(fourCC: "420f"), OSType(fourCC: "y420")].contains(format))
+        let back = Picture.make(Picture.bgra, width: 800, height: 600, top: green)
+        for output in [Picture.nv12, Picture.bgra] {
+            let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: output)
+            let frame = try compositor.render(layers: [
+                CompositorLayer(image: decoded, transform: CGAffineTransform(scaleX: 2, y: 2).translatedBy(x: 10, y: 10)),
+                CompositorLayer(image: back, transform: CGAffineTransform(scaleX: 1.6, y: 1.2)),
+            ], backgroundColor: opaqueBlack)
+            // The decoded frame covers (20…660, 20…500); the back layer the whole frame.
+            #expect(Picture.close(Picture.rgb(frame, 300, 300), red, 10), "\(Picture.rgb(frame, 300, 300))")
+            #expect(Picture.close(Picture.rgb(frame, 10, 10), green, 8))
+            #expect(Picture.close(Picture.rgb(frame, 1000, 600), green, 8))
+        }
+    }
+
+    @Test("one compositor renders from several threads at once, each frame right")
+    func concurrentRenders() throws {
+        let compositor = try FrameCompositor(renderWidth: 640, renderHeight: 360, pixelFormat: Picture.nv12)
+        let back = Picture.make(Picture.nv12, width: 640, height: 360, top: red)
+        let front = Picture.make(Picture.nv12, width: 640, height: 360, top: green)
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 24) { i in
+            let opacity = Float(i % 4) / 3
+            let frame = try? compositor.render(layers: [CompositorLayer(image: front, transform: i % 2 == 0 ? .identity
+                                                                            : CGAffineTransform(translationX: 0.5, y: 0),
+                                                                        opacity: opacity),
+                                                        CompositorLayer(image: back)], backgroundColor: opaqueBlack)
+            let expected = (Int((255 * (1 - opacity)).rounded()), Int((255 * opacity).rounded()), 0)
+            if frame.map({ !Picture.close(Picture.rgb($0, 320, 180), expected, 8) }) ?? true {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+    }
+
+    @Test("bad input: empty sizes and unknown output formats are refused; degenerate layers draw nothing")
+    func badInput() throws {
+        #expect(throws: PixelConversionError.invalidBuffer) {
+            try FrameCompositor(renderWidth: 0, renderHeight: 720, pixelFormat: Picture.nv12)
+        }
+        #expect(throws: PixelConversionError.unsupportedPixelFormat(OSType(fourCC: "what"))) {
+            try FrameCompositor(renderWidth: 64, renderHeight: 64, pixelFormat: OSType(fourCC: "what"))
+        }
+        let compositor = try FrameCompositor(renderWidth: 64, renderHeight: 64, pixelFormat: Picture.bgra)
+        let layer = Picture.make(Picture.nv12, width: 64, height: 64, top: red)
+        let frame = try compositor.render(layers: [
+            CompositorLayer(image: layer, transform: CGAffineTransform(scaleX: 0, y: 1)),
+            CompositorLayer(image: layer, cropRectangle: CGRect(x: 100, y: 100, width: 10, height: 10)),
+            CompositorLayer(image: layer, transform: CGAffineTransform(translationX: .nan, y: 0)),
+            CompositorLayer(image: layer, opacity: .nan),
+            CompositorLayer(image: layer, transform: CGAffineTransform(translationX: 1e300, y: 0)),
+        ], backgroundColor: (0, 1, 0, 1))
+        #expect(Picture.close(Picture.rgb(frame, 30, 30), green, 3))
+    }
+}
