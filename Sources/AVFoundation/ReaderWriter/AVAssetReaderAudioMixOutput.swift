@@ -55,6 +55,7 @@ open class AVAssetReaderAudioMixOutput: AVAssetReaderOutput, @unchecked Sendable
 
     override func makeSource(timeRange: CMTimeRange) throws -> any ReaderSampleSource {
         readingStarted = true
-        return try AudioReaderSource(tracks: audioTracks, audioSettings: audioSettings, audioMix: storedAudioMix)
+        return try AudioReaderSource(tracks: audioTracks, audioSettings: audioSettings, audioMix: storedAudioMix,
+                                     timePitchAlgorithm: storedAlgorithm, appliesPreferredVolume: true)
     }
 }

@@ -85,7 +85,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
                 ReaderVideoSource(source: $0, settings: videoSettings, copiesSampleData: copies)
             }
         }
-        return try AudioReaderSource(tracks: [track], audioSettings: outputSettings, audioMix: nil)
+        return try AudioReaderSource(tracks: [track], audioSettings: outputSettings, audioMix: nil, timePitchAlgorithm: audioTimePitchAlgorithm)
     }
 
     /// Why audio settings ask for something a track output cannot produce (compressed audio,
