@@ -41,6 +41,20 @@ let package = Package(
             pkgConfig: "pixman-1",
             providers: [.apt(["libpixman-1-dev"])]
         ),
+        // C: VOLK (GNU Radio's SIMD vector kernels) through pkg-config. Only AVFoundation imports
+        // it: the audio mixer's gain-and-sum runs through it.
+        .systemLibrary(
+            name: "CVolk",
+            pkgConfig: "volk",
+            providers: [.apt(["libvolk2-dev"])]
+        ),
+        // C: Rubber Band (time-stretching keeping pitch) through pkg-config. Only AVFoundation
+        // imports it: scaled audio edits are stretched with it.
+        .systemLibrary(
+            name: "CRubberBand",
+            pkgConfig: "rubberband",
+            providers: [.apt(["librubberband-dev"])]
+        ),
         // Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
@@ -59,7 +73,7 @@ let package = Package(
         .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "MediaEngine"], swiftSettings: strict),
         .target(name: "AVFoundation",
                 dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "CoreAudioTypes", "ImageIO", "UniformTypeIdentifiers",
-                               "VideoToolbox", "MediaEngine"],
+                               "VideoToolbox", "MediaEngine", "CVolk", "CRubberBand"],
                 swiftSettings: strict),
         .executableTarget(name: "avtool",
                           dependencies: ["AVFoundation", "MediaEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")],

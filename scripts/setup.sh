@@ -26,6 +26,7 @@ APT_PACKAGES=(
     pkg-config
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
     libpixman-1-dev
+    libvolk2-dev librubberband-dev
     ffmpeg
     mediainfo
     atomicparsley libimage-exiftool-perl python3-mutagen

@@ -293,9 +293,11 @@ struct SegmentedAudioTests {
     }
 
     /// Reads `tracks` of `asset` mixed, as float mono: the samples placed by their buffers' times.
-    static func mixed(_ asset: AVAsset, _ tracks: [AVAssetTrack], frames: Int) throws -> (samples: [Float], starts: [Int64]) {
+    static func mixed(_ asset: AVAsset, _ tracks: [AVAssetTrack], frames: Int,
+                      algorithm: AVAudioTimePitchAlgorithm = .spectral) throws -> (samples: [Float], starts: [Int64]) {
         let reader = try AVAssetReader(asset: asset)
         let output = AVAssetReaderAudioMixOutput(audioTracks: tracks, audioSettings: nil)
+        output.audioTimePitchAlgorithm = algorithm
         reader.add(output)
         #expect(reader.startReading())
         var samples = [Float](repeating: .nan, count: frames)
@@ -309,7 +311,7 @@ struct SegmentedAudioTests {
         return (samples, starts)
     }
 
-    @Test("two segmented tracks mix sample-exactly at their edits; a 2× segment is resampled to twice its length")
+    @Test("two segmented tracks mix sample-exactly at their edits; a 2× segment is resampled to twice its length (Varispeed)")
     func mixedSegments() async throws {
         let trackB = try #require(try await AVURLAsset(url: Self.b).loadTracks(withMediaType: .audio).first)
         // Track 2: B [1, 1.25) at [0.5, 1), played at half speed.
@@ -318,7 +320,7 @@ struct SegmentedAudioTests {
         #expect(asset.duration.seconds == 1)
         let sourceA = AssetReaderAudioMixTests.source(Self.a, stream: 0), sourceB = AssetReaderAudioMixTests.source(Self.b, stream: 0)
         try #require(sourceA.count == 96000 && sourceB.count == 96000)
-        let (mix, _) = try Self.mixed(asset, asset.tracks, frames: 48000)
+        let (mix, _) = try Self.mixed(asset, asset.tracks, frames: 48000, algorithm: .varispeed)
         // Where only unscaled segments play, the mix is the source samples exactly.
         for i in 0..<24000 { if mix[i] != sourceA[24000 + i] { Issue.record("sample \(i): \(mix[i]) ≠ A[\(24000 + i)]"); break } }
         // Half speed: target sample i of track 2 is source position 48000 + (i - 24000) / 2.

@@ -76,13 +76,9 @@ open class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @un
         ramps.insert(ramp, at: index)
     }
 
-    /// The volume changes as plain numbers, for applying them sample by sample.
-    var volumeCurve: AudioVolumeCurve? {
-        guard !ramps.isEmpty else { return nil }
-        let segments = ramps.map { ramp in
-            AudioVolumeCurve.Segment(start: ramp.timeRange.start.seconds, end: ramp.timeRange.end.seconds,
-                                     startVolume: ramp.startVolume, endVolume: ramp.endVolume)
-        }
-        return AudioVolumeCurve(segments: segments)
+    /// The volume changes on the sample indices of `rate`, each gain times `scale` (the track's
+    /// preferred volume); nil when every gain is 1.
+    func volumeCurve(rate: Int, scale: Float) -> AudioVolumeCurve? {
+        AudioVolumeCurve(ramps: ramps.map { ($0.timeRange, $0.startVolume, $0.endVolume) }, scale: scale, rate: rate)
     }
 }

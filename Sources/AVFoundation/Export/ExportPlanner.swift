@@ -123,7 +123,8 @@ enum ExportPlanner {
         }
         if !audioTracks.isEmpty, container.mediaTypes.contains(.audio) {
             let first = audioTracks[0]
-            let mixes = audioMix != nil || audioTracks.count > 1
+            // The mixer also applies a track's preferred volume (a composition track's, say).
+            let mixes = audioMix != nil || audioTracks.count > 1 || audioTracks.contains { $0.preferredVolume != 1 }
             // A mix keeps the richest of its tracks: the highest rate, the most channels.
             let formats = (mixes ? audioTracks : [first]).compactMap { track in
                 (track.formatDescriptions.first as! CMFormatDescription?).flatMap { CMAudioFormatDescriptionGetStreamBasicDescription($0)?.pointee }

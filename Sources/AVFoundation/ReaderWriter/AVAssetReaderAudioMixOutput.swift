@@ -5,7 +5,7 @@ import Foundation
 /// Reads audio samples that result from mixing the audio of one or more tracks of the reader's
 /// asset, as linear PCM (the audio settings' format, or 32-bit float non-interleaved at the
 /// tracks' sample rate when there are none). An audio mix sets each track's volume over the
-/// asset's timeline.
+/// asset's timeline; each track is also scaled by its `preferredVolume`.
 open class AVAssetReaderAudioMixOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// The tracks mixed.
     public let audioTracks: [AVAssetTrack]
@@ -40,7 +40,8 @@ open class AVAssetReaderAudioMixOutput: AVAssetReaderOutput, @unchecked Sendable
         }
     }
 
-    /// The processing algorithm for scaled audio edits (default `.spectral`).
+    /// The processing algorithm for scaled audio edits (default `.spectral`), for tracks whose
+    /// audio mix input parameters name none: all but `.varispeed` keep pitch.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
         get { storedAlgorithm }
         set {
@@ -55,6 +56,7 @@ open class AVAssetReaderAudioMixOutput: AVAssetReaderOutput, @unchecked Sendable
 
     override func makeSource(timeRange: CMTimeRange) throws -> any ReaderSampleSource {
         readingStarted = true
-        return try AudioReaderSource(tracks: audioTracks, audioSettings: audioSettings, audioMix: storedAudioMix)
+        return try AudioReaderSource(tracks: audioTracks, audioSettings: audioSettings, audioMix: storedAudioMix,
+                                     timePitchAlgorithm: storedAlgorithm, appliesPreferredVolume: true)
     }
 }

@@ -52,9 +52,9 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         super.init(mediaType: track.mediaType)
     }
 
-    /// The algorithm for scaled audio edits (default `.spectral`, Apple's default for offline
-    /// processing). Stored; the engine plays edits at rate 1. Only Apple's four constants are
-    /// accepted, before reading starts.
+    /// The algorithm for scaled audio edits read as linear PCM (default `.spectral`, Apple's
+    /// default for offline processing): all but `.varispeed` keep pitch. Only Apple's four
+    /// constants are accepted, before reading starts.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
         get { pitchLock.withLock { pitchAlgorithm } }
         set {
@@ -85,7 +85,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
                 ReaderVideoSource(source: $0, settings: videoSettings, copiesSampleData: copies)
             }
         }
-        return try AudioReaderSource(tracks: [track], audioSettings: outputSettings, audioMix: nil)
+        return try AudioReaderSource(tracks: [track], audioSettings: outputSettings, audioMix: nil, timePitchAlgorithm: audioTimePitchAlgorithm)
     }
 
     /// Why audio settings ask for something a track output cannot produce (compressed audio,

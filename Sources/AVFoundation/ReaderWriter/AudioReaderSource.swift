@@ -18,10 +18,12 @@ internal import MediaEngine
 ///
 /// Each track is read in the asset's timeline by an `AudioSegmentReader` (its segments walked,
 /// sample-exactly). One track without volume changes is converted straight to the output format.
-/// Several tracks (or one with an audio mix's volume changes) go through the `AudioMixer` stage:
-/// each read as 32-bit float at the output rate and channel layout, scaled by its volume, summed,
-/// and converted to the output format — clipping when that is integer. The mix runs from the
-/// earliest sample of any track to the last, with silence where a track has none.
+/// Several tracks (or one with an audio mix's volume changes, or a mix output's track whose
+/// preferred volume is not 1) go through the `AudioMixer` stage: each read as 32-bit float at the
+/// output rate and channel layout, scaled by its volume, summed, and converted to the output
+/// format — clipping when that is integer. The mix runs from the earliest sample of any track to
+/// the last, with silence where a track has none. Scaled segments are rendered with each track's
+/// time-pitch algorithm: its audio mix input parameters' when set, else the output's.
 final class AudioReaderSource: ReaderSampleSource {
     /// Frames per sample buffer at most (Apple documents no size; this bounds memory).
     static let framesPerBuffer = 8192
@@ -32,6 +34,7 @@ final class AudioReaderSource: ReaderSampleSource {
     /// The description every sample buffer carries.
     let formatDescription: CMAudioFormatDescription
     private let curves: [AudioVolumeCurve?]
+    private let algorithms: [AVAudioTimePitchAlgorithm]
     private var pendingRanges: [CMTimeRange] = []
     /// One reader per track for the current range (empty between ranges).
     private var readers: [AudioSegmentReader] = []
@@ -50,8 +53,10 @@ final class AudioReaderSource: ReaderSampleSource {
     /// the tracks' highest sample rate and with the channels of the track that has most).
     ///
     /// The settings must have passed `settingsProblem(_:tracks:outputClass:)`; the files are
-    /// opened by `start`.
-    init(tracks: [AVAssetTrack], audioSettings: [String: Any]?, audioMix: AVAudioMix?) throws {
+    /// opened by `start`. A mix output (`appliesPreferredVolume`) scales each track by its
+    /// `preferredVolume`, as playback and export do; a track output delivers samples as decoded.
+    init(tracks: [AVAssetTrack], audioSettings: [String: Any]?, audioMix: AVAudioMix?,
+         timePitchAlgorithm: AVAudioTimePitchAlgorithm = .spectral, appliesPreferredVolume: Bool = false) throws {
         guard !tracks.isEmpty else { throw AVError(.invalidSourceMedia, userInfo: [NSLocalizedFailureReasonErrorKey: "No audio tracks."]) }
         if let track = tracks.first(where: { $0.stream.kind != .audio }) {
             throw AVError(.invalidSourceMedia, userInfo: [NSLocalizedFailureReasonErrorKey: "Track \(track.trackID) is not an audio track."])
@@ -64,7 +69,15 @@ final class AudioReaderSource: ReaderSampleSource {
             throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "Cannot describe \(format)."])
         }
         formatDescription = description
-        curves = tracks.map { audioMix?.parameters(forTrackID: $0.trackID)?.volumeCurve }
+        let rate = format.sampleRate
+        curves = tracks.map { track in
+            let scale = appliesPreferredVolume ? track.preferredVolume : 1
+            guard let parameters = audioMix?.parameters(forTrackID: track.trackID) else {
+                return AudioVolumeCurve(ramps: [], scale: scale, rate: rate)
+            }
+            return parameters.volumeCurve(rate: rate, scale: scale)
+        }
+        algorithms = tracks.map { audioMix?.parameters(forTrackID: $0.trackID)?.audioTimePitchAlgorithm ?? timePitchAlgorithm }
     }
 
     // MARK: ReaderSampleSource
@@ -119,7 +132,9 @@ final class AudioReaderSource: ReaderSampleSource {
         guard !pendingRanges.isEmpty else { return }
         let range = pendingRanges.removeFirst()
         let readerFormat = isMixing ? AudioMixer.mixFormat(for: format) : format
-        let opened = try tracks.map { try AudioSegmentReader(segments: $0.mediaSegments, range: range, output: readerFormat) }
+        let opened = try zip(tracks, algorithms).map { track, algorithm in
+            try AudioSegmentReader(segments: track.mediaSegments, range: range, output: readerFormat, algorithm: algorithm)
+        }
         readers = opened
         cancellation.withLock {
             openReaders = opened

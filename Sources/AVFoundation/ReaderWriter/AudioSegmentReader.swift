@@ -12,15 +12,20 @@ internal import MediaEngine
 /// reader for the source range mapping onto the overlap, and its frames are shifted to the
 /// overlap's first target sample: a segment covering target samples `[a, b)` (indices rounded up,
 /// as the stream reader rounds) delivers at most `b - a` frames starting at `a`, so segments
-/// meet sample-exactly. A scaled segment is resampled: its source is decoded at the rate that
-/// makes its source duration last its target duration in output samples (libswresample), so
-/// pitch follows speed (Apple's `varispeed`); `audioTimePitchAlgorithm` is not applied.
+/// meet sample-exactly. A scaled segment follows the time-pitch algorithm: with `.varispeed` its
+/// source is decoded at the rate that makes its source duration last its target duration in
+/// output samples (libswresample), so pitch follows speed; with the others (`.spectral`, the
+/// default, `.timeDomain`, `.lowQualityZeroLatency`) its source is decoded at the output rate
+/// and time-stretched by Rubber Band (`AudioTimeStretcher`), so pitch stays. Either way the
+/// segment delivers exactly its target's frame count (a stretch's short tail is padded with
+/// silence, its excess dropped).
 ///
 /// `cancel()` may be called from another thread to stop a blocking read.
 final class AudioSegmentReader {
     private let output: AudioPCMFormat
     private var pieces: [Piece]
-    private var current: (reader: AudioStreamReader, shift: Int64, url: URL)?
+    private let algorithm: AVAudioTimePitchAlgorithm
+    private var current: (reader: AudioStreamReader, shift: Int64, url: URL, stretch: Stretch?)?
     private let lock = NSLock()
     private var cancelled = false
 
@@ -32,25 +37,30 @@ final class AudioSegmentReader {
         var rate: Int
         /// Where the piece's first frame goes on the output timeline (nil: where the stream puts it).
         var targetStart: Int64?
+        /// A time stretch keeping pitch: its Rubber Band options and frame counts.
+        var stretch: (options: Int32, sourceFrames: Int64, targetFrames: Int64)?
     }
 
-    /// A reader of `segments` for `range` (target time) delivering `output`.
-    init(segments: [MediaSegment], range: CMTimeRange, output: AudioPCMFormat) throws {
+    /// A reader of `segments` for `range` (target time) delivering `output`, scaled segments
+    /// rendered with `algorithm`.
+    init(segments: [MediaSegment], range: CMTimeRange, output: AudioPCMFormat, algorithm: AVAudioTimePitchAlgorithm = .spectral) throws {
         self.output = output
+        self.algorithm = algorithm
         let start = range.start.isNumeric ? range.start : .zero
         let end = range.duration.isNumeric ? range.end : .positiveInfinity
         if segments.count == 1, segments[0].isWholeStream, let source = segments[0].source {
             // FFmpeg applies an edit list's start but decodes whole packets at its end: trim there.
             pieces = [Piece(source: source, start: start, end: CMTimeMinimum(end, source.presentationEnd), rate: output.sampleRate)]
         } else {
-            pieces = try Self.pieces(segments, start: start, end: end, output: output)
+            pieces = try Self.pieces(segments, start: start, end: end, output: output, algorithm: algorithm)
         }
         // The first source opens now, so that a missing or damaged file fails `startReading()`.
         if !pieces.isEmpty { try open(pieces.removeFirst()) }
     }
 
     /// The reads for the media segments overlapping `[start, end)`.
-    private static func pieces(_ segments: [MediaSegment], start: CMTime, end: CMTime, output: AudioPCMFormat) throws -> [Piece] {
+    private static func pieces(_ segments: [MediaSegment], start: CMTime, end: CMTime, output: AudioPCMFormat,
+                               algorithm: AVAudioTimePitchAlgorithm) throws -> [Piece] {
         let rate = Int64(output.sampleRate)
         let wanted = CMTimeRange(start: start, end: end)
         return try segments.compactMap { segment -> Piece? in
@@ -59,15 +69,22 @@ final class AudioSegmentReader {
             guard last > first else { return nil }
             let sourceRange = segment.sourceRange(for: overlap)
             var sourceRate = output.sampleRate
+            let scale = overlap.duration.seconds / sourceRange.duration.seconds
+            if segment.isScaled, let options = AudioTimeStretcher.options(for: algorithm) {
+                // Decoded at the output rate, stretched to the target's frame count. Apple's
+                // Spectral takes rates from 1/32 to 32.
+                let sourceFirst = index(sourceRange.start, rate), sourceEnd = index(sourceRange.end, rate)
+                guard scale.isFinite, scale >= 1.0 / 32, scale <= 32, sourceEnd > sourceFirst else {
+                    throw unsupportedScale(scale)
+                }
+                return Piece(source: source, start: sourceRange.start, end: CMTimeMinimum(sourceRange.end, source.presentationEnd),
+                             rate: output.sampleRate, targetStart: first,
+                             stretch: (options, sourceEnd - sourceFirst, last - first))
+            }
             if segment.isScaled {
                 // Source samples at this rate, heard at the output rate, last the target duration.
-                let r = Double(output.sampleRate) * overlap.duration.seconds / sourceRange.duration.seconds
-                guard r.isFinite, r >= 1, r <= 1_536_000 else {
-                    throw AVError(.operationNotSupportedForAsset, userInfo: [
-                        NSLocalizedDescriptionKey: "Operation Stopped",
-                        NSLocalizedFailureReasonErrorKey: "An audio segment scaled by \(overlap.duration.seconds / sourceRange.duration.seconds)× cannot be resampled.",
-                    ])
-                }
+                let r = Double(output.sampleRate) * scale
+                guard r.isFinite, r >= 1, r <= 1_536_000 else { throw unsupportedScale(scale) }
                 sourceRate = Int(r.rounded())
             }
             // Exactly the target's frame count from the first source sample.
@@ -76,6 +93,13 @@ final class AudioSegmentReader {
             return Piece(source: source, start: sourceRange.start, end: CMTimeMinimum(sourceEnd, source.presentationEnd),
                          rate: sourceRate, targetStart: first)
         }
+    }
+
+    private static func unsupportedScale(_ scale: Double) -> AVError {
+        AVError(.operationNotSupportedForAsset, userInfo: [
+            NSLocalizedDescriptionKey: "Operation Stopped",
+            NSLocalizedFailureReasonErrorKey: "An audio segment scaled by \(scale)× cannot be rendered.",
+        ])
     }
 
     /// The sample index of `time` at `rate`, rounded up (as `AudioStreamReader` places bounds).
@@ -91,10 +115,14 @@ final class AudioSegmentReader {
                 guard !pieces.isEmpty else { return nil }
                 try open(pieces.removeFirst())
             }
-            guard let (reader, shift, url) = current else { return nil }
+            guard let (reader, shift, url, stretch) = current else { return nil }
             let block: AudioPCMBlock?
-            do {
-                block = try reader.read(maxFrames: maxFrames)
+            do throws(MediaError) {
+                if let stretch {
+                    block = try stretch.read(from: reader, maxFrames: maxFrames)
+                } else {
+                    block = try reader.read(maxFrames: maxFrames)
+                }
             } catch {
                 throw AVError.from(error, url: url)
             }
@@ -111,15 +139,23 @@ final class AudioSegmentReader {
         var format = output
         format.sampleRate = piece.rate
         let reader: AudioStreamReader
+        var stretch: Stretch?
         do {
+            if let s = piece.stretch, let targetStart = piece.targetStart {
+                let planar = AudioPCMFormat.float32Planar(sampleRate: output.sampleRate, channels: output.channels)
+                stretch = try Stretch(options: s.options, format: planar, output: output, sourceFrames: s.sourceFrames,
+                                      targetStart: targetStart, targetFrames: s.targetFrames)
+                format = planar
+            }
             reader = try AudioStreamReader(url: piece.source.url, streamIndex: piece.source.streamIndex, output: format)
             try reader.start(from: piece.start, to: piece.end)
         } catch {
             throw AVError.from(error, url: piece.source.url)
         }
-        let shift = piece.targetStart.map { $0 - Self.index(piece.start, Int64(piece.rate)) } ?? 0
+        // A stretch places its own frames; a plain read is shifted from source to target samples.
+        let shift = stretch != nil ? 0 : piece.targetStart.map { $0 - Self.index(piece.start, Int64(piece.rate)) } ?? 0
         let stop = lock.withLock {
-            current = (reader, shift, piece.source.url)
+            current = (reader, shift, piece.source.url, stretch)
             return cancelled
         }
         if stop { reader.cancel() }
@@ -132,5 +168,62 @@ final class AudioSegmentReader {
             return current?.reader
         }
         reader?.cancel()
+    }
+}
+
+extension AudioSegmentReader {
+    /// One scaled segment being time-stretched: the source's frames (planar float at the output
+    /// rate) through the stretcher, exactly `targetFrames` frames out from `targetStart`, converted
+    /// to the reader's output format.
+    final class Stretch {
+        private let stretcher: AudioTimeStretcher
+        /// From the stretcher's planar float to the reader's format (nil when they are the same).
+        private let converter: AudioResampler?
+        private let channelCount: Int
+        private let targetStart: Int64
+        private let targetFrames: Int64
+        private var produced: Int64 = 0
+
+        init(options: Int32, format: AudioPCMFormat, output: AudioPCMFormat, sourceFrames: Int64, targetStart: Int64,
+             targetFrames: Int64) throws(MediaError) {
+            stretcher = AudioTimeStretcher(options: options, sampleRate: format.sampleRate, channels: format.channelCount,
+                                           ratio: Double(targetFrames) / Double(sourceFrames), maxFrames: AudioReaderSource.framesPerBuffer)
+            converter = format == output ? nil : try AudioResampler(input: format, output: output)
+            channelCount = format.channelCount
+            self.targetStart = targetStart
+            self.targetFrames = targetFrames
+        }
+
+        /// The next stretched frames (at most `maxFrames`); nil once the target's frames are all out.
+        func read(from reader: AudioStreamReader, maxFrames: Int) throws(MediaError) -> AudioPCMBlock? {
+            while produced < targetFrames {
+                let wanted = Int(min(Int64(maxFrames), targetFrames - produced))
+                if let (data, frames) = stretcher.retrieve(maxFrames: wanted) { return try deliver(data, frames) }
+                if stretcher.isFinal {
+                    // The stretcher gave all it had: the rest of the target is silence.
+                    return try deliver(Data(count: wanted * channelCount * MemoryLayout<Float>.size), wanted)
+                }
+                if let block = try reader.read(maxFrames: maxFrames) {
+                    stretcher.process(block.data, frameCount: block.frameCount, final: false)
+                } else {
+                    stretcher.process(Data(), frameCount: 0, final: true)
+                }
+            }
+            return nil
+        }
+
+        private func deliver(_ data: Data, _ frames: Int) throws(MediaError) -> AudioPCMBlock {
+            let start = targetStart + produced
+            produced += Int64(frames)
+            guard let converter else { return AudioPCMBlock(startIndex: start, frameCount: frames, data: data) }
+            do {
+                try data.withUnsafeBytes { try converter.append(bytes: $0, frameCount: frames) }
+            } catch let error as MediaError {
+                throw error
+            } catch {
+                throw MediaError.other(code: 0, message: "\(error)")
+            }
+            return AudioPCMBlock(startIndex: start, frameCount: frames, data: converter.read(frameCount: converter.bufferedFrameCount))
+        }
     }
 }

@@ -1,0 +1,26 @@
+// VOLK (the Vector-Optimized Library of Kernels, GNU Radio's SIMD kernels picked at run time for
+// the CPU: SSE/AVX/NEON): the audio mixer's gain-and-sum runs through it, so per-sample work is
+// vectorised C whatever the client's build configuration. Only AVFoundation imports this module
+// (`internal import CVolk`), in AudioGainKernel.swift. The wrappers below only name the kernels:
+// VOLK's dispatchers are C function-pointer globals, which Swift 6 would see as shared mutable state.
+#include <volk/volk.h>
+
+/// sum[i] += source[i]
+static inline void avf_volk_accumulate(float *sum, const float *source, unsigned int count) {
+    volk_32f_x2_add_32f(sum, sum, source, count);
+}
+
+/// out[i] = source[i] * gain
+static inline void avf_volk_scale(float *out, const float *source, float gain, unsigned int count) {
+    volk_32f_s32f_multiply_32f(out, source, gain, count);
+}
+
+/// out[i] = a[i] * b[i]
+static inline void avf_volk_multiply(float *out, const float *a, const float *b, unsigned int count) {
+    volk_32f_x2_multiply_32f(out, a, b, count);
+}
+
+/// out[i] = source[i] + offset
+static inline void avf_volk_offset(float *out, const float *source, float offset, unsigned int count) {
+    volk_32f_s32f_add_32f(out, source, offset, count);
+}
