@@ -134,7 +134,10 @@ enum ComposeBuilder {
             let upright = first.uprightSize
             renderSize = CGSize(width: (upright.width / 2).rounded() * 2, height: (upright.height / 2).rounded() * 2)
         }
-        let rate = timeline.frameRate ?? Double(try layout.clips.map { try source($0.url).frameRate }.max() ?? 0)
+        var rate = timeline.frameRate ?? 0
+        if timeline.frameRate == nil {
+            for clip in layout.clips { rate = max(rate, Double(try source(clip.url).frameRate)) }
+        }
         let frameRate = rate > 0 ? rate : 30
         let videoComposition = AVMutableVideoComposition()
         videoComposition.renderSize = renderSize

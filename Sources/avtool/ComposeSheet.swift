@@ -19,7 +19,7 @@ enum ComposeDump {
             let role = track == built.voiceOverTrack ? " (voice-over)" : track == built.musicTrack ? " (music)"
                 : built.videoTracks.count > 1 ? " (\(track == built.videoTracks[0] ? "A" : "B"))" : ""
             out += "  track \(track.trackID) \(kind)\(role)\n"
-            for segment in track.segments {
+            for segment in track.segments.compactMap({ $0 as? AVCompositionTrackSegment }) {
                 let target = segment.timeMapping.target
                 if segment.isEmpty {
                     out += "    \(range(target).padding(toLength: 20, withPad: " ", startingAt: 0))  empty\n"
@@ -63,7 +63,8 @@ enum ComposeDump {
            startOpacity != endOpacity {
             lines.append(String(format: "opacity %.2f → %.2f over ", startOpacity, endOpacity) + self.range(rampRange))
         }
-        if layer.getTransformRamp(for: range.start, start: &startTransform, end: &endTransform, timeRange: &rampRange) {
+        if layer.getTransformRamp(for: range.start, start: &startTransform, end: &endTransform, timeRange: &rampRange),
+           !(startTransform.isIdentity && endTransform.isIdentity) {
             lines.append("transform " + describe(startTransform)
                          + (startTransform == endTransform ? "" : " → " + describe(endTransform) + " over " + self.range(rampRange)))
         }
@@ -108,7 +109,8 @@ enum ComposeSheet {
         let width = 1600, margin = 16
         let lane = 72, instructionLane = 28, strip = 90, gap = 10
         let tracks = composition.tracks
-        let height = margin * 2 + tracks.count * (lane + gap) + instructionLane + gap + strip + gap
+        let lanes: Int = tracks.count * (lane + gap)
+        let height: Int = 2 * margin + lanes + instructionLane + strip + 2 * gap
         guard let ctx = CGContext(data: nil, width: width, height: height, bitsPerComponent: 8, bytesPerRow: 0,
                                   space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue)
         else { throw ComposeError("cannot make a \(width)×\(height) picture") }
@@ -128,7 +130,7 @@ enum ComposeSheet {
         for track in tracks {
             ctx.setFillColor(gray: 0.16, alpha: 1)
             ctx.fill(box(Double(margin), top, Double(width - 2 * margin), lane))
-            for segment in track.segments {
+            for segment in track.segments.compactMap({ $0 as? AVCompositionTrackSegment }) {
                 let r = segment.timeMapping.target
                 let x0 = x(r.start), w = r.duration.seconds * scale
                 if segment.isEmpty { continue }
@@ -155,8 +157,10 @@ enum ComposeSheet {
                     guard let ramp = ramps.first(where: { $0.range.start.seconds <= t && t < $0.range.end.seconds }) else { continue }
                     let f = (t - ramp.range.start.seconds) / max(ramp.range.duration.seconds, 1e-9)
                     let gain = Double(ramp.from) + (Double(ramp.to) - Double(ramp.from)) * f
-                    let h = Int((min(max(gain, 0), 1.2) * Double(lane - 8)).rounded())
-                    if h > 0 { ctx.fill(box(Double(margin + column), top + lane - 4 - h, 1, 2)) }
+                    let clamped: Double = min(max(gain, 0), 1.2)
+                    let h = Int((clamped * Double(lane - 8)).rounded())
+                    let y: Int = top + lane - 4 - h
+                    if h > 0 { ctx.fill(box(Double(margin + column), y, 1, 2)) }
                 }
             }
             top += lane + gap
