@@ -27,9 +27,10 @@ enum PassthroughMedia {
         return out.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }.filter { !$0.isEmpty }
     }
 
-    /// The MD5 of each packet of a stream.
+    /// The MD5 of each packet stored in a stream (edit lists not applied: FFmpeg lists the
+    /// packets an edit re-reads for decoding again).
     static func packetHashes(_ url: URL, stream: String) throws -> [String] {
-        try probe(url, stream: stream, ["-show_data_hash", "MD5", "-show_entries", "packet=data_hash"])
+        try probe(url, stream: stream, ["-ignore_editlist", "1", "-show_data_hash", "MD5", "-show_entries", "packet=data_hash"])
     }
 
     /// The presentation times of the decoded frames of the video, as ffprobe gives them (ms).
@@ -178,6 +179,31 @@ struct CompositionExportTests {
         #expect(segments.map(\.isEmpty) == [false, true, false, false])
         #expect(segments.map { $0.timeMapping.target.duration.seconds } == [1.5, 0.5, 1.5, 1.0])
         #expect(segments.filter { !$0.isEmpty }.map { $0.timeMapping.source.start.seconds } == [0, 1.5, 3])
+    }
+
+    @Test func passthroughOfWholeClipsOneAfterAnotherKeepsEveryPacket() async throws {
+        // Whole tracks end to end: the AAC priming packet of the second (which the packet index
+        // leaves out) must land after the first's last packet.
+        let composition = AVMutableComposition()
+        let audio = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        var at = CMTime.zero
+        for url in [PassthroughMedia.a, PassthroughMedia.b] {
+            let track = try await M.track(url, .audio)
+            let length = try await track.load(.timeRange).duration
+            try audio.insertTimeRange(CMTimeRange(start: .zero, duration: length), of: track, at: at)
+            at = at + length
+        }
+        let out = try ExportFixtures.output("whole-clips.m4a")
+        let session = try #require(AVAssetExportSession(asset: composition, presetName: AVAssetExportPresetPassthrough))
+        session.outputURL = out
+        session.outputFileType = .m4a
+        await session.export()
+        #expect(session.status == .completed, "\(String(describing: session.error))")
+        let duration = try #require(Double(try AssetFixtures.probe(out, "format=duration")))
+        #expect(abs(duration - at.seconds) < 0.001)
+        let source = try PassthroughMedia.packetHashes(try #require(PassthroughMedia.a), stream: "a:0")
+            + PassthroughMedia.packetHashes(try #require(PassthroughMedia.b), stream: "a:0")
+        #expect(try PassthroughMedia.packetHashes(out, stream: "a:0").sorted() == source.sorted())
     }
 
     @Test func passthroughRefusesSegmentsFromIncompatibleSources() async throws {

@@ -61,7 +61,7 @@ struct PassthroughLayout {
     /// How far before a source range's start the samples read for it may begin (decode times,
     /// from the keyframe before the one the start needs, and two packets more for audio priming),
     /// and how far after its end they may reach (presentation or decode end of the packets up to
-    /// four after the last one shown inside it).
+    /// four after the last one shown inside it), each with a second to spare.
     static func bounds(of source: SourceTrack, _ range: CMTimeRange) throws -> (lead: CMTime, tail: CMTime) {
         let margin = CMTime(value: 1, timescale: 1)
         guard let index = try source.engine.loadIndexes(DemuxerCancellation())[source.streamIndex], index.count > 0 else {
@@ -87,7 +87,9 @@ struct PassthroughLayout {
             latest = max(latest, index.presentationTime(ofDecodeIndex: i) + step, index.decodeTime(ofDecodeIndex: i) + step)
         }
         let earliest = min(index.decodeTime(ofDecodeIndex: k), index.presentationTime(ofDecodeIndex: k))
-        return (max(.zero, range.start - earliest), latest - range.end)
+        // A second of room either side: the index leaves out packets the reader may still give
+        // (AAC priming FFmpeg marks discard), and the compactor closes the room anyway.
+        return (max(.zero, range.start - earliest) + margin, latest - range.end + margin)
     }
 
     /// `t` rounded up to a whole number of `1/timescale` units.
