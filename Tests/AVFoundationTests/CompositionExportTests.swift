@@ -59,23 +59,20 @@ enum PassthroughMedia {
 struct CompositionExportTests {
     typealias M = CompositionMedia
 
-    /// Exports `asset` and watches its progress.
-    static func export(_ asset: AVAsset, preset: String, to url: URL) async throws -> (AVAssetExportSession, [Float]) {
+    /// Exports `asset` as MPEG-4, following its progress through `states(updateInterval:)`
+    /// (the fractions seen while exporting, then `progress` once it has ended).
+    static func export(_ asset: AVAsset, preset: String, to url: URL) async throws -> (AVAssetExportSession, [Double]) {
         let session = try #require(AVAssetExportSession(asset: asset, presetName: preset))
         session.outputURL = url
         session.outputFileType = .mp4
-        let seen = ValueLog()
-        let watcher = Task.detached {
-            while !Task.isCancelled {
-                seen.append(session.progress)
-                try? await Task.sleep(nanoseconds: 20_000_000)
-            }
+        let states = session.states(updateInterval: 0.02)
+        let progress = Task {
+            var fractions: [Double] = []
+            for await case .exporting(let progress) in states { fractions.append(progress.fractionCompleted) }
+            return fractions
         }
         await session.export()
-        watcher.cancel()
-        _ = await watcher.value
-        seen.append(session.progress)
-        return (session, seen.values)
+        return (session, await progress.value + [Double(session.progress)])
     }
 
     /// The colour (R, G, B) ffmpeg decodes at `time` from the middle of the picture.
