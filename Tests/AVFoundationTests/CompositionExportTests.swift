@@ -208,6 +208,8 @@ struct CompositionExportTests {
         let video = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
         try video.insertTimeRange(M.range(0, 1), of: try await M.track(M.red, .video), at: .zero)
         try video.insertTimeRange(M.range(0, 1), of: try await M.track(PassthroughMedia.a, .video), at: M.seconds(1))
+        #expect(!AVAssetExportSession.exportPresets(compatibleWith: composition).contains(AVAssetExportPresetPassthrough))
+        #expect(AVAssetExportSession.exportPresets(compatibleWith: composition).contains(AVAssetExportPresetHighestQuality))
         let out = try ExportFixtures.output("mixed-passthrough.mp4")
         let (session, _) = try await Self.export(composition, preset: AVAssetExportPresetPassthrough, to: out)
         #expect(session.status == .failed)
