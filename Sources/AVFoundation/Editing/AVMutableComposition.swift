@@ -31,13 +31,12 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
 
     /// The track with an ID, or nil.
     open override func track(withTrackID trackID: CMPersistentTrackID) -> AVMutableCompositionTrack? {
-        mutableTracks.first { $0.trackID == trackID }
+        super.track(withTrackID: trackID) as? AVMutableCompositionTrack
     }
 
     /// Loads the track with an ID; nil when there is none.
     public override func loadTrack(withTrackID trackID: CMPersistentTrackID) async throws -> AVMutableCompositionTrack? {
-        _ = try await load(.tracks)
-        return track(withTrackID: trackID)
+        try await super.loadTrack(withTrackID: trackID) as? AVMutableCompositionTrack
     }
 
     /// The size of the composition's visual media; `.zero` returns to the default (the first

@@ -125,7 +125,10 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             return candidates.filter { type in
                 guard let container = WriterContainer.all[type] else { return false }
                 if hasVideo && !container.mediaTypes.contains(.video) { return false }
+                // A composition's tracks must be copyable as they are (ExportPlanner.segmentsProblem).
+                let composed = tracks.filter { $0.isMadeOfSegments && $0.formatSource != nil }
                 return formats.allSatisfy { container.canPassThrough($0) == nil }
+                    && composed.allSatisfy { ExportPlanner.segmentsProblem($0, container: container) == nil }
             }
         }
         let candidates: [AVFileType]
