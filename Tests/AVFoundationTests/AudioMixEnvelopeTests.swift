@@ -225,7 +225,7 @@ struct AudioMixEnvelopeTests {
     func scaledKeepsPitch(_ algorithm: AVAudioTimePitchAlgorithm?) async throws {
         let samples = try await M.readMix(try await Self.scaledAsset(), mix: nil, algorithm: algorithm)
         #expect(samples.count == 2 * 44100)
-        for t in [0.5, 1.0, 1.5] {
+        for t in [0.05, 0.5, 1.0, 1.5, 1.95] {
             let at440 = M.gain(samples, 440, at: t), at220 = M.gain(samples, 220, at: t)
             // The tone is there at its own pitch (a phase vocoder's level wavers a little).
             #expect(at440 > 0.8 && at440 < 1.1, "440 Hz at \(t) s: \(at440)")
@@ -237,10 +237,30 @@ struct AudioMixEnvelopeTests {
     func scaledVarispeed() async throws {
         let samples = try await M.readMix(try await Self.scaledAsset(), mix: nil, algorithm: .varispeed)
         #expect(samples.count == 2 * 44100)
-        for t in [0.5, 1.0, 1.5] {
+        for t in [0.05, 0.5, 1.0, 1.5, 1.95] {
             #expect(abs(M.gain(samples, 220, at: t) - 1) <= 0.03, "220 Hz at \(t) s")
             #expect(M.gain(samples, 440, at: t) < 0.05, "440 Hz at \(t) s")
         }
+    }
+
+    @Test("an export renders the scaled edit with the session's audioTimePitchAlgorithm (Spectral by default)",
+          arguments: [nil, AVAudioTimePitchAlgorithm.varispeed])
+    func exportStretches(_ algorithm: AVAudioTimePitchAlgorithm?) async throws {
+        let out = try AssetFixtures.tempDirectory().appendingPathComponent("scaled-\(algorithm?.rawValue ?? "default").m4a")
+        try? FileManager.default.removeItem(at: out)
+        let session = try #require(AVAssetExportSession(asset: try await Self.scaledAsset(), presetName: AVAssetExportPresetAppleM4A))
+        #expect(session.audioTimePitchAlgorithm == .spectral)
+        if let algorithm { session.audioTimePitchAlgorithm = algorithm }
+        session.outputURL = out
+        session.outputFileType = .m4a
+        await session.export()
+        #expect(session.status == .completed, "\(String(describing: session.error))")
+        let decoded = AudioReaderMedia.floats(AudioReaderMedia.ffmpeg(["-i", out.path, "-map", "0:a:0", "-ac", "1", "-ar", "44100",
+                                                                        "-f", "f32le", "-"]))
+        #expect(abs(decoded.count - 2 * 44100) <= 1024, "\(decoded.count) frames")
+        let pitch = algorithm == .varispeed ? 220.0 : 440.0
+        #expect(M.gain(decoded, pitch, at: 1) > 0.8, "\(pitch) Hz at 1 s: \(M.gain(decoded, pitch, at: 1))")
+        #expect(M.gain(decoded, pitch == 440 ? 220 : 440, at: 1) < 0.05)
     }
 
     @Test("a track's audio mix input parameters choose its algorithm over the output's")
