@@ -79,6 +79,11 @@ enum EnvelopeMedia {
         let output = AVAssetReaderAudioMixOutput(audioTracks: tracks, audioSettings: AudioReaderMedia.pcm(bits: 32, float: true, channels: 1))
         output.audioMix = mix
         if let algorithm { output.audioTimePitchAlgorithm = algorithm }
+        return try readAll(output, of: reader)
+    }
+
+    /// Adds `output` to `reader`, reads it to the end and returns its float samples.
+    static func readAll(_ output: AVAssetReaderOutput, of reader: AVAssetReader) throws -> [Float] {
         reader.add(output)
         #expect(reader.startReading())
         var data = Data()
@@ -283,16 +288,7 @@ struct AudioMixEnvelopeTests {
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(track: track, outputSettings: AudioReaderMedia.pcm(bits: 32, float: true))
             output.audioTimePitchAlgorithm = algorithm
-            reader.add(output)
-            #expect(reader.startReading())
-            var data = Data()
-            while let buffer = output.copyNextSampleBuffer() {
-                let block = try #require(CMSampleBufferGetDataBuffer(buffer))
-                var bytes = Data(count: CMBlockBufferGetDataLength(block))
-                _ = bytes.withUnsafeMutableBytes { CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: $0.count, destination: $0.baseAddress!) }
-                data.append(bytes)
-            }
-            let samples = AudioReaderMedia.floats(data)
+            let samples = try M.readAll(output, of: reader)
             #expect(samples.count == 2 * 44100, "\(algorithm.rawValue)")
             #expect(M.gain(samples, pitch, at: 1) > 0.9, "\(algorithm.rawValue): \(M.gain(samples, pitch, at: 1)) at \(pitch) Hz")
         }
