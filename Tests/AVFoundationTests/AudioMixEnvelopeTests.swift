@@ -97,6 +97,20 @@ enum EnvelopeMedia {
         return AudioReaderMedia.floats(data)
     }
 
+    /// Exports `asset` with the AppleM4A preset (AAC) to `name`.m4a and returns ffmpeg's decode of
+    /// it, mono float at 44.1 kHz.
+    static func exportM4A(_ asset: AVAsset, name: String, configure: (AVAssetExportSession) -> Void = { _ in }) async throws -> [Float] {
+        let out = try AssetFixtures.tempDirectory().appendingPathComponent("\(name).m4a")
+        try? FileManager.default.removeItem(at: out)
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetAppleM4A))
+        session.outputURL = out
+        session.outputFileType = .m4a
+        configure(session)
+        await session.export()
+        #expect(session.status == .completed, "\(String(describing: session.error))")
+        return AudioReaderMedia.floats(AudioReaderMedia.ffmpeg(["-i", out.path, "-map", "0:a:0", "-ac", "1", "-ar", "44100", "-f", "f32le", "-"]))
+    }
+
     /// Every point A12 names: (time, expected 440 Hz gain).
     static let a12Music: [(Double, Double)] = [
         (0.75, 0.5), (1.5, 1.0), (1.75, 0.6), (2.05, 0.2), (2.5, 0.2), (3.5, 0.2), (4.5, 0.2), (4.95, 0.2),
@@ -203,17 +217,7 @@ struct AudioMixEnvelopeTests {
 
     @Test("A12 exported (AAC in M4A) and decoded by ffmpeg shows the same envelope")
     func a12ThroughExport() async throws {
-        let asset = try await M.a12Asset()
-        let out = try AssetFixtures.tempDirectory().appendingPathComponent("a12-mix.m4a")
-        try? FileManager.default.removeItem(at: out)
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetAppleM4A))
-        session.outputURL = out
-        session.outputFileType = .m4a
-        session.audioMix = M.a12Mix()
-        await session.export()
-        #expect(session.status == .completed, "\(String(describing: session.error))")
-        let decoded = AudioReaderMedia.floats(AudioReaderMedia.ffmpeg(["-i", out.path, "-map", "0:a:0", "-ac", "1", "-ar", "44100",
-                                                                        "-f", "f32le", "-"]))
+        let decoded = try await M.exportM4A(try await M.a12Asset(), name: "a12-mix") { $0.audioMix = M.a12Mix() }
         #expect(abs(decoded.count - 15 * 44100) <= 1024, "\(decoded.count) frames")
         M.checkA12(decoded)
     }
@@ -251,17 +255,10 @@ struct AudioMixEnvelopeTests {
     @Test("an export renders the scaled edit with the session's audioTimePitchAlgorithm (Spectral by default)",
           arguments: [nil, AVAudioTimePitchAlgorithm.varispeed])
     func exportStretches(_ algorithm: AVAudioTimePitchAlgorithm?) async throws {
-        let out = try AssetFixtures.tempDirectory().appendingPathComponent("scaled-\(algorithm?.rawValue ?? "default").m4a")
-        try? FileManager.default.removeItem(at: out)
-        let session = try #require(AVAssetExportSession(asset: try await Self.scaledAsset(), presetName: AVAssetExportPresetAppleM4A))
-        #expect(session.audioTimePitchAlgorithm == .spectral)
-        if let algorithm { session.audioTimePitchAlgorithm = algorithm }
-        session.outputURL = out
-        session.outputFileType = .m4a
-        await session.export()
-        #expect(session.status == .completed, "\(String(describing: session.error))")
-        let decoded = AudioReaderMedia.floats(AudioReaderMedia.ffmpeg(["-i", out.path, "-map", "0:a:0", "-ac", "1", "-ar", "44100",
-                                                                        "-f", "f32le", "-"]))
+        let decoded = try await M.exportM4A(try await Self.scaledAsset(), name: "scaled-\(algorithm?.rawValue ?? "default")") { session in
+            #expect(session.audioTimePitchAlgorithm == .spectral)
+            if let algorithm { session.audioTimePitchAlgorithm = algorithm }
+        }
         #expect(abs(decoded.count - 2 * 44100) <= 1024, "\(decoded.count) frames")
         let pitch = algorithm == .varispeed ? 220.0 : 440.0
         #expect(M.gain(decoded, pitch, at: 1) > 0.8, "\(pitch) Hz at 1 s: \(M.gain(decoded, pitch, at: 1))")
@@ -292,5 +289,62 @@ struct AudioMixEnvelopeTests {
             #expect(samples.count == 2 * 44100, "\(algorithm.rawValue)")
             #expect(M.gain(samples, pitch, at: 1) > 0.9, "\(algorithm.rawValue): \(M.gain(samples, pitch, at: 1)) at \(pitch) Hz")
         }
+    }
+
+    // MARK: Through AVMutableComposition (public API only)
+
+    @Test("A12 built as the app builds it: a composition with music and a voice-over at 2 s, the mix on the music track")
+    func a12Composition() async throws {
+        let composition = AVMutableComposition()
+        let music = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let vo = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try music.insertTimeRange(M.range(0, 15), of: try await M.track(M.music), at: .zero)
+        try vo.insertTimeRange(M.range(0, 3), of: try await M.track(M.voiceOver), at: M.time(2))
+        let parameters = AVMutableAudioMixInputParameters(track: music)
+        parameters.setVolumeRamp(fromStartVolume: 0, toEndVolume: 1, timeRange: M.range(0, 1.5))
+        parameters.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0.2, timeRange: M.range(1.5, 2))
+        parameters.setVolumeRamp(fromStartVolume: 0.2, toEndVolume: 1, timeRange: M.range(5, 5.5))
+        parameters.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: M.range(13.5, 15))
+        let mix = AVMutableAudioMix()
+        mix.inputParameters = [parameters]
+        let samples = try await M.readMix(composition, mix: mix)
+        #expect(samples.count == 15 * 44100)
+        M.checkA12(samples)
+    }
+
+    @Test("a composition track's preferredVolume scales it in the mix output (times its mix volume) and in an export")
+    func preferredVolume() async throws {
+        let composition = AVMutableComposition()
+        let track = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try track.insertTimeRange(M.range(0, 2), of: try await M.track(M.nineSeconds), at: .zero)
+        track.preferredVolume = 0.25
+        let parameters = AVMutableAudioMixInputParameters(track: track)
+        parameters.setVolume(0.5, at: M.time(1))
+        let mix = AVMutableAudioMix()
+        mix.inputParameters = [parameters]
+        let samples = try await M.readMix(composition, mix: mix)
+        #expect(samples.count == 2 * 44100)
+        #expect(abs(M.gain(samples, 440, at: 0.5) - 0.25) <= 0.01)
+        #expect(abs(M.gain(samples, 440, at: 1.5) - 0.125) <= 0.01)
+        // A track output gives the samples as decoded.
+        let reader = try AVAssetReader(asset: composition)
+        let plain = try M.readAll(AVAssetReaderTrackOutput(track: track, outputSettings: AudioReaderMedia.pcm(bits: 32, float: true)),
+                                  of: reader)
+        #expect(abs(M.gain(plain, 440, at: 0.5) - 1) <= 0.01)
+        // An export without an audio mix still applies the preferred volume.
+        let decoded = try await M.exportM4A(composition, name: "preferred-volume")
+        #expect(abs(M.gain(decoded, 440, at: 1) - 0.25) <= 0.03, "exported gain \(M.gain(decoded, 440, at: 1))")
+    }
+
+    @Test("scaleTimeRange on a composition's audio: 1 s made 2 s keeps 440 Hz (Spectral), exact length")
+    func compositionScale() async throws {
+        let composition = AVMutableComposition()
+        let track = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try track.insertTimeRange(M.range(1, 2), of: try await M.track(M.music), at: .zero)
+        composition.scaleTimeRange(M.range(0, 1), toDuration: M.time(2))
+        #expect(composition.duration == M.time(2))
+        let samples = try await M.readMix(composition, mix: nil)
+        #expect(samples.count == 2 * 44100)
+        #expect(M.gain(samples, 440, at: 1) > 0.8 && M.gain(samples, 220, at: 1) < 0.05)
     }
 }
