@@ -229,8 +229,8 @@ struct AudioMixEnvelopeTests {
                                                                               targetRange: M.range(0, 2))])])
     }
 
-    @Test("a 1 s range scaled to 2 s keeps its pitch by default (Spectral), and with TimeDomain; exact length",
-          arguments: [nil, AVAudioTimePitchAlgorithm.spectral, .timeDomain])
+    @Test("a 1 s range scaled to 2 s keeps its pitch by default (Spectral), with TimeDomain and LowQualityZeroLatency; exact length",
+          arguments: [nil, AVAudioTimePitchAlgorithm.spectral, .timeDomain, .lowQualityZeroLatency])
     func scaledKeepsPitch(_ algorithm: AVAudioTimePitchAlgorithm?) async throws {
         let samples = try await M.readMix(try await Self.scaledAsset(), mix: nil, algorithm: algorithm)
         #expect(samples.count == 2 * 44100)
