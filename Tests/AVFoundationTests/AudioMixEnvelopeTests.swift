@@ -79,6 +79,11 @@ enum EnvelopeMedia {
         let output = AVAssetReaderAudioMixOutput(audioTracks: tracks, audioSettings: AudioReaderMedia.pcm(bits: 32, float: true, channels: 1))
         output.audioMix = mix
         if let algorithm { output.audioTimePitchAlgorithm = algorithm }
+        return try readAll(output, of: reader)
+    }
+
+    /// Adds `output` to `reader`, reads it to the end and returns its float samples.
+    static func readAll(_ output: AVAssetReaderOutput, of reader: AVAssetReader) throws -> [Float] {
         reader.add(output)
         #expect(reader.startReading())
         var data = Data()
@@ -90,6 +95,20 @@ enum EnvelopeMedia {
         }
         #expect(reader.status == .completed, "\(String(describing: reader.error))")
         return AudioReaderMedia.floats(data)
+    }
+
+    /// Exports `asset` with the AppleM4A preset (AAC) to `name`.m4a and returns ffmpeg's decode of
+    /// it, mono float at 44.1 kHz.
+    static func exportM4A(_ asset: AVAsset, name: String, configure: (AVAssetExportSession) -> Void = { _ in }) async throws -> [Float] {
+        let out = try AssetFixtures.tempDirectory().appendingPathComponent("\(name).m4a")
+        try? FileManager.default.removeItem(at: out)
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetAppleM4A))
+        session.outputURL = out
+        session.outputFileType = .m4a
+        configure(session)
+        await session.export()
+        #expect(session.status == .completed, "\(String(describing: session.error))")
+        return AudioReaderMedia.floats(AudioReaderMedia.ffmpeg(["-i", out.path, "-map", "0:a:0", "-ac", "1", "-ar", "44100", "-f", "f32le", "-"]))
     }
 
     /// Every point A12 names: (time, expected 440 Hz gain).
@@ -198,17 +217,7 @@ struct AudioMixEnvelopeTests {
 
     @Test("A12 exported (AAC in M4A) and decoded by ffmpeg shows the same envelope")
     func a12ThroughExport() async throws {
-        let asset = try await M.a12Asset()
-        let out = try AssetFixtures.tempDirectory().appendingPathComponent("a12-mix.m4a")
-        try? FileManager.default.removeItem(at: out)
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetAppleM4A))
-        session.outputURL = out
-        session.outputFileType = .m4a
-        session.audioMix = M.a12Mix()
-        await session.export()
-        #expect(session.status == .completed, "\(String(describing: session.error))")
-        let decoded = AudioReaderMedia.floats(AudioReaderMedia.ffmpeg(["-i", out.path, "-map", "0:a:0", "-ac", "1", "-ar", "44100",
-                                                                        "-f", "f32le", "-"]))
+        let decoded = try await M.exportM4A(try await M.a12Asset(), name: "a12-mix") { $0.audioMix = M.a12Mix() }
         #expect(abs(decoded.count - 15 * 44100) <= 1024, "\(decoded.count) frames")
         M.checkA12(decoded)
     }
@@ -220,12 +229,12 @@ struct AudioMixEnvelopeTests {
                                                                               targetRange: M.range(0, 2))])])
     }
 
-    @Test("a 1 s range scaled to 2 s keeps its pitch by default (Spectral), and with TimeDomain; exact length",
-          arguments: [nil, AVAudioTimePitchAlgorithm.spectral, .timeDomain])
+    @Test("a 1 s range scaled to 2 s keeps its pitch by default (Spectral), with TimeDomain and LowQualityZeroLatency; exact length",
+          arguments: [nil, AVAudioTimePitchAlgorithm.spectral, .timeDomain, .lowQualityZeroLatency])
     func scaledKeepsPitch(_ algorithm: AVAudioTimePitchAlgorithm?) async throws {
         let samples = try await M.readMix(try await Self.scaledAsset(), mix: nil, algorithm: algorithm)
         #expect(samples.count == 2 * 44100)
-        for t in [0.5, 1.0, 1.5] {
+        for t in [0.05, 0.5, 1.0, 1.5, 1.95] {
             let at440 = M.gain(samples, 440, at: t), at220 = M.gain(samples, 220, at: t)
             // The tone is there at its own pitch (a phase vocoder's level wavers a little).
             #expect(at440 > 0.8 && at440 < 1.1, "440 Hz at \(t) s: \(at440)")
@@ -237,10 +246,23 @@ struct AudioMixEnvelopeTests {
     func scaledVarispeed() async throws {
         let samples = try await M.readMix(try await Self.scaledAsset(), mix: nil, algorithm: .varispeed)
         #expect(samples.count == 2 * 44100)
-        for t in [0.5, 1.0, 1.5] {
+        for t in [0.05, 0.5, 1.0, 1.5, 1.95] {
             #expect(abs(M.gain(samples, 220, at: t) - 1) <= 0.03, "220 Hz at \(t) s")
             #expect(M.gain(samples, 440, at: t) < 0.05, "440 Hz at \(t) s")
         }
+    }
+
+    @Test("an export renders the scaled edit with the session's audioTimePitchAlgorithm (Spectral by default)",
+          arguments: [nil, AVAudioTimePitchAlgorithm.varispeed])
+    func exportStretches(_ algorithm: AVAudioTimePitchAlgorithm?) async throws {
+        let decoded = try await M.exportM4A(try await Self.scaledAsset(), name: "scaled-\(algorithm?.rawValue ?? "default")") { session in
+            #expect(session.audioTimePitchAlgorithm == .spectral)
+            if let algorithm { session.audioTimePitchAlgorithm = algorithm }
+        }
+        #expect(abs(decoded.count - 2 * 44100) <= 1024, "\(decoded.count) frames")
+        let pitch = algorithm == .varispeed ? 220.0 : 440.0
+        #expect(M.gain(decoded, pitch, at: 1) > 0.8, "\(pitch) Hz at 1 s: \(M.gain(decoded, pitch, at: 1))")
+        #expect(M.gain(decoded, pitch == 440 ? 220 : 440, at: 1) < 0.05)
     }
 
     @Test("a track's audio mix input parameters choose its algorithm over the output's")
@@ -263,18 +285,66 @@ struct AudioMixEnvelopeTests {
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(track: track, outputSettings: AudioReaderMedia.pcm(bits: 32, float: true))
             output.audioTimePitchAlgorithm = algorithm
-            reader.add(output)
-            #expect(reader.startReading())
-            var data = Data()
-            while let buffer = output.copyNextSampleBuffer() {
-                let block = try #require(CMSampleBufferGetDataBuffer(buffer))
-                var bytes = Data(count: CMBlockBufferGetDataLength(block))
-                _ = bytes.withUnsafeMutableBytes { CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: $0.count, destination: $0.baseAddress!) }
-                data.append(bytes)
-            }
-            let samples = AudioReaderMedia.floats(data)
+            let samples = try M.readAll(output, of: reader)
             #expect(samples.count == 2 * 44100, "\(algorithm.rawValue)")
             #expect(M.gain(samples, pitch, at: 1) > 0.9, "\(algorithm.rawValue): \(M.gain(samples, pitch, at: 1)) at \(pitch) Hz")
         }
+    }
+
+    // MARK: Through AVMutableComposition (public API only)
+
+    @Test("A12 built as the app builds it: a composition with music and a voice-over at 2 s, the mix on the music track")
+    func a12Composition() async throws {
+        let composition = AVMutableComposition()
+        let music = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let vo = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try music.insertTimeRange(M.range(0, 15), of: try await M.track(M.music), at: .zero)
+        try vo.insertTimeRange(M.range(0, 3), of: try await M.track(M.voiceOver), at: M.time(2))
+        let parameters = AVMutableAudioMixInputParameters(track: music)
+        parameters.setVolumeRamp(fromStartVolume: 0, toEndVolume: 1, timeRange: M.range(0, 1.5))
+        parameters.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0.2, timeRange: M.range(1.5, 2))
+        parameters.setVolumeRamp(fromStartVolume: 0.2, toEndVolume: 1, timeRange: M.range(5, 5.5))
+        parameters.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: M.range(13.5, 15))
+        let mix = AVMutableAudioMix()
+        mix.inputParameters = [parameters]
+        let samples = try await M.readMix(composition, mix: mix)
+        #expect(samples.count == 15 * 44100)
+        M.checkA12(samples)
+    }
+
+    @Test("a composition track's preferredVolume scales it in the mix output (times its mix volume) and in an export")
+    func preferredVolume() async throws {
+        let composition = AVMutableComposition()
+        let track = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try track.insertTimeRange(M.range(0, 2), of: try await M.track(M.nineSeconds), at: .zero)
+        track.preferredVolume = 0.25
+        let parameters = AVMutableAudioMixInputParameters(track: track)
+        parameters.setVolume(0.5, at: M.time(1))
+        let mix = AVMutableAudioMix()
+        mix.inputParameters = [parameters]
+        let samples = try await M.readMix(composition, mix: mix)
+        #expect(samples.count == 2 * 44100)
+        #expect(abs(M.gain(samples, 440, at: 0.5) - 0.25) <= 0.01)
+        #expect(abs(M.gain(samples, 440, at: 1.5) - 0.125) <= 0.01)
+        // A track output gives the samples as decoded.
+        let reader = try AVAssetReader(asset: composition)
+        let plain = try M.readAll(AVAssetReaderTrackOutput(track: track, outputSettings: AudioReaderMedia.pcm(bits: 32, float: true)),
+                                  of: reader)
+        #expect(abs(M.gain(plain, 440, at: 0.5) - 1) <= 0.01)
+        // An export without an audio mix still applies the preferred volume.
+        let decoded = try await M.exportM4A(composition, name: "preferred-volume")
+        #expect(abs(M.gain(decoded, 440, at: 1) - 0.25) <= 0.03, "exported gain \(M.gain(decoded, 440, at: 1))")
+    }
+
+    @Test("scaleTimeRange on a composition's audio: 1 s made 2 s keeps 440 Hz (Spectral), exact length")
+    func compositionScale() async throws {
+        let composition = AVMutableComposition()
+        let track = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try track.insertTimeRange(M.range(1, 2), of: try await M.track(M.music), at: .zero)
+        composition.scaleTimeRange(M.range(0, 1), toDuration: M.time(2))
+        #expect(composition.duration == M.time(2))
+        let samples = try await M.readMix(composition, mix: nil)
+        #expect(samples.count == 2 * 44100)
+        #expect(M.gain(samples, 440, at: 1) > 0.8 && M.gain(samples, 220, at: 1) < 0.05)
     }
 }

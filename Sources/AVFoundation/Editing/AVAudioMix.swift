@@ -1,5 +1,5 @@
-// AVAudioMix: the per-track input parameters of an audio mix, applied by
-// AVAssetReaderAudioMixOutput (see AVAudioMixInputParameters for the volume timeline).
+// AVAudioMix: the per-track input parameters of an audio mix, applied by export and by
+// AVAssetReaderAudioMixOutput, sample by sample (see AVAudioMixInputParameters for the volume timeline).
 import CoreMedia
 import Foundation
 

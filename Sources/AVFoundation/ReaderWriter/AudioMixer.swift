@@ -13,7 +13,8 @@ internal import MediaEngine
 /// channels. The mix runs from the earliest sample of any input to the last, in windows of up
 /// to `framesPerBuffer` frames, with silence where an input has none (before its first sample,
 /// in its gaps, after its end). Each window is converted to the output format by one
-/// `AudioResampler` (clipping when that is integer; it has no delay, so nothing is left to drain).
+/// `AudioResampler` (clipping when that is integer; it has no delay, so nothing is left to drain),
+/// or delivered as it is when the output is the mix format.
 final class AudioMixer {
     /// One input being mixed: its reader, its gains and the float frames read but not yet mixed.
     private final class Input {
@@ -134,7 +135,8 @@ final class AudioMixer {
     private let output: AudioPCMFormat
     private let framesPerBuffer: Int
     private let channelCount: Int
-    private let converter: AudioResampler
+    /// To the output format; nil when the mix is already in it (float planar, native order).
+    private let converter: AudioResampler?
     private let kernel: AudioGainKernel
     /// One window's planar sum (`framesPerBuffer` frames per channel at most).
     private let sum: UnsafeMutablePointer<Float>
@@ -160,7 +162,7 @@ final class AudioMixer {
         kernel = AudioGainKernel(capacity: framesPerBuffer)
         sum = .allocate(capacity: framesPerBuffer * mix.channelCount)
         do {
-            converter = try AudioResampler(input: mix, output: output)
+            converter = mix == output ? nil : try AudioResampler(input: mix, output: output)
         } catch {
             sum.deallocate()
             throw AVError.from(error, url: nil)
@@ -191,6 +193,7 @@ final class AudioMixer {
         for input in inputs { input.drop(before: windowEnd) }
         position = windowEnd
         let bytes = UnsafeRawBufferPointer(start: sum, count: frames * channelCount * MemoryLayout<Float>.size)
+        guard let converter else { return AudioPCMBlock(startIndex: start, frameCount: frames, data: Data(bytes)) }
         do {
             try converter.append(bytes: bytes, frameCount: frames)
         } catch {
@@ -219,6 +222,7 @@ final class AudioMixer {
     /// The end of the mix: what the converter still holds (nothing, as it has no delay).
     private func drain(at position: Int64?) throws -> AudioPCMBlock? {
         finished = true
+        guard let converter else { return nil }
         do { try converter.finish() } catch { throw AVError.from(error, url: nil) }
         let frames = converter.bufferedFrameCount
         guard frames > 0, let position else { return nil }

@@ -77,7 +77,11 @@ final class AudioSegmentReader {
                 guard scale.isFinite, scale >= 1.0 / 32, scale <= 32, sourceEnd > sourceFirst else {
                     throw unsupportedScale(scale)
                 }
-                return Piece(source: source, start: sourceRange.start, end: CMTimeMinimum(sourceRange.end, source.presentationEnd),
+                // A quarter second more of the source, where it has it, gives the stretcher context
+                // at the edit's end (its window would otherwise fade the last frames into silence);
+                // what it makes of it lies past the target's frames and is dropped.
+                let lookahead = CMTime(value: rate / 4, timescale: Int32(rate))
+                return Piece(source: source, start: sourceRange.start, end: CMTimeMinimum(sourceRange.end + lookahead, source.presentationEnd),
                              rate: output.sampleRate, targetStart: first,
                              stretch: (options, sourceEnd - sourceFirst, last - first))
             }
@@ -183,6 +187,11 @@ extension AudioSegmentReader {
         private let targetStart: Int64
         private let targetFrames: Int64
         private var produced: Int64 = 0
+        private var sourceEnded = false
+        /// Silence fed after the source's end; at most about the stretched length of one second
+        /// plus the target (far beyond any stretcher latency).
+        private var silenceFed = 0
+        private let silenceLimit: Int
 
         init(options: Int32, format: AudioPCMFormat, output: AudioPCMFormat, sourceFrames: Int64, targetStart: Int64,
              targetFrames: Int64) throws(MediaError) {
@@ -192,6 +201,7 @@ extension AudioSegmentReader {
             channelCount = format.channelCount
             self.targetStart = targetStart
             self.targetFrames = targetFrames
+            silenceLimit = 32 * format.sampleRate + Int(targetFrames)
         }
 
         /// The next stretched frames (at most `maxFrames`); nil once the target's frames are all out.
@@ -203,8 +213,14 @@ extension AudioSegmentReader {
                     // The stretcher gave all it had: the rest of the target is silence.
                     return try deliver(Data(count: wanted * channelCount * MemoryLayout<Float>.size), wanted)
                 }
-                if let block = try reader.read(maxFrames: maxFrames) {
+                if !sourceEnded, let block = try reader.read(maxFrames: maxFrames) {
                     stretcher.process(block.data, frameCount: block.frameCount, final: false)
+                } else if silenceFed < silenceLimit {
+                    // Past the source's end: silence pushes its last frames through the
+                    // stretcher's latency, for as long as the target still wants frames.
+                    sourceEnded = true
+                    stretcher.processSilence(frameCount: maxFrames)
+                    silenceFed += maxFrames
                 } else {
                     stretcher.process(Data(), frameCount: 0, final: true)
                 }

@@ -17,6 +17,8 @@ final class AudioTimeStretcher {
     /// Output frames still to drop (the stretcher's start delay).
     private var toSkip: Int
     private let outputPlanes: UnsafeMutablePointer<Float>
+    /// `maxFrames` zeros: the start pad, and what follows the input's end until its tail is out.
+    private let silence: UnsafeMutablePointer<Float>
     private let outputPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     private let inputPointers: UnsafeMutablePointer<UnsafePointer<Float>?>
     private(set) var isFinal = false
@@ -47,17 +49,24 @@ final class AudioTimeStretcher {
         outputPlanes.initialize(repeating: 0, count: channels * maxFrames)
         outputPointers = .allocate(capacity: channels)
         inputPointers = .allocate(capacity: channels)
+        silence = .allocate(capacity: maxFrames)
+        silence.initialize(repeating: 0, count: maxFrames)
         for c in 0..<channels { (outputPointers + c).initialize(to: outputPlanes + c * maxFrames) }
         inputPointers.initialize(repeating: nil, count: channels)
         toSkip = Int(rubberband_get_start_delay(state))
         // Prime with silence so the first real frame is not faded in; its delay is dropped above.
-        var pad = Int(rubberband_get_preferred_start_pad(state))
-        memset(outputPlanes, 0, channels * maxFrames * MemoryLayout<Float>.size)
-        while pad > 0 {
-            let n = min(pad, maxFrames)
-            for c in 0..<channels { inputPointers[c] = UnsafePointer(outputPlanes + c * maxFrames) }
+        processSilence(frameCount: Int(rubberband_get_preferred_start_pad(state)))
+    }
+
+    /// Feeds `frameCount` frames of silence (not final): after the input's end, this pushes the
+    /// last real frames through the stretcher's latency while the caller still needs frames.
+    func processSilence(frameCount: Int) {
+        var left = frameCount
+        for c in 0..<channels { inputPointers[c] = UnsafePointer(silence) }
+        while left > 0 {
+            let n = min(left, maxFrames)
             rubberband_process(state, inputPointers, UInt32(n), 0)
-            pad -= n
+            left -= n
         }
     }
 
@@ -66,6 +75,7 @@ final class AudioTimeStretcher {
         outputPlanes.deallocate()
         outputPointers.deallocate()
         inputPointers.deallocate()
+        silence.deallocate()
     }
 
     /// Feeds `frameCount` planar frames (`data`: channel after channel); `final` after the last.
@@ -76,8 +86,8 @@ final class AudioTimeStretcher {
             repeat {
                 let n = min(frameCount - done, maxFrames)
                 for c in 0..<channels {
-                    // No frames (a bare final call): point at the stretcher's own buffers, never at nil.
-                    inputPointers[c] = floats.map { $0 + c * frameCount + done } ?? UnsafePointer(outputPlanes + c * maxFrames)
+                    // No frames (a bare final call): point at silence, never at nil.
+                    inputPointers[c] = floats.map { $0 + c * frameCount + done } ?? UnsafePointer(silence)
                 }
                 rubberband_process(state, inputPointers, UInt32(n), final && done + n == frameCount ? 1 : 0)
                 done += n
