@@ -63,7 +63,8 @@ enum ExportPlanner {
     /// box), a frame every `frameDuration`, no transform (the composition applied the tracks').
     static func plan(asset: AVAsset, preset: ExportPreset, fileType: AVFileType, audioMix: AVAudioMix?,
                      videoComposition: AVVideoComposition? = nil) throws -> [ExportTrackPlan] {
-        let tracks = asset.tracks.filter { $0.isEnabled }
+        // Tracks without media (an empty composition track) have nothing to export.
+        let tracks = asset.tracks.filter { $0.isEnabled && $0.formatSource != nil }
         let videoTracks = tracks.filter { $0.mediaType == .video }
         let audioTracks = tracks.filter { $0.mediaType == .audio }
         var plans: [ExportTrackPlan] = []
@@ -72,6 +73,13 @@ enum ExportPlanner {
             for track in tracks where container.mediaTypes.contains(track.mediaType) {
                 guard let format = track.formatDescriptions.first.map({ $0 as! CMFormatDescription }) else { continue }
                 if container.canPassThrough(format) != nil { continue }
+                if track.isMadeOfSegments, let problem = segmentsProblem(track, container: container) {
+                    throw AVError(.operationNotSupportedForPreset, userInfo: [
+                        NSLocalizedDescriptionKey: "Operation Not Supported",
+                        NSLocalizedFailureReasonErrorKey: "The preset \(preset.name) cannot copy track \(track.trackID) into a "
+                            + "\(fileType.rawValue) file: \(problem) Use a preset that re-encodes.",
+                    ])
+                }
                 var plan = ExportTrackPlan(mediaType: track.mediaType, tracks: [track], hint: format)
                 plan.transform = track.preferredTransform
                 plan.languageCode = track.languageCode
@@ -198,6 +206,25 @@ enum ExportPlanner {
         let instructions = VideoCompositorStage.frontMostInstructions(ranges: ranges, within: CMTimeRange(start: .zero, duration: .positiveInfinity))
         let used = Set(instructions.map(\.passthroughSource))
         return alike.indices.filter { $0 == 0 || used.contains($0) }.map { alike[$0] }
+    }
+
+    /// Why a track made of segments cannot be copied as stored samples into one track of
+    /// `container` (nil when it can): its segments must all come from streams of one format
+    /// (same codec, size and configuration), play at their own rate, and the container must
+    /// hold edit lists (QuickTime family).
+    static func segmentsProblem(_ track: AVAssetTrack, container: WriterContainer) -> String? {
+        guard container.isQuickTime else { return "only QuickTime-family files hold the edit lists a composition needs." }
+        let media = track.mediaSegments.filter { !$0.isEmpty }
+        if media.contains(where: \.isScaled) { return "it has scaled segments, whose stored samples cannot play at another rate." }
+        let formats = media.compactMap { $0.source?.stream.formatDescription }
+        guard formats.count == media.count, let first = formats.first else { return "a segment's source has no format description." }
+        if let other = media.first(where: { segment in
+            segment.source?.stream.formatDescription.map { !WriterTrack.describeSameStream(first, $0) } ?? true
+        }), let url = other.source?.url {
+            return "its segments come from sources whose formats differ (\(url.lastPathComponent) is not coded as "
+                + "\(media[0].source?.url.lastPathComponent ?? "the first"))."
+        }
+        return nil
     }
 
     /// Why the writer would not take `plan`'s settings for `container`; nil when it takes them

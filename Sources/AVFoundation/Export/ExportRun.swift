@@ -129,21 +129,29 @@ final class ExportRun: @unchecked Sendable {
             return AVError(.invalidSourceMedia, userInfo: [NSLocalizedDescriptionKey: "Cannot Export",
                                                            NSLocalizedFailureReasonErrorKey: "The time range to export is empty."])
         }
-        let plans: [ExportTrackPlan]
+        var plans: [ExportTrackPlan]
         let reader: AVAssetReader
         let writer: AVAssetWriter
+        // A passthrough of tracks made of segments reads their pieces laid out one after another
+        // (PassthroughLayout) and writes edit lists that present them at their times.
+        var layouts: [PassthroughLayout] = []
         do {
             if let composition = c.videoComposition, !c.preset.isPassthrough { try VideoCompositionSession.check(composition) }
             plans = try ExportPlanner.plan(asset: c.asset, preset: c.preset, fileType: c.fileType, audioMix: c.audioMix,
                                            videoComposition: c.videoComposition)
-            reader = try AVAssetReader(asset: c.asset)
+            var source = c.asset
+            if c.preset.isPassthrough, plans.contains(where: { $0.tracks[0].isMadeOfSegments }) {
+                (source, plans, layouts) = try ExportRun.layOut(plans, range: range)
+            }
+            reader = try AVAssetReader(asset: source)
             writer = try AVAssetWriter(outputURL: url, fileType: c.fileType)
         } catch {
             return error
         }
         let whole = range.start == .zero && (range.end == duration || !range.end.isNumeric)
-        if !whole { reader.timeRange = range }
+        if !whole, layouts.isEmpty { reader.timeRange = range }
         var pairs: [ExportPair] = []
+        var compactors: [PassthroughCompactor] = []
         for plan in plans {
             let outputs: [AVAssetReaderOutput]
             if plan.useAudioMix {
@@ -183,7 +191,16 @@ final class ExportRun: @unchecked Sendable {
             for output in outputs { reader.add(output) }
             writer.add(input)
             let next: () -> CMSampleBuffer?
-            if plan.mediaType == .video, plan.readerSettings != nil, !plan.useVideoComposition {
+            if let layout = layouts.first(where: { $0.trackID == plan.tracks.first?.trackID }) {
+                // Laid-out pieces are written one after another (see PassthroughCompactor).
+                let compactor = PassthroughCompactor(layout)
+                compactors.append(compactor)
+                let output = outputs[0]
+                next = {
+                    guard let sample = output.copyNextSampleBuffer() else { return nil }
+                    return try? compactor.compact(sample)
+                }
+            } else if plan.mediaType == .video, plan.readerSettings != nil, !plan.useVideoComposition {
                 let sources = zip(plan.tracks, outputs).map { track, output in
                     VideoCompositorStage.Source(trackID: track.trackID, timeRange: track.timeRange, next: output.copyNextSampleBuffer)
                 }
@@ -211,10 +228,13 @@ final class ExportRun: @unchecked Sendable {
             reader.cancelReading()
             return writer.error ?? AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "The output cannot be written."])
         }
-        writer.startSession(atSourceTime: range.start)
+        // Laid-out media starts at zero; progress is the share of it written.
+        let laidEnd = layouts.compactMap { $0.placedSegments.last?.target.end }.max()
+        let sessionStart = laidEnd == nil ? range.start : .zero
+        writer.startSession(atSourceTime: sessionStart)
 
         let group = DispatchGroup()
-        let progressDuration = range.duration.isNumeric ? range.duration : duration
+        let progressDuration = laidEnd ?? (range.duration.isNumeric ? range.duration : duration)
         let allPairs = pairs
         // Every pair is in the group before any pump starts: a pump that finds the source
         // damaged ends all pairs at once (stopAll), and a pair ended before its onEnd was set
@@ -226,7 +246,7 @@ final class ExportRun: @unchecked Sendable {
         for (index, pair) in allPairs.enumerated() {
             let queue = DispatchQueue(label: "AVAssetExportSession.track\(index)")
             pair.input.requestMediaDataWhenReady(on: queue) { [self] in
-                pump(pair, reader: reader, writer: writer, pairs: allPairs, start: range.start, duration: progressDuration)
+                pump(pair, reader: reader, writer: writer, pairs: allPairs, start: sessionStart, duration: progressDuration)
             }
         }
         state.withLock { $0.activePairs = pairs }
@@ -248,10 +268,15 @@ final class ExportRun: @unchecked Sendable {
         if fileLimitReached {
             end = pairs.map { $0.lastEnd ?? range.start }.min() ?? range.start
         }
-        // The session ends at the range's end even for the whole asset: stored AAC packets are
-        // whole frames, and the end of the movie's edit hides their padding (the source's
-        // decoded length is kept, not rounded up to a frame).
-        if end.isNumeric, end > range.start {
+        if !layouts.isEmpty {
+            // The edit lists present the pieces (the media written for decoding stays hidden).
+            for (pair, (layout, compactor)) in zip(pairs, zip(layouts, compactors)) {
+                writer.setMovieEdits(layout.edits(shifts: compactor.shifts, origin: pair.firstTime ?? .zero), for: pair.input)
+            }
+        } else if end.isNumeric, end > range.start {
+            // The session ends at the range's end even for the whole asset: stored AAC packets
+            // are whole frames, and the end of the movie's edit hides their padding (the
+            // source's decoded length is kept, not rounded up to a frame).
             writer.endSession(atSourceTime: end)
         }
         let finished = DispatchSemaphore(value: 0)
@@ -266,6 +291,27 @@ final class ExportRun: @unchecked Sendable {
             return writer.error ?? AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "The export failed."])
         }
         return nil
+    }
+
+    /// The passthrough of tracks made of segments: each plan's track laid out over `range`, the
+    /// asset of the laid-out media to read, and the plans reading it (a track showing nothing in
+    /// the range is left out).
+    static func layOut(_ plans: [ExportTrackPlan], range: CMTimeRange) throws
+        -> (asset: AVAsset, plans: [ExportTrackPlan], layouts: [PassthroughLayout]) {
+        var kept: [(plan: ExportTrackPlan, layout: PassthroughLayout)] = []
+        for plan in plans {
+            let layout = try PassthroughLayout(track: plan.tracks[0], range: range, timescale: plan.mediaTimeScale > 0 ? plan.mediaTimeScale : 600)
+            if !layout.pieces.isEmpty { kept.append((plan, layout)) }
+        }
+        guard !kept.isEmpty else { throw ExportPlanner.unsupported("No track presents media in the time range to export.") }
+        let asset = AVAsset(segmentedTracks: kept.map { (trackID: $0.layout.trackID, segments: $0.layout.placedSegments) })
+        let tracks = asset.tracks
+        let laidPlans = kept.map { item -> ExportTrackPlan in
+            var plan = item.plan
+            plan.tracks = tracks.filter { $0.trackID == item.layout.trackID }
+            return plan
+        }
+        return (asset, laidPlans, kept.map(\.layout))
     }
 
     /// Moves samples from a pair's output to its input while the input is ready.
@@ -299,6 +345,10 @@ final class ExportRun: @unchecked Sendable {
             guard pair.input.append(sample) else {
                 pair.end()
                 return
+            }
+            if pair.firstTime == nil {
+                let dts = CMSampleBufferGetDecodeTimeStamp(sample)
+                pair.firstTime = dts.isNumeric ? dts : pts
             }
             if pts.isNumeric {
                 let sampleEnd = sampleDuration.isNumeric ? CMTimeAdd(pts, sampleDuration) : pts
@@ -349,8 +399,9 @@ final class ExportRun: @unchecked Sendable {
 final class ExportPair: @unchecked Sendable {
     let next: () -> CMSampleBuffer?
     let input: AVAssetWriterInput
-    /// Whether the pair has ended, and the latest source time written (sample end).
-    private let state = Mutex((ended: false, lastEnd: CMTime?.none))
+    /// Whether the pair has ended, the latest source time written (sample end) and the decode
+    /// time of the first sample written.
+    private let state = Mutex((ended: false, lastEnd: CMTime?.none, firstTime: CMTime?.none))
     var onEnd: (@Sendable () -> Void)?
 
     init(next: @escaping () -> CMSampleBuffer?, input: AVAssetWriterInput) {
@@ -364,6 +415,12 @@ final class ExportPair: @unchecked Sendable {
     var lastEnd: CMTime? {
         get { state.withLock { $0.lastEnd } }
         set { state.withLock { $0.lastEnd = newValue } }
+    }
+
+    /// The decode time (else presentation time) of the first sample written.
+    var firstTime: CMTime? {
+        get { state.withLock { $0.firstTime } }
+        set { state.withLock { $0.firstTime = newValue } }
     }
 
     /// Ends the pair once.

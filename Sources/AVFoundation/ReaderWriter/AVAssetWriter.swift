@@ -344,6 +344,13 @@ open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
         if changed { for input in inputs { input.writerDidFail() } }
     }
 
+    /// Gives `input`'s track the edit list `edits` when the file is finished, in place of the
+    /// muxer's (QuickTime-family movies; a composition copied by passthrough). Call while writing.
+    func setMovieEdits(_ edits: [MovieEdit], for input: AVAssetWriterInput) {
+        guard let index = inputs.firstIndex(where: { $0 === input }) else { return }
+        engine?.setMovieEdits(edits, forTrackAt: index)
+    }
+
     // MARK: Engine access for inputs
 
     private var engine: WriterEngine? { self[\.engine] }

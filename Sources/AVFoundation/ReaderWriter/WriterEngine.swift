@@ -38,6 +38,9 @@ final class WriterEngine: @unchecked Sendable {
 
     private var sessionStartTime: CMTime?
     private var sessionEndTime: CMTime?
+    /// Edit lists written over the muxer's at the end, by track index (a composition copied by
+    /// passthrough: `ExportRun`).
+    private var movieEdits: [Int: [MovieEdit]] = [:]
     private var stoppedError: (any Error)?
     private var isCancelled = false
     /// Called once with the first failure (on the thread that hit it).
@@ -67,6 +70,11 @@ final class WriterEngine: @unchecked Sendable {
             sessionStartTime = time
             return true
         }
+    }
+
+    /// Sets the edit list track `index` gets when the file is finished (replacing the muxer's).
+    func setMovieEdits(_ edits: [MovieEdit], forTrackAt index: Int) {
+        lock.withLock { movieEdits[index] = edits }
     }
 
     func endSession(at time: CMTime) {
@@ -190,7 +198,11 @@ final class WriterEngine: @unchecked Sendable {
                         guard let start = sessionStartTime, let end = sessionEndTime, end.isNumeric, end > start else { return nil }
                         return CMTimeSubtract(end, start)
                     }
-                    try muxer.finish(presentationEnd: end)
+                    let edits = lock.withLock { movieEdits }
+                    let byStream = Dictionary(uniqueKeysWithValues: tracks.compactMap { track in
+                        track.streamIndex.flatMap { stream in edits[track.index].map { (stream, $0) } }
+                    })
+                    try muxer.finish(presentationEnd: end, edits: byStream)
                 } catch let error as MediaError {
                     throw AVError.from(error, writingTo: url)
                 }

@@ -550,7 +550,11 @@ extension WriterTrack {
               sa.mBitsPerChannel == sb.mBitsPerChannel, sa.mFramesPerPacket == sb.mFramesPerPacket else { return false }
         let cookie = { (d: CMFormatDescription) -> Data in
             var size = 0
-            return CMAudioFormatDescriptionGetMagicCookie(d, sizeOut: &size).map { Data(bytes: $0, count: size) } ?? Data()
+            let bytes = CMAudioFormatDescriptionGetMagicCookie(d, sizeOut: &size).map { Data(bytes: $0, count: size) } ?? Data()
+            // AAC: the decoder configuration, not the ES descriptor around it (whose bit rates
+            // differ between files coded alike).
+            guard sa.mFormatID == kAudioFormatMPEG4AAC else { return bytes }
+            return MuxerStreamFormat.audioSpecificConfig(fromESDS: bytes) ?? bytes
         }
         return cookie(a) == cookie(b)
     }
