@@ -101,15 +101,15 @@ final class PaintCompositor: NSObject, AVVideoCompositing, @unchecked Sendable {
             return
         }
         let k = Int((time.seconds * 30).rounded())
-        let red = CompositionMedia.rgb(a, x: 640, y: 360)[0], blue = CompositionMedia.rgb(b, x: 640, y: 360)[2]
-        CompositionMedia.fill(out, red: red, green: (k * 4) % 256, blue: blue)
+        let red = VideoCompositionMedia.rgb(a, x: 640, y: 360)[0], blue = VideoCompositionMedia.rgb(b, x: 640, y: 360)[2]
+        VideoCompositionMedia.fill(out, red: red, green: (k * 4) % 256, blue: blue)
         request.finish(withComposedVideoFrame: out)
     }
 }
 
 @Suite("Custom video compositors", .serialized)
 struct CustomVideoCompositorTests {
-    typealias M = CompositionMedia
+    typealias M = VideoCompositionMedia
 
     /// Tracks 1 (red) and 2 (blue), both over [0, 2 s), and a composition painting them.
     static func setUp() async throws -> (AVAsset, AVMutableVideoComposition) {

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-enum CompositionMedia {
+enum VideoCompositionMedia {
     static let width = 1280, height = 720
     static let frameDuration = CMTime(value: 1, timescale: 30)
     static let dir: URL = try! AssetFixtures.tempDirectory()

@@ -15,15 +15,20 @@ enum Transition: String, CaseIterable, Sendable {
 }
 
 enum TransitionTimeline {
-    typealias M = CompositionMedia
+    typealias M = VideoCompositionMedia
     static let red = [255, 0, 0], green = [0, 255, 0], blue = [0, 0, 255]
 
-    /// Track A (1): red at [0, 5), blue at [8, 13); track B (2): green at [4, 9).
+    /// The book's staggered composition (§11.2): track A (1) red at [0, 5) and blue at [8, 13),
+    /// track B (2) green at [4, 9), built with AVMutableComposition.
     static func asset() async throws -> AVAsset {
-        try await M.asset([
-            [(M.clip("red"), M.range(0, 5), M.range(0, 5)), (M.clip("blue"), M.range(0, 5), M.range(8, 13))],
-            [(M.clip("green"), M.range(0, 5), M.range(4, 9))],
-        ])
+        let composition = AVMutableComposition()
+        let a = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let b = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try a.insertTimeRange(M.range(0, 5), of: try await M.videoTrack(M.clip("red")), at: .zero)
+        try b.insertTimeRange(M.range(0, 5), of: try await M.videoTrack(M.clip("green")), at: M.t(4))
+        try a.insertTimeRange(M.range(0, 5), of: try await M.videoTrack(M.clip("blue")), at: M.t(8))
+        #expect(composition.duration == M.t(13))
+        return composition
     }
 
     /// The book's instructions (§11.2): pass-through [0,4) A, [5,8) B, [9,13) A; transitions
@@ -87,7 +92,7 @@ enum TransitionTimeline {
 
 @Suite("Video transitions (A13, A14)", .serialized)
 struct VideoTransitionTests {
-    typealias M = CompositionMedia
+    typealias M = VideoCompositionMedia
     typealias T = TransitionTimeline
 
     @Test(arguments: Transition.allCases)

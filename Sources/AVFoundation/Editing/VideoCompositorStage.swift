@@ -226,7 +226,7 @@ private final class ComposedFrames {
     /// Guards every slot's outcome and `interrupted`.
     private let condition = NSCondition()
     private var interrupted = false
-    private var formatDescription: CMVideoFormatDescription?
+    private var samples = ImageSampleBuffers()
     private var black: CVPixelBuffer?
     private var conversionPool: (pool: CVPixelBufferPool, format: OSType, width: Int, height: Int)?
 
@@ -361,22 +361,9 @@ private final class ComposedFrames {
         } else if copy || resized {
             image = try converted(buffer, to: format)
         }
-        var timing = CMSampleTimingInfo(duration: session.frameDuration, presentationTimeStamp: time, decodeTimeStamp: .invalid)
-        var out: CMSampleBuffer?
-        var status = kCMSampleBufferError_InvalidMediaFormat
-        if let formatDescription {
-            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: formatDescription,
-                                                              sampleTiming: &timing, sampleBufferOut: &out)
+        guard let out = samples.make(image, pts: time, duration: session.frameDuration) else {
+            throw Self.failure("Cannot make a sample buffer for a composed frame.")
         }
-        if status == kCMSampleBufferError_InvalidMediaFormat {
-            var made: CMVideoFormatDescription?
-            guard CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: image, formatDescriptionOut: &made) == noErr,
-                  let made else { throw Self.failure("Cannot describe a composed frame.") }
-            formatDescription = made
-            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: made,
-                                                              sampleTiming: &timing, sampleBufferOut: &out)
-        }
-        guard status == noErr, let out else { throw Self.failure("Cannot make a sample buffer for a composed frame (\(status)).") }
         return out
     }
 
