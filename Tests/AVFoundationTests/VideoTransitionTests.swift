@@ -173,6 +173,22 @@ struct VideoTransitionTests {
         #expect(k == 390)
     }
 
+    @Test func theRenderScaleShrinksTheFramesAndTheirLayout() async throws {
+        let asset = try await T.asset()
+        let composition = T.composition(asset, .push)
+        composition.renderScale = 0.5
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.videoComposition = composition
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let (image, _) = try await generator.image(at: M.t(4.5))
+        #expect(image.width == M.width / 2 && image.height == M.height / 2)
+        // The push's halves are at the scaled width's middle.
+        for (x, y) in [(50, 50), (300, 300), (340, 50), (600, 300)] {
+            #expect(M.close(M.rgb(image, x: x, y: y), x < 320 ? T.red : T.green), "(\(x),\(y)): \(M.rgb(image, x: x, y: y))")
+        }
+    }
+
     @Test func framesInAGapAreBlack() async throws {
         let asset = try await T.asset()
         let composition = T.composition(asset, .dissolve, gap: true)
