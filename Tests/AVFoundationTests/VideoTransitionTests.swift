@@ -88,6 +88,16 @@ enum TransitionTimeline {
     /// filtering and chroma subsampling blend the two sides).
     static let probes = [(100, 100), (600, 300), (700, 500), (1200, 650), (620, 200), (660, 560)]
     static let pure: [(Double, [Int])] = [(2, red), (6.5, green), (11, blue)]
+
+    /// A 1280×720 export session of `asset` through `composition` into a new MP4 `name`.
+    static func exportSession(_ asset: AVAsset, _ composition: AVVideoComposition, name: String) throws -> (AVAssetExportSession, URL) {
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent(name)
+        session.outputURL = url
+        session.outputFileType = .mp4
+        session.videoComposition = composition
+        return (session, url)
+    }
 }
 
 @Suite("Video transitions (A13, A14)", .serialized)
@@ -98,11 +108,7 @@ struct VideoTransitionTests {
     @Test(arguments: Transition.allCases)
     func exportedTransitionsAreJudgedByFFmpeg(_ transition: Transition) async throws {
         let asset = try await T.asset()
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("a13-\(transition).mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = T.composition(asset, transition)
+        let (session, url) = try T.exportSession(asset, T.composition(asset, transition), name: "a13-\(transition).mp4")
         await session.export()
         #expect(session.status == .completed, "\(String(describing: session.error))")
         let duration = try #require(Double(try AssetFixtures.probe(url, "format=duration")))
@@ -201,11 +207,7 @@ struct VideoTransitionTests {
         #expect(M.close(M.rgb(black, x: 640, y: 360), [0, 0, 0], 2))
         #expect(M.close(M.rgb(try await generator.image(at: M.t(3.9)).image, x: 640, y: 360), T.red))
         // Exported: black there too, the rest as before.
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("a14-gap.mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = composition
+        let (session, url) = try T.exportSession(asset, composition, name: "a14-gap.mp4")
         session.timeRange = M.range(3, 6)
         await session.export()
         #expect(session.status == .completed, "\(String(describing: session.error))")
@@ -218,11 +220,7 @@ struct VideoTransitionTests {
         let asset = try await T.asset()
         let composition = T.composition(asset, .dissolve)
         composition.renderSize = .zero
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("invalid.mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = composition
+        let (session, url) = try T.exportSession(asset, composition, name: "invalid.mp4")
         await session.export()
         #expect(session.status == .failed)
         #expect((session.error as? AVError)?.code == .invalidVideoComposition)
@@ -231,11 +229,7 @@ struct VideoTransitionTests {
 
     @Test func aCancelledExportLeavesNoFile() async throws {
         let asset = try await T.asset()
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("cancelled.mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = T.composition(asset, .push)
+        let (session, url) = try T.exportSession(asset, T.composition(asset, .push), name: "cancelled.mp4")
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             session.exportAsynchronously { done.resume() }
             // Cancelled once it has made progress (or at once when it is already done).
@@ -258,11 +252,7 @@ struct VideoTransitionTests {
             [(copy, M.range(0, 5), M.range(4, 9))],
         ])
         try FileManager.default.removeItem(at: copy)
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("missing.mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = T.composition(asset, .dissolve)
+        let (session, url) = try T.exportSession(asset, T.composition(asset, .dissolve), name: "missing.mp4")
         await session.export()
         #expect(session.status == .failed)
         // The error opening the file gives everywhere (the asset's own: no such file).
