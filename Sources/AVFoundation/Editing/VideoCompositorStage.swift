@@ -180,16 +180,12 @@ final class VideoCompositorStage {
             let pts = CMSampleBufferGetPresentationTimeStamp(next)
             guard !pts.isNumeric || pts <= time else { break }
             heads[k] = nil
-            if pts.isNumeric { shown(k, next) }
+            if pts.isNumeric { composed?.current[k] = next }
         }
         guard let current = composed?.current[k] else { return nil }
         let pts = CMSampleBufferGetPresentationTimeStamp(current), duration = CMSampleBufferGetDuration(current)
         guard !duration.isNumeric || duration <= .zero || time < pts + duration else { return nil }
         return current
-    }
-
-    private func shown(_ k: Int, _ frame: CMSampleBuffer) {
-        composed?.current[k] = frame
     }
 
     /// Stops a composing stage from any thread: the compositor is told to cancel its pending
