@@ -101,15 +101,15 @@ final class PaintCompositor: NSObject, AVVideoCompositing, @unchecked Sendable {
             return
         }
         let k = Int((time.seconds * 30).rounded())
-        let red = CompositionMedia.rgb(a, x: 640, y: 360)[0], blue = CompositionMedia.rgb(b, x: 640, y: 360)[2]
-        CompositionMedia.fill(out, red: red, green: (k * 4) % 256, blue: blue)
+        let red = VideoCompositionMedia.rgb(a, x: 640, y: 360)[0], blue = VideoCompositionMedia.rgb(b, x: 640, y: 360)[2]
+        VideoCompositionMedia.fill(out, red: red, green: (k * 4) % 256, blue: blue)
         request.finish(withComposedVideoFrame: out)
     }
 }
 
 @Suite("Custom video compositors", .serialized)
 struct CustomVideoCompositorTests {
-    typealias M = CompositionMedia
+    typealias M = VideoCompositionMedia
 
     /// Tracks 1 (red) and 2 (blue), both over [0, 2 s), and a composition painting them.
     static func setUp() async throws -> (AVAsset, AVMutableVideoComposition) {
@@ -188,6 +188,33 @@ struct CustomVideoCompositorTests {
         reader.cancelReading()
         #expect(reader.status == .cancelled)
         #expect(output.copyNextSampleBuffer() == nil)
+    }
+
+    @Test func exportsAndImagesRunTheCustomCompositor() async throws {
+        let (asset, composition) = try await Self.setUp()
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent("painted.mp4")
+        session.outputURL = url
+        session.outputFileType = .mp4
+        session.videoComposition = composition
+        await session.export()
+        #expect(session.status == .completed, "\(String(describing: session.error))")
+        #expect(try AssetFixtures.probe(url, "stream=nb_frames", stream: 0) == "60")
+        // Frame 30 (1 s): track 1's red, green 4 × 30, track 2's blue.
+        let rgb = M.ffmpegRGB(url, at: 1.0, x: 640, y: 360)
+        #expect(M.close(rgb, [255, 120, 255]), "\(rgb)")
+        #expect(PaintCompositor.log.withLock { $0.instances } == 1)
+
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.videoComposition = composition
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        #expect(generator.customVideoCompositor == nil)
+        let (image, actual) = try await generator.image(at: M.t(0.5))
+        #expect(actual == M.t(0.5))
+        #expect(generator.customVideoCompositor is PaintCompositor)
+        #expect(M.close(M.rgb(image, x: 640, y: 360), [255, 60, 255]), "\(M.rgb(image, x: 640, y: 360))")
+        #expect(PaintCompositor.log.withLock { $0.instances } == 2)
     }
 
     @Test func anInvalidCompositionFailsBeforeReading() async throws {

@@ -9,18 +9,23 @@ import Foundation
 import Testing
 import TestSupport
 
-enum CompositionMedia {
+enum VideoCompositionMedia {
     static let width = 1280, height = 720
     static let frameDuration = CMTime(value: 1, timescale: 30)
     static let dir: URL = try! AssetFixtures.tempDirectory()
 
-    /// A `seconds`-long clip of one colour (an ffmpeg colour name), made once.
+    /// The pure colours the clips are made of.
+    static let hex = ["red": "0xFF0000", "green": "0x00FF00", "blue": "0x0000FF"]
+
+    /// A `seconds`-long clip of one pure colour ("red", "green", "blue"), made once: H.264,
+    /// BT.709 (converted and tagged so), timescale 600, a keyframe a second.
     static func clip(_ colour: String, seconds: Int = 5) -> URL {
         let url = dir.appendingPathComponent("\(colour)-\(seconds)s.mp4")
         if !FileManager.default.fileExists(atPath: url.path) {
-            _ = ffmpeg(["-y", "-f", "lavfi", "-i", "color=c=\(colour):s=\(width)x\(height):r=30:d=\(seconds)",
-                        "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30",
-                        "-video_track_timescale", "600", url.path])
+            _ = ffmpeg(["-y", "-f", "lavfi", "-i", "color=c=\(hex[colour] ?? colour):s=\(width)x\(height):r=30:d=\(seconds)",
+                        "-vf", "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p",
+                        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+                        "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-video_track_timescale", "600", url.path])
         }
         return url
     }
@@ -79,8 +84,9 @@ enum CompositionMedia {
 
     /// R, G, B of pixel (x, y) of the frame at `seconds` of a file, as ffmpeg decodes it.
     static func ffmpegRGB(_ url: URL, at seconds: Double, x: Int, y: Int) -> [Int] {
-        let data = ffmpeg(["-ss", String(seconds), "-i", url.path, "-frames:v", "1", "-vf", "crop=1:1:\(x):\(y)",
-                           "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let data = ffmpeg(["-ss", String(seconds), "-i", url.path, "-frames:v", "1",
+                           "-vf", "crop=2:2:\(x & ~1):\(y & ~1),scale=in_color_matrix=bt709:in_range=tv,format=rgb24",
+                           "-f", "rawvideo", "-"])
         return data.count >= 3 ? [Int(data[0]), Int(data[1]), Int(data[2])] : []
     }
 

@@ -15,15 +15,20 @@ enum Transition: String, CaseIterable, Sendable {
 }
 
 enum TransitionTimeline {
-    typealias M = CompositionMedia
+    typealias M = VideoCompositionMedia
     static let red = [255, 0, 0], green = [0, 255, 0], blue = [0, 0, 255]
 
-    /// Track A (1): red at [0, 5), blue at [8, 13); track B (2): green at [4, 9).
+    /// The book's staggered composition (§11.2): track A (1) red at [0, 5) and blue at [8, 13),
+    /// track B (2) green at [4, 9), built with AVMutableComposition.
     static func asset() async throws -> AVAsset {
-        try await M.asset([
-            [(M.clip("red"), M.range(0, 5), M.range(0, 5)), (M.clip("blue"), M.range(0, 5), M.range(8, 13))],
-            [(M.clip("green"), M.range(0, 5), M.range(4, 9))],
-        ])
+        let composition = AVMutableComposition()
+        let a = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let b = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try a.insertTimeRange(M.range(0, 5), of: try await M.videoTrack(M.clip("red")), at: .zero)
+        try b.insertTimeRange(M.range(0, 5), of: try await M.videoTrack(M.clip("green")), at: M.t(4))
+        try a.insertTimeRange(M.range(0, 5), of: try await M.videoTrack(M.clip("blue")), at: M.t(8))
+        #expect(composition.duration == M.t(13))
+        return composition
     }
 
     /// The book's instructions (§11.2): pass-through [0,4) A, [5,8) B, [9,13) A; transitions
@@ -81,23 +86,29 @@ enum TransitionTimeline {
 
     /// Points probed in the transition's middle frame (away from the push/wipe edges, where
     /// filtering and chroma subsampling blend the two sides).
-    static let probes = [(100, 100), (600, 300), (700, 500), (1200, 650), (640, 200), (640, 560)]
+    static let probes = [(100, 100), (600, 300), (700, 500), (1200, 650), (620, 200), (660, 560)]
     static let pure: [(Double, [Int])] = [(2, red), (6.5, green), (11, blue)]
+
+    /// A 1280×720 export session of `asset` through `composition` into a new MP4 `name`.
+    static func exportSession(_ asset: AVAsset, _ composition: AVVideoComposition, name: String) throws -> (AVAssetExportSession, URL) {
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent(name)
+        session.outputURL = url
+        session.outputFileType = .mp4
+        session.videoComposition = composition
+        return (session, url)
+    }
 }
 
 @Suite("Video transitions (A13, A14)", .serialized)
 struct VideoTransitionTests {
-    typealias M = CompositionMedia
+    typealias M = VideoCompositionMedia
     typealias T = TransitionTimeline
 
     @Test(arguments: Transition.allCases)
     func exportedTransitionsAreJudgedByFFmpeg(_ transition: Transition) async throws {
         let asset = try await T.asset()
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("a13-\(transition).mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = T.composition(asset, transition)
+        let (session, url) = try T.exportSession(asset, T.composition(asset, transition), name: "a13-\(transition).mp4")
         await session.export()
         #expect(session.status == .completed, "\(String(describing: session.error))")
         let duration = try #require(Double(try AssetFixtures.probe(url, "format=duration")))
@@ -168,6 +179,22 @@ struct VideoTransitionTests {
         #expect(k == 390)
     }
 
+    @Test func theRenderScaleShrinksTheFramesAndTheirLayout() async throws {
+        let asset = try await T.asset()
+        let composition = T.composition(asset, .push)
+        composition.renderScale = 0.5
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.videoComposition = composition
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let (image, _) = try await generator.image(at: M.t(4.5))
+        #expect(image.width == M.width / 2 && image.height == M.height / 2)
+        // The push's halves are at the scaled width's middle.
+        for (x, y) in [(50, 50), (300, 300), (340, 50), (600, 300)] {
+            #expect(M.close(M.rgb(image, x: x, y: y), x < 320 ? T.red : T.green), "(\(x),\(y)): \(M.rgb(image, x: x, y: y))")
+        }
+    }
+
     @Test func framesInAGapAreBlack() async throws {
         let asset = try await T.asset()
         let composition = T.composition(asset, .dissolve, gap: true)
@@ -176,15 +203,11 @@ struct VideoTransitionTests {
         generator.requestedTimeToleranceBefore = .zero
         generator.requestedTimeToleranceAfter = .zero
         let (black, at) = try await generator.image(at: M.t(4.25))
-        #expect(at == M.t(4.25))
+        #expect(at == CMTime(value: 127, timescale: 30))  // the frame at 127/30 s shows 4.25 s
         #expect(M.close(M.rgb(black, x: 640, y: 360), [0, 0, 0], 2))
         #expect(M.close(M.rgb(try await generator.image(at: M.t(3.9)).image, x: 640, y: 360), T.red))
         // Exported: black there too, the rest as before.
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("a14-gap.mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = composition
+        let (session, url) = try T.exportSession(asset, composition, name: "a14-gap.mp4")
         session.timeRange = M.range(3, 6)
         await session.export()
         #expect(session.status == .completed, "\(String(describing: session.error))")
@@ -197,11 +220,7 @@ struct VideoTransitionTests {
         let asset = try await T.asset()
         let composition = T.composition(asset, .dissolve)
         composition.renderSize = .zero
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("invalid.mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = composition
+        let (session, url) = try T.exportSession(asset, composition, name: "invalid.mp4")
         await session.export()
         #expect(session.status == .failed)
         #expect((session.error as? AVError)?.code == .invalidVideoComposition)
@@ -210,11 +229,7 @@ struct VideoTransitionTests {
 
     @Test func aCancelledExportLeavesNoFile() async throws {
         let asset = try await T.asset()
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("cancelled.mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = T.composition(asset, .push)
+        let (session, url) = try T.exportSession(asset, T.composition(asset, .push), name: "cancelled.mp4")
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             session.exportAsynchronously { done.resume() }
             // Cancelled once it has made progress (or at once when it is already done).
@@ -237,14 +252,12 @@ struct VideoTransitionTests {
             [(copy, M.range(0, 5), M.range(4, 9))],
         ])
         try FileManager.default.removeItem(at: copy)
-        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset1280x720))
-        let url = try AssetFixtures.tempDirectory().appendingPathComponent("missing.mp4")
-        session.outputURL = url
-        session.outputFileType = .mp4
-        session.videoComposition = T.composition(asset, .dissolve)
+        let (session, url) = try T.exportSession(asset, T.composition(asset, .dissolve), name: "missing.mp4")
         await session.export()
         #expect(session.status == .failed)
-        #expect((session.error as NSError?)?.domain == AVFoundationErrorDomain)
+        // The error opening the file gives everywhere (the asset's own: no such file).
+        let error = try #require(session.error as NSError?)
+        #expect(error.domain == NSURLErrorDomain && error.code == NSURLErrorFileDoesNotExist, "\(error)")
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 }

@@ -82,9 +82,6 @@ final class VideoCompositionSession: @unchecked Sendable {
         guard scale > 0, scale.isFinite, Double(size.width) * Double(scale) >= 1, Double(size.height) * Double(scale) >= 1 else {
             throw invalid("The video composition's renderScale (\(scale)) is not a positive scale.")
         }
-        if composition.animationTool != nil {
-            throw invalid("The video composition has an animationTool: Core Animation layering is not implemented yet.")
-        }
         for (i, instruction) in composition.instructions.enumerated() {
             let range = instruction.timeRange
             guard range.isValid, range.start.isNumeric, range.duration.isNumeric, range.duration >= .zero else {

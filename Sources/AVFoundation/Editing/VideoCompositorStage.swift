@@ -180,16 +180,12 @@ final class VideoCompositorStage {
             let pts = CMSampleBufferGetPresentationTimeStamp(next)
             guard !pts.isNumeric || pts <= time else { break }
             heads[k] = nil
-            if pts.isNumeric { shown(k, next) }
+            if pts.isNumeric { composed?.current[k] = next }
         }
         guard let current = composed?.current[k] else { return nil }
         let pts = CMSampleBufferGetPresentationTimeStamp(current), duration = CMSampleBufferGetDuration(current)
         guard !duration.isNumeric || duration <= .zero || time < pts + duration else { return nil }
         return current
-    }
-
-    private func shown(_ k: Int, _ frame: CMSampleBuffer) {
-        composed?.current[k] = frame
     }
 
     /// Stops a composing stage from any thread: the compositor is told to cancel its pending
@@ -226,7 +222,7 @@ private final class ComposedFrames {
     /// Guards every slot's outcome and `interrupted`.
     private let condition = NSCondition()
     private var interrupted = false
-    private var formatDescription: CMVideoFormatDescription?
+    private var samples = ImageSampleBuffers()
     private var black: CVPixelBuffer?
     private var conversionPool: (pool: CVPixelBufferPool, format: OSType, width: Int, height: Int)?
 
@@ -361,22 +357,9 @@ private final class ComposedFrames {
         } else if copy || resized {
             image = try converted(buffer, to: format)
         }
-        var timing = CMSampleTimingInfo(duration: session.frameDuration, presentationTimeStamp: time, decodeTimeStamp: .invalid)
-        var out: CMSampleBuffer?
-        var status = kCMSampleBufferError_InvalidMediaFormat
-        if let formatDescription {
-            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: formatDescription,
-                                                              sampleTiming: &timing, sampleBufferOut: &out)
+        guard let out = samples.make(image, pts: time, duration: session.frameDuration) else {
+            throw Self.failure("Cannot make a sample buffer for a composed frame.")
         }
-        if status == kCMSampleBufferError_InvalidMediaFormat {
-            var made: CMVideoFormatDescription?
-            guard CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: image, formatDescriptionOut: &made) == noErr,
-                  let made else { throw Self.failure("Cannot describe a composed frame.") }
-            formatDescription = made
-            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: made,
-                                                              sampleTiming: &timing, sampleBufferOut: &out)
-        }
-        guard status == noErr, let out else { throw Self.failure("Cannot make a sample buffer for a composed frame (\(status)).") }
         return out
     }
 

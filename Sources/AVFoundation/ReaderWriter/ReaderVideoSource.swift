@@ -40,7 +40,7 @@ final class ReaderVideoSource: ReaderSampleSource {
     private var clock: CMTime?
     private var pool: CVPixelBufferPool?
     private var poolKey: (format: OSType, width: Int, height: Int)?
-    private var formatDescription: CMVideoFormatDescription?
+    private var samples = ImageSampleBuffers()
     private let converter = PixelConverter.shared
 
     init(source: SourceTrack, settings: ReaderVideoSettings, copiesSampleData: Bool) {
@@ -167,27 +167,8 @@ final class ReaderVideoSource: ReaderSampleSource {
 
     private func sampleBuffer(for frame: DecodedFrame, pts: CMTime, duration: CMTime) throws -> CMSampleBuffer {
         let image = try pixelBuffer(for: frame)
-        var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid)
-        var buffer: CMSampleBuffer?
-        // The description made for an earlier picture serves while it matches (checked by the
-        // creation itself); a picture of another format, size or colour gets a new one.
-        var status = kCMSampleBufferError_InvalidMediaFormat
-        if let formatDescription {
-            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: formatDescription,
-                                                              sampleTiming: &timing, sampleBufferOut: &buffer)
-        }
-        if status == kCMSampleBufferError_InvalidMediaFormat {
-            var made: CMVideoFormatDescription?
-            guard CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: image,
-                                                               formatDescriptionOut: &made) == noErr, let made else {
-                throw Self.decodeFailure("cannot describe the decoded picture", code: 0, url: url)
-            }
-            formatDescription = made
-            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: made,
-                                                              sampleTiming: &timing, sampleBufferOut: &buffer)
-        }
-        guard status == noErr, let buffer else {
-            throw Self.decodeFailure("cannot make a sample buffer (\(status))", code: 0, url: url)
+        guard let buffer = samples.make(image, pts: pts, duration: duration) else {
+            throw Self.decodeFailure("cannot make a sample buffer for the decoded picture", code: 0, url: url)
         }
         return buffer
     }
@@ -256,5 +237,32 @@ final class ReaderVideoSource: ReaderSampleSource {
         }
         if let url { info[NSURLErrorKey] = url }
         return AVError(.decodeFailed, userInfo: info)
+    }
+}
+
+/// Makes sample buffers around pixel buffers, reusing the format description made for an earlier
+/// picture while it matches (checked by the creation itself); a picture of another format, size
+/// or colour gets a new one.
+struct ImageSampleBuffers {
+    private var formatDescription: CMVideoFormatDescription?
+
+    /// A ready sample buffer for `image` shown at `pts` for `duration`; nil when none can be made.
+    mutating func make(_ image: CVPixelBuffer, pts: CMTime, duration: CMTime) -> CMSampleBuffer? {
+        var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid)
+        var buffer: CMSampleBuffer?
+        var status = kCMSampleBufferError_InvalidMediaFormat
+        if let formatDescription {
+            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: formatDescription,
+                                                              sampleTiming: &timing, sampleBufferOut: &buffer)
+        }
+        if status == kCMSampleBufferError_InvalidMediaFormat {
+            var made: CMVideoFormatDescription?
+            guard CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: image, formatDescriptionOut: &made) == noErr,
+                  let made else { return nil }
+            formatDescription = made
+            status = CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: made,
+                                                              sampleTiming: &timing, sampleBufferOut: &buffer)
+        }
+        return status == noErr ? buffer : nil
     }
 }
