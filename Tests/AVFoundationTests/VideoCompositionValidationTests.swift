@@ -160,6 +160,21 @@ struct VideoCompositionValidationTests {
         #expect(none.instructions.isEmpty && none.renderSize == .zero && none.frameDuration == CMTime(value: 1, timescale: 30))
     }
 
+    @Test("propertiesOf on a missing file: the async forms give the loading error")
+    func missingFile() async throws {
+        let missing = AVURLAsset(url: URL(fileURLWithPath: "/nonexistent/vc-missing.mp4"))
+        await #expect(throws: (any Error).self) { try await AVVideoComposition.videoComposition(withPropertiesOf: missing) }
+        let (composition, failed) = await withCheckedContinuation { continuation in
+            AVMutableVideoComposition.videoComposition(withPropertiesOf: missing) { composition, error in
+                continuation.resume(returning: (composition, error != nil))
+            }
+        }
+        #expect(composition == nil && failed)
+        await #expect(throws: (any Error).self) {
+            try await AVMutableVideoComposition().isValid(for: missing, timeRange: Self.all, validationDelegate: nil)
+        }
+    }
+
     @Test("A14: 13 s of video with 15 s of music — the uncovered [13,15) is reported")
     func uncoveredMusic() async throws {
         let (asset, _) = try await ComposedMedia.fifteenSeconds(musicEnd: 15)
@@ -234,6 +249,8 @@ struct VideoCompositionValidationTests {
         #expect(!Self.check(Self.handBuilt([VC.r(0, 13)], trackID: 9), asset, Self.all, recorder))
         #expect(recorder.badTrackIDs == [9] && recorder.count == 1)
         #expect(Self.check(Self.handBuilt([VC.r(0, 13)], trackID: 9), nil, Self.all, nil))
+        #expect(asset.unusedTrackID() == 4)  // the tracks are 1, 2 and 3
+        #expect(!Self.check(Self.handBuilt([VC.r(0, 13)], trackID: asset.unusedTrackID()), asset))
     }
 
     @Test("Invalid values are reported by key; a delegate returning false stops at the first problem")
