@@ -12,7 +12,10 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     /// The file the asset reads (nil for an asset made of tracks of segments).
     let engine: URLAssetEngine?
     /// The tracks of an asset made of segments (`init(segmentedTracks:)`); nil for a file asset.
-    private var madeTracks: [AVAssetTrack]?
+    private var fixedTracks: [AVAssetTrack]?
+    /// The tracks of an asset made of segments as they are now (a composition's follow its
+    /// edits); nil for a file asset.
+    var madeTracks: [AVAssetTrack]? { fixedTracks }
     private(set) var loader: KeyValueLoader!
     private let trackList = LoadOnce<[AVAssetTrack]>()
     private let selectionGroups = LoadOnce<[AVMediaSelectionGroup]>()
@@ -52,7 +55,7 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     init(segmentedTracks: [(trackID: CMPersistentTrackID, segments: [MediaSegment])]) {
         engine = nil
         super.init()
-        madeTracks = segmentedTracks.map { AVAssetTrack(asset: self, trackID: $0.trackID, segments: $0.segments) }
+        fixedTracks = segmentedTracks.map { AVAssetTrack(asset: self, trackID: $0.trackID, segments: $0.segments) }
         loader = KeyValueLoader { [weak self] key, _ in
             guard self != nil else { throw AVError(.operationCancelled) }
             guard AVAsset.loadableKeys.contains(key) else {

@@ -16,14 +16,21 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// The track's media type.
     public let mediaType: AVMediaType
 
-    /// The stream whose format the track has: a file track's own; a track of segments takes it
-    /// from its first segment with media.
-    let stream: StreamInfo
+    /// The source whose stream gives the track its format facts: a file track's own stream; a
+    /// track made of segments takes its first segment with media (a composition track's changes
+    /// with its edits, and is nil while it has no media: such a track overrides every property
+    /// that reads `stream`).
+    var formatSource: SourceTrack? { fixedSource }
+    private let fixedSource: SourceTrack?
+    /// The stream whose format the track has (see `formatSource`).
+    var stream: StreamInfo { formatSource!.stream }
     /// The media source of `stream`.
-    let engine: URLAssetEngine
+    var engine: URLAssetEngine { formatSource!.engine }
     /// What the track presents, in the asset's timeline: a file track is one whole-stream
-    /// segment; a track made of segments (`init(asset:trackID:segments:)`) lists them.
-    let mediaSegments: [MediaSegment]
+    /// segment; a track made of segments (`init(asset:trackID:segments:)`) lists them; a
+    /// composition track's are its current edits.
+    var mediaSegments: [MediaSegment] { fixedSegments }
+    private let fixedSegments: [MediaSegment]
     /// Whether the track was made of segments rather than read from a file.
     let isMadeOfSegments: Bool
     private var loader: KeyValueLoader!
@@ -59,12 +66,11 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
 
     private init(asset: AVAsset, trackID: CMPersistentTrackID, segments: [MediaSegment], primary: SourceTrack, madeOfSegments: Bool) {
         self.asset = asset
-        self.stream = primary.stream
-        self.engine = primary.engine
+        fixedSource = primary
         self.trackID = trackID
-        mediaSegments = segments
+        fixedSegments = segments
         isMadeOfSegments = madeOfSegments
-        mediaType = AVMediaType(rawValue: stream.mediaType.fourCCString)
+        mediaType = AVMediaType(rawValue: primary.stream.mediaType.fourCCString)
         super.init()
         let engine = primary.engine, stream = primary.stream
         loader = KeyValueLoader { [engine, stream] key, cancellation in
@@ -79,6 +85,29 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
             }
             if key == "timeRange" || key == "segments" {
                 _ = try engine.loadEditLists(cancellation)
+            }
+        }
+    }
+
+    /// A track of `asset` whose segments and format source a subclass provides (a composition
+    /// track): keys load the packet indexes of every source its segments read when they need them.
+    init(composedIn asset: AVAsset?, trackID: CMPersistentTrackID, mediaType: AVMediaType) {
+        self.asset = asset
+        fixedSource = nil
+        self.trackID = trackID
+        fixedSegments = []
+        isMadeOfSegments = true
+        self.mediaType = mediaType
+        super.init()
+        loader = KeyValueLoader { [weak self] key, cancellation in
+            guard let self else { throw AVError(.operationCancelled) }
+            guard AVAssetTrack.loadableKeys.contains(key) else {
+                throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "AVAssetTrack has no loadable key “\(key)”."])
+            }
+            guard AVAssetTrack.indexKeys.contains(key) || key == "timeRange" || key == "segments" else { return }
+            var seen = Set<URL>()
+            for source in self.mediaSegments.compactMap(\.source) where seen.insert(source.url).inserted {
+                _ = try source.engine.loadIndexes(cancellation)
             }
         }
     }
@@ -320,7 +349,8 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     func loadedTimeRange() throws -> CMTimeRange {
         if isMadeOfSegments {
             let presenting = mediaSegments.filter { !$0.isEmpty }
-            return CMTimeRange(start: presenting[0].target.start, end: presenting.map(\.target.end).max()!)
+            guard let first = presenting.first, let end = presenting.map(\.target.end).max() else { return .zero }
+            return CMTimeRange(start: first.target.start, end: end)
         }
         if let mappings = editListMappings() {
             let presenting = mappings.filter { !$0.isEmpty }

@@ -23,7 +23,8 @@ extension AVPartialAsyncProperty where Root: AVAsset {
     /// The size of the first visual track (deprecated by Apple; use the track's).
     public static var naturalSize: AVAsyncProperty<Root, CGSize> {
         .init(key: "naturalSize") { asset in
-            try asset.loadedTracks().first { $0.mediaType == .video }?.naturalSize ?? .zero
+            _ = try asset.loadedTracks()
+            return asset.naturalSize
         }
     }
     /// Whether the asset can be played.

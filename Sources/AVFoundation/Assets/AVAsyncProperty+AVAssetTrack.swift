@@ -8,7 +8,7 @@ extension AVPartialAsyncProperty where Root: AVAssetTrack {
     }
     /// The track's format descriptions.
     public static var formatDescriptions: AVAsyncProperty<Root, [CMFormatDescription]> {
-        make("formatDescriptions") { $0.stream.formatDescription.map { [$0] } ?? [] }
+        make("formatDescriptions") { $0.formatDescriptions.map { $0 as! CMFormatDescription } }
     }
     /// Whether the track can be played.
     public static var isPlayable: AVAsyncProperty<Root, Bool> { make("playable") { $0.isPlayable } }
