@@ -111,6 +111,38 @@ struct VideoCompositionValidationTests {
         #expect(recorder.count == 0)
     }
 
+    @Test("propertiesOf on an AVMutableComposition with the 15 Seconds transitions; its naturalSize is the render size when set")
+    func mutableCompositionLayout() async throws {
+        let clipURL = try #require(ComposedMedia.clip), musicURL = try #require(ComposedMedia.music)
+        let video = try #require(try await AVURLAsset(url: clipURL).loadTracks(withMediaType: .video).first)
+        let audio = try #require(try await AVURLAsset(url: musicURL).loadTracks(withMediaType: .audio).first)
+        let composition = AVMutableComposition()
+        let a = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let b = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let music = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try a.insertTimeRange(VC.r(0, 5), of: video, at: .zero)
+        try b.insertTimeRange(VC.r(0, 5), of: video, at: VC.t(4))
+        try a.insertTimeRange(VC.r(0, 5), of: video, at: VC.t(8))
+        try music.insertTimeRange(VC.r(0, 13), of: audio, at: .zero)
+        #expect(composition.duration == VC.t(13))
+
+        let videoComposition = try await AVMutableVideoComposition.videoComposition(withPropertiesOf: composition)
+        let layout = Self.layout(videoComposition)
+        #expect(layout.map(\.0) == [VC.r(0, 4), VC.r(4, 5), VC.r(5, 8), VC.r(8, 9), VC.r(9, 13)])
+        #expect(layout.map(\.1) == [[a.trackID], [a.trackID, b.trackID], [b.trackID], [a.trackID, b.trackID], [a.trackID]])
+        #expect(videoComposition.renderSize == CGSize(width: 64, height: 36))
+        #expect(videoComposition.frameDuration == CMTime(value: 1, timescale: 30))
+        #expect(try await videoComposition.isValid(for: composition, timeRange: Self.all, validationDelegate: nil))
+
+        composition.naturalSize = CGSize(width: 1280, height: 720)
+        #expect(AVVideoComposition(propertiesOf: composition).renderSize == CGSize(width: 1280, height: 720))
+        // Music left at 15 s: [13, 15) is not covered.
+        try music.insertTimeRange(VC.r(0, 2), of: audio, at: VC.t(13))
+        let recorder = ValidationRecorder()
+        #expect(!Self.check(videoComposition, composition, Self.all, recorder))
+        #expect(recorder.emptyRanges == [VC.r(13, 15)] && recorder.count == 1)
+    }
+
     @Test("propertiesOf on a file: one instruction, the track's timing, size and transform")
     func urlAsset() async throws {
         let clip = try #require(ComposedMedia.clip)
