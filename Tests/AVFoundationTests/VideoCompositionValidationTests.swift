@@ -136,6 +136,11 @@ struct VideoCompositionValidationTests {
 
         composition.naturalSize = CGSize(width: 1280, height: 720)
         #expect(AVVideoComposition(propertiesOf: composition).renderSize == CGSize(width: 1280, height: 720))
+        // A disabled track is not presented: track A alone, with a gap of no layers at [5, 8).
+        b.isEnabled = false
+        let withoutB = Self.layout(AVVideoComposition(propertiesOf: composition))
+        #expect(withoutB.map(\.0) == [VC.r(0, 5), VC.r(5, 8), VC.r(8, 13)] && withoutB.map(\.1) == [[a.trackID], [], [a.trackID]])
+        b.isEnabled = true
         // Music left at 15 s: [13, 15) is not covered.
         try music.insertTimeRange(VC.r(0, 2), of: audio, at: VC.t(13))
         let recorder = ValidationRecorder()
