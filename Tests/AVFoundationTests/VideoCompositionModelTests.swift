@@ -148,7 +148,8 @@ struct VideoCompositionModelTests {
 
         instruction.timeRange = VC.r(4, 5)
         instruction.layerInstructions = [b, a]
-        let ids: [NSValue] = instruction.requiredSourceTrackIDs
+        let ids = instruction.requiredSourceTrackIDs  // the class's [NSValue], not the protocol's optional
+        #expect(ids.count == 2)
         #expect(ids.compactMap { ($0 as? NSNumber)?.int32Value } == [2, 1])
         let viaProtocol: any AVVideoCompositionInstructionProtocol = instruction
         #expect(viaProtocol.requiredSourceTrackIDs?.compactMap { ($0 as? NSNumber)?.int32Value } == [2, 1])

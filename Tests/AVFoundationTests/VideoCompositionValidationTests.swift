@@ -111,6 +111,43 @@ struct VideoCompositionValidationTests {
         #expect(recorder.count == 0)
     }
 
+    @Test("propertiesOf on an AVMutableComposition with the 15 Seconds transitions; its naturalSize is the render size when set")
+    func mutableCompositionLayout() async throws {
+        let clipURL = try #require(ComposedMedia.clip), musicURL = try #require(ComposedMedia.music)
+        let video = try #require(try await AVURLAsset(url: clipURL).loadTracks(withMediaType: .video).first)
+        let audio = try #require(try await AVURLAsset(url: musicURL).loadTracks(withMediaType: .audio).first)
+        let composition = AVMutableComposition()
+        let a = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let b = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let music = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try a.insertTimeRange(VC.r(0, 5), of: video, at: .zero)
+        try b.insertTimeRange(VC.r(0, 5), of: video, at: VC.t(4))
+        try a.insertTimeRange(VC.r(0, 5), of: video, at: VC.t(8))
+        try music.insertTimeRange(VC.r(0, 13), of: audio, at: .zero)
+        #expect(composition.duration == VC.t(13))
+
+        let videoComposition = try await AVMutableVideoComposition.videoComposition(withPropertiesOf: composition)
+        let layout = Self.layout(videoComposition)
+        #expect(layout.map(\.0) == [VC.r(0, 4), VC.r(4, 5), VC.r(5, 8), VC.r(8, 9), VC.r(9, 13)])
+        #expect(layout.map(\.1) == [[a.trackID], [a.trackID, b.trackID], [b.trackID], [a.trackID, b.trackID], [a.trackID]])
+        #expect(videoComposition.renderSize == CGSize(width: 64, height: 36))
+        #expect(videoComposition.frameDuration == CMTime(value: 1, timescale: 30))
+        #expect(try await videoComposition.isValid(for: composition, timeRange: Self.all, validationDelegate: nil))
+
+        composition.naturalSize = CGSize(width: 1280, height: 720)
+        #expect(AVVideoComposition(propertiesOf: composition).renderSize == CGSize(width: 1280, height: 720))
+        // A disabled track is not presented: track A alone, with a gap of no layers at [5, 8).
+        b.isEnabled = false
+        let withoutB = Self.layout(AVVideoComposition(propertiesOf: composition))
+        #expect(withoutB.map(\.0) == [VC.r(0, 5), VC.r(5, 8), VC.r(8, 13)] && withoutB.map(\.1) == [[a.trackID], [], [a.trackID]])
+        b.isEnabled = true
+        // Music left at 15 s: [13, 15) is not covered.
+        try music.insertTimeRange(VC.r(0, 2), of: audio, at: VC.t(13))
+        let recorder = ValidationRecorder()
+        #expect(!Self.check(videoComposition, composition, Self.all, recorder))
+        #expect(recorder.emptyRanges == [VC.r(13, 15)] && recorder.count == 1)
+    }
+
     @Test("propertiesOf on a file: one instruction, the track's timing, size and transform")
     func urlAsset() async throws {
         let clip = try #require(ComposedMedia.clip)
@@ -158,6 +195,21 @@ struct VideoCompositionValidationTests {
         let music = AVURLAsset(url: try #require(ComposedMedia.music))
         let none = AVVideoComposition(propertiesOf: music)
         #expect(none.instructions.isEmpty && none.renderSize == .zero && none.frameDuration == CMTime(value: 1, timescale: 30))
+    }
+
+    @Test("propertiesOf on a missing file: the async forms give the loading error")
+    func missingFile() async throws {
+        let missing = AVURLAsset(url: URL(fileURLWithPath: "/nonexistent/vc-missing.mp4"))
+        await #expect(throws: (any Error).self) { try await AVVideoComposition.videoComposition(withPropertiesOf: missing) }
+        let (composition, failed) = await withCheckedContinuation { continuation in
+            AVMutableVideoComposition.videoComposition(withPropertiesOf: missing) { composition, error in
+                continuation.resume(returning: (composition, error != nil))
+            }
+        }
+        #expect(composition == nil && failed)
+        await #expect(throws: (any Error).self) {
+            try await AVMutableVideoComposition().isValid(for: missing, timeRange: Self.all, validationDelegate: nil)
+        }
     }
 
     @Test("A14: 13 s of video with 15 s of music — the uncovered [13,15) is reported")
@@ -234,6 +286,8 @@ struct VideoCompositionValidationTests {
         #expect(!Self.check(Self.handBuilt([VC.r(0, 13)], trackID: 9), asset, Self.all, recorder))
         #expect(recorder.badTrackIDs == [9] && recorder.count == 1)
         #expect(Self.check(Self.handBuilt([VC.r(0, 13)], trackID: 9), nil, Self.all, nil))
+        #expect(asset.unusedTrackID() == 4)  // the tracks are 1, 2 and 3
+        #expect(!Self.check(Self.handBuilt([VC.r(0, 13)], trackID: asset.unusedTrackID()), asset))
     }
 
     @Test("Invalid values are reported by key; a delegate returning false stops at the first problem")

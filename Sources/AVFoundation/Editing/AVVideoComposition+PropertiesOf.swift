@@ -74,6 +74,7 @@ extension AVVideoComposition {
 
     /// A composition's own natural size when set; else the union of the tracks' transformed frames.
     static func renderSize(of asset: AVAsset, tracks: [AVAssetTrack]) -> CGSize {
+        if let composition = asset as? AVComposition, composition.contents.naturalSize != .zero { return composition.contents.naturalSize }
         let frames = tracks.map { CGRect(origin: .zero, size: $0.naturalSize).applying($0.preferredTransform) }
         guard let union = frames.first.map({ frames.dropFirst().reduce($0) { $0.union($1) } }) else { return .zero }
         return CGSize(width: union.width.rounded(), height: union.height.rounded())

@@ -122,3 +122,14 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
         instructions.first { $0.timeRange.containsTime(time) }
     }
 }
+
+extension AVAsset {
+    /// A track ID no track of the asset has (one above the greatest; the smallest free positive
+    /// ID when that would overflow), for an extra video composition source such as the Core
+    /// Animation tool's layer.
+    public func unusedTrackID() -> CMPersistentTrackID {
+        let used = Set(tracks.map(\.trackID))
+        if let greatest = used.max(), greatest < CMPersistentTrackID.max { return max(greatest + 1, 1) }
+        return (1...CMPersistentTrackID.max).first { !used.contains($0) } ?? kCMPersistentTrackID_Invalid
+    }
+}
