@@ -24,9 +24,14 @@ struct PlacedLayer {
     /// Opaque (a format without alpha, opacity 1) over the whole frame: nothing behind shows.
     let coversCanvas: Bool
 
-    /// Whether the planes path can draw it: Y'CbCr, moved by a whole, even number of pixels.
-    var suitsPlanes: Bool {
-        layout.isYCbCr && translation.map { $0.x % 2 == 0 && $0.y % 2 == 0 } ?? false
+    /// The Y'CbCr matrix of the source (its attachment, else the default for its height).
+    let matrix: PixelFormatColor.Matrix
+
+    /// Whether the planes path can draw it on a canvas of `canvasMatrix`: Y'CbCr of that matrix
+    /// (libswscale converts ranges and layouts between Y'CbCr formats, not matrices), moved by a
+    /// whole, even number of pixels.
+    func suitsPlanes(_ canvasMatrix: PixelFormatColor.Matrix) -> Bool {
+        layout.isYCbCr && matrix == canvasMatrix && translation.map { $0.x % 2 == 0 && $0.y % 2 == 0 } ?? false
     }
 
     init?(_ layer: CompositorLayer, canvas: PixelRect) throws(PixelConversionError) {
@@ -87,6 +92,7 @@ struct PlacedLayer {
         guard !box.isEmpty else { return nil }
 
         self.image = layer.image
+        self.matrix = PixelFormatColor.attachedMatrix(of: layer.image) ?? .defaultMatrix(height: storage.height)
         self.storage = storage
         self.layout = layout
         self.crop = crop

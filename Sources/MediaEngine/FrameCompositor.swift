@@ -77,7 +77,8 @@ package final class FrameCompositor: @unchecked Sendable {
     private let lock = NSLock()
     private var pools: [PoolKey: CVPixelBufferPool] = [:]
     private var idleScratch: [Scratch] = []
-    private var backgroundCache: (color: [Float], full: Bool, yCbCr: (y: UInt8, cb: UInt8, cr: UInt8))?
+    private var backgroundCache: (color: [Float], full: Bool, matrix: PixelFormatColor.Matrix,
+                                  yCbCr: (y: UInt8, cb: UInt8, cr: UInt8))?
 
     /// The output formats: 32-bit RGB (`BGRA`, `32ARGB`, `RGBA`, `ABGR`) and NV12 (`420v`, `420f`)
     /// are composited in place; any other format `PixelConverter` writes is converted once from
@@ -116,8 +117,11 @@ package final class FrameCompositor: @unchecked Sendable {
         let output = try buffer(pixelFormat, width: renderWidth, height: renderHeight)
         let scratch = checkOutScratch()
         defer { checkIn(scratch) }
-        if placed.allSatisfy(\.suitsPlanes) {
-            try renderPlanes(placed, background: needsBackground ? backgroundColor : nil, into: output, scratch: scratch)
+        // A Y'CbCr output is written in its matrix; for an RGB output the planes may use the layers' own.
+        let planesMatrix = PixelFormat.isYCbCr(pixelFormat) ? yCbCrMatrix : placed.first?.matrix ?? yCbCrMatrix
+        if placed.allSatisfy({ $0.suitsPlanes(planesMatrix) }) {
+            try renderPlanes(placed, background: needsBackground ? backgroundColor : nil, matrix: planesMatrix, into: output,
+                             scratch: scratch)
         } else {
             try renderRGB(placed, background: needsBackground ? backgroundColor : nil, into: output, scratch: scratch)
         }
@@ -205,9 +209,11 @@ package final class FrameCompositor: @unchecked Sendable {
 
     /// The background as 8-bit Y'CbCr of the canvas's range and matrix, converted by libswscale
     /// as every other picture is (cached for the last colour).
-    func backgroundYCbCr(_ color: Color, fullRange: Bool) throws(PixelConversionError) -> (y: UInt8, cb: UInt8, cr: UInt8) {
+    func backgroundYCbCr(_ color: Color, fullRange: Bool, matrix: PixelFormatColor.Matrix)
+        throws(PixelConversionError) -> (y: UInt8, cb: UInt8, cr: UInt8) {
         let components = [color.red, color.green, color.blue, color.alpha]
-        if let cached = lock.withLock({ backgroundCache }), cached.color == components, cached.full == fullRange {
+        if let cached = lock.withLock({ backgroundCache }), cached.color == components, cached.full == fullRange,
+           cached.matrix == matrix {
             return cached.yCbCr
         }
         let rgb = try PixelConverter.allocatePixelBuffer(pixelFormat: OSType(fourCC: "BGRA"), width: 2, height: 2)
@@ -221,12 +227,12 @@ package final class FrameCompositor: @unchecked Sendable {
             p[1] = pixel
         }
         var options = PixelConverter.Options()
-        options.destinationMatrix = yCbCrMatrix
+        options.destinationMatrix = matrix
         options.scaling = .point
         try converter.transfer(from: rgb, to: ycc, options: options)
         let y = d.planes[0].baseAddress.load(as: UInt8.self)
         let cb = d.planes[1].baseAddress.load(as: UInt8.self), cr = d.planes[1].baseAddress.load(fromByteOffset: 1, as: UInt8.self)
-        lock.withLock { backgroundCache = (components, fullRange, (y, cb, cr)) }
+        lock.withLock { backgroundCache = (components, fullRange, matrix, (y, cb, cr)) }
         return (y, cb, cr)
     }
 

@@ -174,6 +174,26 @@ struct FrameCompositorTests {
         #expect(Picture.close(Picture.rgb(empty, 0, 0), red, 8) && Picture.close(Picture.rgb(empty, 1279, 719), red, 8))
     }
 
+    @Test("sources tagged with another Y'CbCr matrix keep their colours; the output carries its own matrix")
+    func otherMatrix() throws {
+        let rgb = Picture.bgraBuffer(width: 1280, height: 720, top: (250, 40, 30))
+        var options = PixelConverter.Options()
+        options.destinationMatrix = .itu601
+        let sd = try PixelConverter.allocatePixelBuffer(pixelFormat: Picture.nv12, width: 1280, height: 720)
+        try PixelConverter.shared.transfer(from: rgb, to: sd, options: options)
+        #expect(PixelFormatColor.attachedMatrix(of: sd) == .itu601)
+        let hd = Picture.make(Picture.nv12, width: 1280, height: 720, top: (20, 40, 230))
+        for output in [Picture.nv12, Picture.bgra] {
+            let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: output)
+            let frame = try compositor.render(layers: [
+                CompositorLayer(image: sd, cropRectangle: CGRect(x: 0, y: 0, width: 640, height: 720)), CompositorLayer(image: hd),
+            ], backgroundColor: opaqueBlack)
+            #expect(Picture.close(Picture.rgb(frame, 100, 100), (250, 40, 30), 8), "\(Picture.rgb(frame, 100, 100))")
+            #expect(Picture.close(Picture.rgb(frame, 1000, 100), (20, 40, 230), 8))
+            if output == Picture.nv12 { #expect(PixelFormatColor.attachedMatrix(of: frame) == .itu709) }
+        }
+    }
+
     @Test("the planes path and the RGB path agree")
     func pathsAgree() throws {
         let compositor = try FrameCompositor(renderWidth: 640, renderHeight: 360, pixelFormat: Picture.bgra)
