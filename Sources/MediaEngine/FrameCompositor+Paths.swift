@@ -156,7 +156,17 @@ extension FrameCompositor {
             PixmanOps.composite(.over, image, mask: mask, onto: target, box: layer.box, sourceOffset: offset)
             withExtendedLifetime(pixels) {}
         }
-        if canvas !== output { try transfer(canvas, into: output) }
+        if canvas !== output {
+            // libswscale's fast RGB → 4:2:0 conversion reads one pixel past an odd width: the
+            // column after the picture (row padding of the pooled canvas) repeats the last one.
+            if c.width % 2 == 1, c.planes[0].bytesPerRow >= (c.width + 1) * 4,
+               let padded = scratch.image(PIXMAN_a8r8g8b8, width: c.width + 1, height: c.height,
+                                          bits: c.planes[0].baseAddress, bytesPerRow: c.planes[0].bytesPerRow) {
+                PixmanOps.composite(.source, padded, onto: padded, box: PixelRect(x: c.width, y: 0, width: 1, height: c.height),
+                                    sourceOffset: (-1, 0))
+            }
+            try transfer(canvas, into: output)
+        }
     }
 
     /// One libswscale conversion between buffers of the same size: a source into the canvas's

@@ -104,6 +104,17 @@ package final class FrameCompositor: @unchecked Sendable {
     /// compositor's pool. Layers with zero opacity, an empty crop or a degenerate transform are
     /// not drawn; an empty list gives the background.
     package func render(layers: [CompositorLayer], backgroundColor: Color) throws(PixelConversionError) -> CVPixelBuffer {
+        let output = try buffer(pixelFormat, width: renderWidth, height: renderHeight)
+        try render(layers: layers, backgroundColor: backgroundColor, into: output)
+        return output
+    }
+
+    /// Composites into `output`, a buffer of the render size and the compositor's pixel format
+    /// (a render context's `newPixelBuffer()`, say); every pixel of it is written.
+    package func render(layers: [CompositorLayer], backgroundColor: Color, into output: CVPixelBuffer)
+        throws(PixelConversionError) {
+        guard let o = output.storage, o.width == renderWidth, o.height == renderHeight, o.pixelFormat == pixelFormat,
+              layers.allSatisfy({ $0.image !== output }) else { throw .invalidBuffer }
         let canvas = PixelRect(x: 0, y: 0, width: renderWidth, height: renderHeight)
         var placed: [PlacedLayer] = []
         placed.reserveCapacity(layers.count)
@@ -114,18 +125,19 @@ package final class FrameCompositor: @unchecked Sendable {
         }
         placed.reverse()   // back to front
         let needsBackground = !(placed.first?.coversCanvas ?? false)
-        let output = try buffer(pixelFormat, width: renderWidth, height: renderHeight)
         let scratch = checkOutScratch()
         defer { checkIn(scratch) }
-        // A Y'CbCr output is written in its matrix; for an RGB output the planes may use the layers' own.
-        let planesMatrix = PixelFormat.isYCbCr(pixelFormat) ? yCbCrMatrix : placed.first?.matrix ?? yCbCrMatrix
-        if placed.allSatisfy({ $0.suitsPlanes(planesMatrix) }) {
+        // A Y'CbCr output is written in its matrix; for an RGB output the planes may use the layers'
+        // own, unless a translucent background must show in the output's alpha.
+        let outputIsYCbCr = PixelFormat.isYCbCr(pixelFormat)
+        let planesMatrix = outputIsYCbCr ? yCbCrMatrix : placed.first?.matrix ?? yCbCrMatrix
+        let opaqueEnough = outputIsYCbCr || !needsBackground || backgroundColor.alpha >= 1
+        if opaqueEnough, placed.allSatisfy({ $0.suitsPlanes(planesMatrix) }) {
             try renderPlanes(placed, background: needsBackground ? backgroundColor : nil, matrix: planesMatrix, into: output,
                              scratch: scratch)
         } else {
             try renderRGB(placed, background: needsBackground ? backgroundColor : nil, into: output, scratch: scratch)
         }
-        return output
     }
 
     // MARK: Passthrough

@@ -194,6 +194,48 @@ struct FrameCompositorTests {
         }
     }
 
+    @Test("a 45° turn: the layer's centre inside, the frame's corners the background", arguments: [Picture.nv12, Picture.bgra])
+    func rotation45(output: OSType) throws {
+        let compositor = try FrameCompositor(renderWidth: 400, renderHeight: 400, pixelFormat: output)
+        let square = Picture.make(Picture.nv12, width: 200, height: 200, top: green)
+        // About the square's centre, then to the frame's centre.
+        let turn = CGAffineTransform(translationX: -100, y: -100).concatenating(CGAffineTransform(rotationAngle: .pi / 4))
+            .concatenating(CGAffineTransform(translationX: 200, y: 200))
+        let frame = try compositor.render(layers: [CompositorLayer(image: square, transform: turn)], backgroundColor: (1, 0, 0, 1))
+        #expect(Picture.close(Picture.rgb(frame, 200, 200), green, 8))
+        #expect(Picture.close(Picture.rgb(frame, 200, 70), green, 8), "the top vertex reaches 200 − 141")
+        for (x, y) in [(10, 10), (390, 10), (10, 390), (390, 390), (120, 120)] {
+            #expect(Picture.close(Picture.rgb(frame, x, y), red, 8), "(\(x), \(y)): \(Picture.rgb(frame, x, y))")
+        }
+    }
+
+    @Test("odd sizes: a 321×241 frame with a layer at an even offset and one at an odd offset")
+    func oddSizes() throws {
+        let compositor = try FrameCompositor(renderWidth: 321, renderHeight: 241, pixelFormat: Picture.nv12)
+        let layer = Picture.make(Picture.nv12, width: 101, height: 61, top: green)
+        for shift in [CGFloat(100), 101] {
+            let frame = try compositor.render(layers: [
+                CompositorLayer(image: layer, transform: CGAffineTransform(translationX: shift, y: shift)),
+            ], backgroundColor: (0, 0, 1, 1))
+            #expect(Picture.close(Picture.rgb(frame, 150, 130), green, 8), "shift \(shift)")
+            #expect(Picture.close(Picture.rgb(frame, 320, 240), blue, 8))
+            #expect(Picture.close(Picture.rgb(frame, 50, 130), blue, 8))
+        }
+    }
+
+    @Test("a translucent background stays translucent in a BGRA output (premultiplied)")
+    func translucentBackground() throws {
+        let compositor = try FrameCompositor(renderWidth: 64, renderHeight: 64, pixelFormat: Picture.bgra)
+        let layer = Picture.make(Picture.nv12, width: 32, height: 32, top: green)
+        let frame = try compositor.render(layers: [CompositorLayer(image: layer)], backgroundColor: (1, 0, 0, 0.5))
+        let plane = try #require(frame.storage?.planes[0])
+        func bgra(_ x: Int, _ y: Int) -> [UInt8] {
+            (0..<4).map { (plane.baseAddress + y * plane.bytesPerRow + x * 4).load(fromByteOffset: $0, as: UInt8.self) }
+        }
+        #expect(bgra(50, 50) == [0, 0, 128, 128])
+        #expect(bgra(10, 10)[3] == 255 && bgra(10, 10)[1] > 240)
+    }
+
     @Test("the planes path and the RGB path agree")
     func pathsAgree() throws {
         let compositor = try FrameCompositor(renderWidth: 640, renderHeight: 360, pixelFormat: Picture.bgra)
@@ -308,5 +350,13 @@ struct FrameCompositorTests {
             CompositorLayer(image: layer, transform: CGAffineTransform(translationX: 1e300, y: 0)),
         ], backgroundColor: (0, 1, 0, 1))
         #expect(Picture.close(Picture.rgb(frame, 30, 30), green, 3))
+        // Into a caller's buffer: it must have the render size and format.
+        let mine = try PixelConverter.allocatePixelBuffer(pixelFormat: Picture.bgra, width: 64, height: 64)
+        try compositor.render(layers: [CompositorLayer(image: layer)], backgroundColor: opaqueBlack, into: mine)
+        #expect(Picture.close(Picture.rgb(mine, 30, 30), red, 8))
+        let wrong = try PixelConverter.allocatePixelBuffer(pixelFormat: Picture.bgra, width: 64, height: 32)
+        #expect(throws: PixelConversionError.invalidBuffer) {
+            try compositor.render(layers: [CompositorLayer(image: layer)], backgroundColor: opaqueBlack, into: wrong)
+        }
     }
 }
