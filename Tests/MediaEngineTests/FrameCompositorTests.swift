@@ -51,6 +51,17 @@ private enum Picture {
 private let red = (255, 0, 0), green = (0, 255, 0), blue = (0, 0, 255), black = (0, 0, 0), white = (255, 255, 255)
 private let opaqueBlack: FrameCompositor.Color = (0, 0, 0, 1)
 
+/// Expects the pixels of `frame` at `points` to be `colour` within `tolerance` (8 allows one
+/// Y'CbCr round trip).
+private func expectColour(_ frame: CVPixelBuffer, _ colour: (Int, Int, Int), at points: [(Int, Int)], tolerance: Int = 8,
+                          _ note: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+    for (x, y) in points {
+        let got = Picture.rgb(frame, x, y)
+        #expect(Picture.close(got, colour, tolerance), "\(note) (\(x), \(y)): \(got), expected \(colour)",
+                sourceLocation: sourceLocation)
+    }
+}
+
 @Suite("FrameCompositor")
 struct FrameCompositorTests {
     /// Every input/output format pair the dissolve is checked in (inputs as decoders give them).
@@ -103,8 +114,8 @@ struct FrameCompositorTests {
         ], backgroundColor: (0, 0, 1, 1))
         // Y'CbCr output: libswscale's chroma filters blur the colour edge over a few pixels.
         let edge = Int(offset.rounded(.up))
-        for x in [0, 100, edge - 6] { #expect(Picture.close(Picture.rgb(frame, x, 360), red, 8), "x \(x)") }
-        for x in [edge + 6, 1000, 1279] { #expect(Picture.close(Picture.rgb(frame, x, 360), green, 8), "x \(x)") }
+        expectColour(frame, red, at: [0, 100, edge - 6].map { ($0, 360) })
+        expectColour(frame, green, at: [edge + 6, 1000, 1279].map { ($0, 360) })
     }
 
     @Test("a front layer moved by −640 shows over the left half; the back layer on the right")
@@ -115,8 +126,8 @@ struct FrameCompositorTests {
         let frame = try compositor.render(layers: [
             CompositorLayer(image: front, transform: CGAffineTransform(translationX: -640, y: 0)), CompositorLayer(image: back),
         ], backgroundColor: opaqueBlack)
-        for x in [0, 300, 637] { #expect(Picture.close(Picture.rgb(frame, x, 100), green, 8)) }
-        for x in [642, 900, 1279] { #expect(Picture.close(Picture.rgb(frame, x, 100), red, 8)) }
+        expectColour(frame, green, at: [0, 300, 637].map { ($0, 100) })
+        expectColour(frame, red, at: [642, 900, 1279].map { ($0, 100) })
     }
 
     @Test("a crop (0, 360, 1280, 360) of the front: rows above 360 show the back, rows below the front",
@@ -129,14 +140,14 @@ struct FrameCompositorTests {
             CompositorLayer(image: front, cropRectangle: CGRect(x: 0, y: 360, width: 1280, height: 360)),
             CompositorLayer(image: back),
         ], backgroundColor: opaqueBlack)
-        for y in [0, 200, 357] { #expect(Picture.close(Picture.rgb(frame, 640, y), red, 8), "y \(y)") }
-        for y in [362, 500, 719] { #expect(Picture.close(Picture.rgb(frame, 640, y), green, 8), "y \(y)") }
+        expectColour(frame, red, at: [0, 200, 357].map { (640, $0) })
+        expectColour(frame, green, at: [362, 500, 719].map { (640, $0) })
         // A wipe at an odd column: left of it the front, right of it the back.
         let wipe = try compositor.render(layers: [
             CompositorLayer(image: front, cropRectangle: CGRect(x: 0, y: 0, width: 427, height: 720)), CompositorLayer(image: back),
         ], backgroundColor: opaqueBlack)
-        #expect(Picture.close(Picture.rgb(wipe, 424, 10), green, 8))
-        #expect(Picture.close(Picture.rgb(wipe, 430, 10), red, 8))
+        expectColour(wipe, green, at: [(424, 10)])
+        expectColour(wipe, red, at: [(430, 10)])
     }
 
     @Test("a quarter turn and a scale by 2 through the transform; the background where nothing is drawn",
@@ -150,11 +161,10 @@ struct FrameCompositorTests {
             let compositor = try FrameCompositor(renderWidth: 640, renderHeight: 640, pixelFormat: output)
             let frame = try compositor.render(layers: [CompositorLayer(image: source, transform: turn)],
                                               backgroundColor: (0, 0, 1, 1))
-            for y in [0, 320, 639] {
-                #expect(Picture.close(Picture.rgb(frame, 90, y), black, 8), "\(output.fourCCString) y \(y)")
-                #expect(Picture.close(Picture.rgb(frame, 270, y), white, 8))
-                #expect(Picture.close(Picture.rgb(frame, 500, y), blue, 8))
-            }
+            let rows = [0, 320, 639]
+            expectColour(frame, black, at: rows.map { (90, $0) }, output.fourCCString)
+            expectColour(frame, white, at: rows.map { (270, $0) }, output.fourCCString)
+            expectColour(frame, blue, at: rows.map { (500, $0) }, output.fourCCString)
         }
     }
 
@@ -165,13 +175,11 @@ struct FrameCompositorTests {
         let frame = try compositor.render(layers: [
             CompositorLayer(image: small, transform: CGAffineTransform(translationX: 600, y: 300)),
         ], backgroundColor: (1, 1, 1, 1))
-        #expect(Picture.close(Picture.rgb(frame, 100, 100), white, 8))
-        #expect(Picture.close(Picture.rgb(frame, 1279, 719), white, 8))
-        #expect(Picture.close(Picture.rgb(frame, 900, 500), green, 8))
-        #expect(Picture.close(Picture.rgb(frame, 590, 500), white, 8))
+        expectColour(frame, white, at: [(100, 100), (1279, 719), (590, 500)])
+        expectColour(frame, green, at: [(900, 500)])
         // No layers at all: the background.
         let empty = try compositor.render(layers: [], backgroundColor: (1, 0, 0, 1))
-        #expect(Picture.close(Picture.rgb(empty, 0, 0), red, 8) && Picture.close(Picture.rgb(empty, 1279, 719), red, 8))
+        expectColour(empty, red, at: [(0, 0), (1279, 719)])
     }
 
     @Test("sources tagged with another Y'CbCr matrix keep their colours; the output carries its own matrix")
@@ -188,8 +196,8 @@ struct FrameCompositorTests {
             let frame = try compositor.render(layers: [
                 CompositorLayer(image: sd, cropRectangle: CGRect(x: 0, y: 0, width: 640, height: 720)), CompositorLayer(image: hd),
             ], backgroundColor: opaqueBlack)
-            #expect(Picture.close(Picture.rgb(frame, 100, 100), (250, 40, 30), 8), "\(Picture.rgb(frame, 100, 100))")
-            #expect(Picture.close(Picture.rgb(frame, 1000, 100), (20, 40, 230), 8))
+            expectColour(frame, (250, 40, 30), at: [(100, 100)])
+            expectColour(frame, (20, 40, 230), at: [(1000, 100)])
             if output == Picture.nv12 { #expect(PixelFormatColor.attachedMatrix(of: frame) == .itu709) }
         }
     }
@@ -202,11 +210,8 @@ struct FrameCompositorTests {
         let turn = CGAffineTransform(translationX: -100, y: -100).concatenating(CGAffineTransform(rotationAngle: .pi / 4))
             .concatenating(CGAffineTransform(translationX: 200, y: 200))
         let frame = try compositor.render(layers: [CompositorLayer(image: square, transform: turn)], backgroundColor: (1, 0, 0, 1))
-        #expect(Picture.close(Picture.rgb(frame, 200, 200), green, 8))
-        #expect(Picture.close(Picture.rgb(frame, 200, 70), green, 8), "the top vertex reaches 200 − 141")
-        for (x, y) in [(10, 10), (390, 10), (10, 390), (390, 390), (120, 120)] {
-            #expect(Picture.close(Picture.rgb(frame, x, y), red, 8), "(\(x), \(y)): \(Picture.rgb(frame, x, y))")
-        }
+        expectColour(frame, green, at: [(200, 200), (200, 70)], "the top vertex reaches y = 200 − 141")
+        expectColour(frame, red, at: [(10, 10), (390, 10), (10, 390), (390, 390), (120, 120)])
     }
 
     @Test("odd sizes: a 321×241 frame with a layer at an even offset and one at an odd offset")
@@ -217,9 +222,8 @@ struct FrameCompositorTests {
             let frame = try compositor.render(layers: [
                 CompositorLayer(image: layer, transform: CGAffineTransform(translationX: shift, y: shift)),
             ], backgroundColor: (0, 0, 1, 1))
-            #expect(Picture.close(Picture.rgb(frame, 150, 130), green, 8), "shift \(shift)")
-            #expect(Picture.close(Picture.rgb(frame, 320, 240), blue, 8))
-            #expect(Picture.close(Picture.rgb(frame, 50, 130), blue, 8))
+            expectColour(frame, green, at: [(150, 130)], "shift \(shift)")
+            expectColour(frame, blue, at: [(320, 240), (50, 130)], "shift \(shift)")
         }
     }
 
@@ -306,9 +310,8 @@ struct FrameCompositorTests {
                 CompositorLayer(image: back, transform: CGAffineTransform(scaleX: 1.6, y: 1.2)),
             ], backgroundColor: opaqueBlack)
             // The decoded frame covers (20…660, 20…500); the back layer the whole frame.
-            #expect(Picture.close(Picture.rgb(frame, 300, 300), red, 10), "\(Picture.rgb(frame, 300, 300))")
-            #expect(Picture.close(Picture.rgb(frame, 10, 10), green, 8))
-            #expect(Picture.close(Picture.rgb(frame, 1000, 600), green, 8))
+            expectColour(frame, red, at: [(300, 300)], tolerance: 10)
+            expectColour(frame, green, at: [(10, 10), (1000, 600)])
         }
     }
 
@@ -349,11 +352,11 @@ struct FrameCompositorTests {
             CompositorLayer(image: layer, opacity: .nan),
             CompositorLayer(image: layer, transform: CGAffineTransform(translationX: 1e300, y: 0)),
         ], backgroundColor: (0, 1, 0, 1))
-        #expect(Picture.close(Picture.rgb(frame, 30, 30), green, 3))
+        expectColour(frame, green, at: [(30, 30)], tolerance: 3)
         // Into a caller's buffer: it must have the render size and format.
         let mine = try PixelConverter.allocatePixelBuffer(pixelFormat: Picture.bgra, width: 64, height: 64)
         try compositor.render(layers: [CompositorLayer(image: layer)], backgroundColor: opaqueBlack, into: mine)
-        #expect(Picture.close(Picture.rgb(mine, 30, 30), red, 8))
+        expectColour(mine, red, at: [(30, 30)])
         let wrong = try PixelConverter.allocatePixelBuffer(pixelFormat: Picture.bgra, width: 64, height: 32)
         #expect(throws: PixelConversionError.invalidBuffer) {
             try compositor.render(layers: [CompositorLayer(image: layer)], backgroundColor: opaqueBlack, into: wrong)
