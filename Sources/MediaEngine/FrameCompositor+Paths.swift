@@ -41,13 +41,29 @@ extension FrameCompositor {
             else { throw .invalidBuffer }
         }
         for layer in layers {
-            guard let shift = layer.translation else { throw .invalidBuffer }
             var source = layer.image
+            let shift: (x: Int, y: Int)
+            if let translation = layer.translation {
+                shift = translation
+            } else {
+                // Scaled onto whole pixels: libswscale scales the crop (an opaque layer straight
+                // into the canvas, a faded one into the top-left of a pooled frame-sized buffer).
+                guard let d = layer.scaledDestination else { throw .invalidBuffer }
+                if layer.alpha == 255 {
+                    try scale(layer, into: canvas, at: d, matrix: matrix)
+                    continue
+                }
+                source = try buffer(canvasFormat, width: renderWidth, height: renderHeight)
+                try scale(layer, into: source, at: PixelRect(x: 0, y: 0, width: d.width, height: d.height), matrix: matrix)
+                PixelFormatColor.setAttachment(PixelFormatColor.matrixKey, matrix.rawValue, on: source)
+                shift = (d.x, d.y)
+            }
             var planes = planeImages(source, canvasFormat: canvasFormat, matrix: matrix, scratch: scratch)
-            if planes == nil {
+            if planes == nil, let size = source.storage {
                 // Another layout, range or matrix (or planes pixman cannot address): converted once.
-                source = try buffer(canvasFormat, width: layer.storage.width, height: layer.storage.height)
-                try transfer(layer.image, into: source, matrix: matrix)
+                let original = source
+                source = try buffer(canvasFormat, width: size.width, height: size.height)
+                try transfer(original, into: source, matrix: matrix)
                 PixelFormatColor.setAttachment(PixelFormatColor.matrixKey, matrix.rawValue, on: source)
                 planes = planeImages(source, canvasFormat: canvasFormat, matrix: matrix, scratch: scratch)
             }
@@ -62,6 +78,18 @@ extension FrameCompositor {
         }
         PixelFormatColor.setAttachment(PixelFormatColor.matrixKey, matrix.rawValue, on: canvas)
         if canvas !== output { try transfer(canvas, into: output) }
+    }
+
+    /// Scales `layer`'s crop into `region` of `target` (an NV12 buffer of the planes canvas's
+    /// layout) with libswscale, converting its Y'CbCr layout and range on the way.
+    private func scale(_ layer: PlacedLayer, into target: CVPixelBuffer, at region: PixelRect, matrix: PixelFormatColor.Matrix)
+        throws(PixelConversionError) {
+        guard let from = PixelImage(pixelBuffer: layer.image, matrix: layer.matrix),
+              let to = PixelImage(pixelBuffer: target, matrix: matrix) else { throw .invalidBuffer }
+        let crop = layer.crop
+        try converter.scale(from.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height),
+                            into: to.cropped(x: region.x, y: region.y, width: region.width, height: region.height),
+                            scaling: .bicubic, fast: true)
     }
 
     /// The luma and chroma planes of `buffer` as `a8` images, when it is an NV12 buffer of the

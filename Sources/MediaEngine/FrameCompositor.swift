@@ -8,7 +8,10 @@
 // Two paths, chosen per frame:
 // - Planes (Y'CbCr): when every visible layer is Y'CbCr in the canvas's matrix and placed by a
 //   whole, even translation (cuts, cross-dissolves, wipes, pushes at even offsets — most of an
-//   edit), the frame is composited on the 8-bit planes of an NV12 canvas (a 420v/420f output itself):
+//   edit) or scaled onto whole pixels inside the frame from an even top-left corner (clips of
+//   another size fitted to the render size, picture in picture; libswscale scales the crop, an
+//   opaque layer straight into the canvas), the frame is composited on the 8-bit planes of an
+//   NV12 canvas (a 420v/420f output itself):
 //   the luma plane and the interleaved chroma plane are each read by pixman as `a8` images, an
 //   opaque layer is copied (SRC) and a faded one blended as `dst·(1−α) + src·α` (IN with a solid
 //   then ADD through the layer as mask). Y'CbCr is an affine function of R'G'B', so this is the
@@ -37,6 +40,7 @@
 //   dissolve → BGRA (planes + 1 convert) 2151 fps      2392 fps
 //   push at fractional offsets → 420v    300 fps       419 fps
 //     (RGB path: 2 × NV12 → BGRA, 2 bilinear OVERs, 1 BGRA → NV12)
+//   1080p scaled to 720p, dissolving in  SPEED_DSCALE  SPEED_RSCALE
 // (avtool bench prints these with the ratio to ffmpeg; 19:33 UTC 2026-11-25, load average ≈ 8.)
 // Debug and release differ by little: the Swift code only plans rectangles.
 internal import CPixman

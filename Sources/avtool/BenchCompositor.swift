@@ -5,9 +5,9 @@
 import AVFoundation
 internal import MediaEngine
 
-/// Times `frames` dissolve frames through the compositor (420v and BGRA output; and a push at
-/// fractional offsets, which takes the RGB path) and ffmpeg's xfade over as many frames; prints
-/// one line per case with frames per second.
+/// Times `frames` dissolve frames through the compositor (420v and BGRA output; a push at
+/// fractional offsets, which takes the RGB path; a 1080p frame scaled to 720p dissolving in) and
+/// ffmpeg's xfade over as many frames; prints one line per case with frames per second.
 func benchCompositor(in dir: URL, frames: Int, repeats: Int) throws {
     let (w, h) = (1280, 720)
     let red = try nv12Frame(color: "red", width: w, height: h, in: dir)
@@ -15,7 +15,9 @@ func benchCompositor(in dir: URL, frames: Int, repeats: Int) throws {
     let count = max(2, frames)
     let seconds = Double(count) / 30
 
-    func ours(_ format: OSType, push: Bool = false) throws -> Double {
+    let big = try nv12Frame(color: "green", width: 1920, height: 1080, in: dir)
+
+    func ours(_ format: OSType, push: Bool = false, scaled: Bool = false) throws -> Double {
         let compositor = try FrameCompositor(renderWidth: w, renderHeight: h, pixelFormat: format)
         return try best(of: repeats) {
             for i in 0..<count {
@@ -26,6 +28,10 @@ func benchCompositor(in dir: URL, frames: Int, repeats: Int) throws {
                     let x = CGFloat(1280 * t) + 0.37
                     layers = [CompositorLayer(image: green, transform: CGAffineTransform(translationX: 1280 - x, y: 0)),
                               CompositorLayer(image: red, transform: CGAffineTransform(translationX: -x, y: 0))]
+                } else if scaled {
+                    // A 1080p clip dissolving in over a 720p one: scaled by libswscale on the planes.
+                    layers = [CompositorLayer(image: big, transform: CGAffineTransform(scaleX: 2.0 / 3, y: 2.0 / 3), opacity: t),
+                              CompositorLayer(image: red)]
                 } else {
                     layers = [CompositorLayer(image: green, opacity: t), CompositorLayer(image: red)]
                 }
@@ -47,7 +53,8 @@ func benchCompositor(in dir: URL, frames: Int, repeats: Int) throws {
     // 1280×720 throughout; the push moves by fractional offsets, so it takes the RGB path.
     for (label, time) in [("compositor dissolve → 420v", try ours(OSType(fourCC: "420v"))),
                           ("compositor dissolve → BGRA", try ours(OSType(fourCC: "BGRA"))),
-                          ("compositor push (RGB) → 420v", try ours(OSType(fourCC: "420v"), push: true))] {
+                          ("compositor push (RGB) → 420v", try ours(OSType(fourCC: "420v"), push: true)),
+                          ("compositor 1080p on 720p → 420v", try ours(OSType(fourCC: "420v"), scaled: true))] {
         report("\(label), \(count) frames", time, xfade)
         print(String(format: "    %.0f frames/s (ffmpeg xfade: %.0f frames/s = %d frames in %.3f s − %.3f s without xfade)",
                      Double(count) / time, Double(count) / xfade, count, blend, baseline))

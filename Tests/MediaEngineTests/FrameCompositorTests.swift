@@ -240,6 +240,36 @@ struct FrameCompositorTests {
         #expect(bgra(10, 10)[3] == 255 && bgra(10, 10)[1] > 240)
     }
 
+    @Test("layers of other sizes scaled onto whole pixels: a 1080p frame filling 720p, a half-size one faded on top",
+          arguments: [Picture.nv12, Picture.bgra])
+    func scaledLayers(output: OSType) throws {
+        let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: output)
+        let big = Picture.make(Picture.nv12, width: 1920, height: 1080, top: red)
+        let small = Picture.make(Picture.nv12, width: 640, height: 360, top: white, bottom: black, split: 180)
+        // The placements libswscale scales on the planes: whole pixels, even top-left corners.
+        let canvas = PixelRect(x: 0, y: 0, width: 1280, height: 720)
+        let fill = try #require(try PlacedLayer(CompositorLayer(image: big, transform: CGAffineTransform(scaleX: 2.0 / 3,
+                                                                                                         y: 2.0 / 3)),
+                                                canvas: canvas))
+        #expect(fill.scaledDestination == canvas && fill.coversCanvas && fill.suitsPlanes(.itu709))
+        let odd = try #require(try PlacedLayer(CompositorLayer(image: small, transform: CGAffineTransform(a: 0.5, b: 0, c: 0,
+                                                                                                        d: 0.5, tx: 101, ty: 100)),
+                                               canvas: canvas))
+        #expect(odd.scaledDestination == nil && !odd.suitsPlanes(.itu709))
+        for (origin, opacity) in [(CGFloat(100), Float(1)), (100, 0.5), (101, 1)] {   // 101: the RGB path
+            let frame = try compositor.render(layers: [
+                CompositorLayer(image: small, transform: CGAffineTransform(scaleX: 0.5, y: 0.5)
+                    .concatenating(CGAffineTransform(translationX: origin, y: origin)), opacity: opacity),
+                CompositorLayer(image: big, transform: CGAffineTransform(scaleX: 2.0 / 3, y: 2.0 / 3)),
+            ], backgroundColor: (0, 0, 1, 1))
+            let top = opacity == 1 ? white : (255, 128, 128), bottom = opacity == 1 ? black : (128, 0, 0)
+            let note = "origin \(origin) opacity \(opacity)"
+            expectColour(frame, top, at: [(110, 110), (400, 180)], note)
+            expectColour(frame, bottom, at: [(110, 200), (400, 270)], note)
+            expectColour(frame, red, at: [(0, 0), (95, 150), (425, 150), (200, 285), (1279, 719)], note)
+        }
+    }
+
     @Test("the planes path and the RGB path agree")
     func pathsAgree() throws {
         let compositor = try FrameCompositor(renderWidth: 640, renderHeight: 360, pixelFormat: Picture.bgra)
