@@ -36,13 +36,14 @@
 // minus the same command without the blend (-filter_complex "[0]format=yuv420p,format=nv12[v];
 // [1]nullsink" -map "[v]"):
 //                                        debug build   release build   ffmpeg xfade
-//   dissolve → 420v (planes path)        5115 fps      5433 fps        201–271 fps
-//   dissolve → BGRA (planes + 1 convert) 2151 fps      2392 fps
-//   push at fractional offsets → 420v    300 fps       419 fps
+//   dissolve → 420v (planes path)        5100 fps      5400 fps        135–271 fps
+//   dissolve → BGRA (planes + 1 convert) 2150 fps      2400 fps
+//   push at fractional offsets → 420v    300 fps       420 fps
 //     (RGB path: 2 × NV12 → BGRA, 2 bilinear OVERs, 1 BGRA → NV12)
-//   1080p scaled to 720p, dissolving in  SPEED_DSCALE  SPEED_RSCALE
-// (avtool bench prints these with the ratio to ffmpeg; 19:33 UTC 2026-11-25, load average ≈ 8.)
-// Debug and release differ by little: the Swift code only plans rectangles.
+//   1080p scaled to 720p, dissolving in  305 fps       500–900 fps
+// (the best of five runs of the bench, 19:33–19:45 UTC 2026-11-25, load average 6–8 from other
+// builds: single runs vary by up to 2×, ffmpeg's as much.) Debug and release differ by little:
+// the Swift code only plans rectangles; the libraries do the rest in both.
 internal import CPixman
 import CoreGraphics
 import CoreVideo
