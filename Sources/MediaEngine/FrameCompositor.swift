@@ -101,9 +101,10 @@ package final class FrameCompositor: @unchecked Sendable {
 
     /// The output formats: 32-bit RGB (`BGRA`, `32ARGB`, `RGBA`, `ABGR`) and NV12 (`420v`, `420f`)
     /// are composited in place; any other format `PixelConverter` writes is converted once from
-    /// the canvas.
+    /// the canvas. `converter` defaults to one of the compositor's own, so its scaling contexts
+    /// (a handful per source size) are not evicted by other users of the shared one.
     package init(renderWidth: Int, renderHeight: Int, pixelFormat: OSType, yCbCrMatrix: PixelFormatColor.Matrix? = nil,
-                 converter: PixelConverter = .shared) throws(PixelConversionError) {
+                 converter: PixelConverter? = nil) throws(PixelConversionError) {
         guard renderWidth > 0, renderHeight > 0, renderWidth <= 16384, renderHeight <= 16384 else { throw .invalidBuffer }
         guard CVPixelFormatLayout.layout(for: pixelFormat) != nil,
               PixelFormat.mapping(for: pixelFormat) != nil || pixelFormat == OSType(fourCC: "b64a")
@@ -113,7 +114,7 @@ package final class FrameCompositor: @unchecked Sendable {
         self.renderHeight = renderHeight
         self.pixelFormat = pixelFormat
         self.yCbCrMatrix = yCbCrMatrix ?? .defaultMatrix(height: renderHeight)
-        self.converter = converter
+        self.converter = converter ?? PixelConverter(capacity: 16)
         _ = try pool(pixelFormat, width: renderWidth, height: renderHeight)
     }
 
