@@ -1,5 +1,6 @@
 // The frame compositor's two paths: on the planes of an NV12 canvas (Y'CbCr layers moved by whole,
-// even offsets) and on a 32-bit premultiplied RGB canvas (everything else). See FrameCompositor.swift.
+// even offsets or scaled onto whole pixels) and on a 32-bit premultiplied RGB canvas (everything
+// else). See FrameCompositor.swift.
 internal import CPixman
 import CoreVideo
 import Foundation
