@@ -21,12 +21,23 @@ struct PlacedLayer {
     let translation: (x: Int, y: Int)?
     /// Whether the transform keeps edges horizontal and vertical (scales, quarter turns, mirrors).
     let axisAligned: Bool
+    /// Where the crop lands when the transform only scales (by positive factors) and moves it
+    /// onto whole pixels, even ones at the top-left, inside the frame, from a crop starting on even
+    /// pixels in a layout libswscale reads in place: it can be scaled by libswscale.
+    let scaledDestination: PixelRect?
     /// Opaque (a format without alpha, opacity 1) over the whole frame: nothing behind shows.
     let coversCanvas: Bool
 
-    /// Whether the planes path can draw it: Y'CbCr, moved by a whole, even number of pixels.
-    var suitsPlanes: Bool {
-        layout.isYCbCr && translation.map { $0.x % 2 == 0 && $0.y % 2 == 0 } ?? false
+    /// The Y'CbCr matrix of the source (its attachment, else the default for its height).
+    let matrix: PixelFormatColor.Matrix
+
+    /// Whether the planes path can draw it on a canvas of `canvasMatrix`: Y'CbCr of that matrix
+    /// (libswscale converts ranges and layouts between Y'CbCr formats, not matrices), moved by a
+    /// whole, even number of pixels.
+    func suitsPlanes(_ canvasMatrix: PixelFormatColor.Matrix) -> Bool {
+        guard layout.isYCbCr, matrix == canvasMatrix else { return false }
+        if let shift = translation { return shift.x % 2 == 0 && shift.y % 2 == 0 }
+        return scaledDestination != nil
     }
 
     init?(_ layer: CompositorLayer, canvas: PixelRect) throws(PixelConversionError) {
@@ -62,6 +73,7 @@ struct PlacedLayer {
             translation = (Int(t.tx.rounded()), Int(t.ty.rounded()))
         }
 
+        var scaledDestination: PixelRect?
         var box: PixelRect
         if let shift = translation {
             box = PixelRect(x: crop.x + shift.x, y: crop.y + shift.y, width: crop.width, height: crop.height).intersection(canvas)
@@ -70,6 +82,13 @@ struct PlacedLayer {
                            CGPoint(x: crop.x, y: crop.maxY), CGPoint(x: crop.maxX, y: crop.maxY)].map { $0.applying(t) }
             let minX = corners.map(\.x).min()!, maxX = corners.map(\.x).max()!
             let minY = corners.map(\.y).min()!, maxY = corners.map(\.y).max()!
+            let whole = [minX, maxX, minY, maxY].allSatisfy { abs($0) < 1e6 && abs($0 - $0.rounded()) < 1e-3 }
+            if whole, t.a > 0, t.d > 0, abs(t.b) < tiny, abs(t.c) < tiny, crop.x % 2 == 0, crop.y % 2 == 0,
+               PixelFormat.mapping(for: storage.pixelFormat) != nil {
+                let d = PixelRect(x: Int(minX.rounded()), y: Int(minY.rounded()), width: Int((maxX - minX).rounded()),
+                                  height: Int((maxY - minY).rounded()))
+                if d.x % 2 == 0, d.y % 2 == 0, !d.isEmpty, d.intersection(canvas) == d { scaledDestination = d }
+            }
             if axisAligned {
                 // The pixels whose centres are inside.
                 let x0 = Self.clamped((minX - 0.5).rounded(.up), 0, canvas.width)
@@ -87,6 +106,7 @@ struct PlacedLayer {
         guard !box.isEmpty else { return nil }
 
         self.image = layer.image
+        self.matrix = PixelFormatColor.attachedMatrix(of: layer.image) ?? .defaultMatrix(height: storage.height)
         self.storage = storage
         self.layout = layout
         self.crop = crop
@@ -95,6 +115,7 @@ struct PlacedLayer {
         self.box = box
         self.translation = translation
         self.axisAligned = axisAligned
+        self.scaledDestination = scaledDestination
         self.coversCanvas = !layout.hasAlpha && alpha == 255 && axisAligned && box == canvas
     }
 

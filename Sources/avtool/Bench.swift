@@ -19,8 +19,8 @@ struct Bench: ParsableCommand {
     @Flag(help: "Skip the exact-thumbnails case (its 60 s 1080p input takes a while to make the first time).")
     var skipThumbnails = false
 
-    @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, thumbnails, reader, writer, audio, export, compose, "
-                               + "debug (a client package built in debug and in release; only when asked for).",
+    @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, compositor, thumbnails, reader, writer, audio, "
+                               + "export, compose, debug (a client package built in debug and in release; only when asked for).",
                                valueName: "case"))
     var only: [String] = []
 
@@ -35,6 +35,8 @@ struct Bench: ParsableCommand {
         if againstFFmpeg { print("benchmark                                   ours        ffmpeg      ratio") }
 
         if runs("basics") { try benchBasics(in: dir) }
+        // 10 s at 30 fps with the default --frames 60.
+        if runs("compositor") { try benchCompositor(in: dir, frames: frames * 5, repeats: repeats) }
         if !skipThumbnails {
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
@@ -156,7 +158,7 @@ private func encodePNGs(_ pixels: Data, width: Int, height: Int, count: Int, int
 }
 
 /// The fastest of `n` timed runs, in seconds.
-private func best(of n: Int, _ body: () throws -> Void) throws -> Double {
+func best(of n: Int, _ body: () throws -> Void) throws -> Double {
     var fastest = Double.infinity
     for _ in 0..<max(1, n) {
         let t0 = DispatchTime.now().uptimeNanoseconds
@@ -166,12 +168,12 @@ private func best(of n: Int, _ body: () throws -> Void) throws -> Double {
     return fastest
 }
 
-private func report(_ label: String, _ ours: Double, _ theirs: Double) {
+func report(_ label: String, _ ours: Double, _ theirs: Double) {
     print(label.padding(toLength: 44, withPad: " ", startingAt: 0)
           + String(format: "%7.3f s   %7.3f s   %5.2f×", ours, theirs, ours / theirs))
 }
 
-/// Runs the ffmpeg CLI quietly; throws when it fails.
-private func runFFmpeg(_ args: [String]) throws {
-    try runTool("ffmpeg", ["-v", "error", "-nostdin", "-y", "-threads", "1"] + args)
+/// Runs the ffmpeg CLI quietly (with `-threads` first when given); throws when it fails.
+func runFFmpeg(_ args: [String], threads: Int? = 1) throws {
+    try runTool("ffmpeg", ["-v", "error", "-nostdin", "-y"] + (threads.map { ["-threads", "\($0)"] } ?? []) + args)
 }

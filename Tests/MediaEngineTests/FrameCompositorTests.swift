@@ -51,6 +51,17 @@ private enum Picture {
 private let red = (255, 0, 0), green = (0, 255, 0), blue = (0, 0, 255), black = (0, 0, 0), white = (255, 255, 255)
 private let opaqueBlack: FrameCompositor.Color = (0, 0, 0, 1)
 
+/// Expects the pixels of `frame` at `points` to be `colour` within `tolerance` (8 allows one
+/// Y'CbCr round trip).
+private func expectColour(_ frame: CVPixelBuffer, _ colour: (Int, Int, Int), at points: [(Int, Int)], tolerance: Int = 8,
+                          _ note: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+    for (x, y) in points {
+        let got = Picture.rgb(frame, x, y)
+        #expect(Picture.close(got, colour, tolerance), "\(note) (\(x), \(y)): \(got), expected \(colour)",
+                sourceLocation: sourceLocation)
+    }
+}
+
 @Suite("FrameCompositor")
 struct FrameCompositorTests {
     /// Every input/output format pair the dissolve is checked in (inputs as decoders give them).
@@ -103,8 +114,8 @@ struct FrameCompositorTests {
         ], backgroundColor: (0, 0, 1, 1))
         // Y'CbCr output: libswscale's chroma filters blur the colour edge over a few pixels.
         let edge = Int(offset.rounded(.up))
-        for x in [0, 100, edge - 6] { #expect(Picture.close(Picture.rgb(frame, x, 360), red, 8), "x \(x)") }
-        for x in [edge + 6, 1000, 1279] { #expect(Picture.close(Picture.rgb(frame, x, 360), green, 8), "x \(x)") }
+        expectColour(frame, red, at: [0, 100, edge - 6].map { ($0, 360) })
+        expectColour(frame, green, at: [edge + 6, 1000, 1279].map { ($0, 360) })
     }
 
     @Test("a front layer moved by −640 shows over the left half; the back layer on the right")
@@ -115,8 +126,8 @@ struct FrameCompositorTests {
         let frame = try compositor.render(layers: [
             CompositorLayer(image: front, transform: CGAffineTransform(translationX: -640, y: 0)), CompositorLayer(image: back),
         ], backgroundColor: opaqueBlack)
-        for x in [0, 300, 637] { #expect(Picture.close(Picture.rgb(frame, x, 100), green, 8)) }
-        for x in [642, 900, 1279] { #expect(Picture.close(Picture.rgb(frame, x, 100), red, 8)) }
+        expectColour(frame, green, at: [0, 300, 637].map { ($0, 100) })
+        expectColour(frame, red, at: [642, 900, 1279].map { ($0, 100) })
     }
 
     @Test("a crop (0, 360, 1280, 360) of the front: rows above 360 show the back, rows below the front",
@@ -129,14 +140,14 @@ struct FrameCompositorTests {
             CompositorLayer(image: front, cropRectangle: CGRect(x: 0, y: 360, width: 1280, height: 360)),
             CompositorLayer(image: back),
         ], backgroundColor: opaqueBlack)
-        for y in [0, 200, 357] { #expect(Picture.close(Picture.rgb(frame, 640, y), red, 8), "y \(y)") }
-        for y in [362, 500, 719] { #expect(Picture.close(Picture.rgb(frame, 640, y), green, 8), "y \(y)") }
+        expectColour(frame, red, at: [0, 200, 357].map { (640, $0) })
+        expectColour(frame, green, at: [362, 500, 719].map { (640, $0) })
         // A wipe at an odd column: left of it the front, right of it the back.
         let wipe = try compositor.render(layers: [
             CompositorLayer(image: front, cropRectangle: CGRect(x: 0, y: 0, width: 427, height: 720)), CompositorLayer(image: back),
         ], backgroundColor: opaqueBlack)
-        #expect(Picture.close(Picture.rgb(wipe, 424, 10), green, 8))
-        #expect(Picture.close(Picture.rgb(wipe, 430, 10), red, 8))
+        expectColour(wipe, green, at: [(424, 10)])
+        expectColour(wipe, red, at: [(430, 10)])
     }
 
     @Test("a quarter turn and a scale by 2 through the transform; the background where nothing is drawn",
@@ -150,11 +161,10 @@ struct FrameCompositorTests {
             let compositor = try FrameCompositor(renderWidth: 640, renderHeight: 640, pixelFormat: output)
             let frame = try compositor.render(layers: [CompositorLayer(image: source, transform: turn)],
                                               backgroundColor: (0, 0, 1, 1))
-            for y in [0, 320, 639] {
-                #expect(Picture.close(Picture.rgb(frame, 90, y), black, 8), "\(output.fourCCString) y \(y)")
-                #expect(Picture.close(Picture.rgb(frame, 270, y), white, 8))
-                #expect(Picture.close(Picture.rgb(frame, 500, y), blue, 8))
-            }
+            let rows = [0, 320, 639]
+            expectColour(frame, black, at: rows.map { (90, $0) }, output.fourCCString)
+            expectColour(frame, white, at: rows.map { (270, $0) }, output.fourCCString)
+            expectColour(frame, blue, at: rows.map { (500, $0) }, output.fourCCString)
         }
     }
 
@@ -165,13 +175,99 @@ struct FrameCompositorTests {
         let frame = try compositor.render(layers: [
             CompositorLayer(image: small, transform: CGAffineTransform(translationX: 600, y: 300)),
         ], backgroundColor: (1, 1, 1, 1))
-        #expect(Picture.close(Picture.rgb(frame, 100, 100), white, 8))
-        #expect(Picture.close(Picture.rgb(frame, 1279, 719), white, 8))
-        #expect(Picture.close(Picture.rgb(frame, 900, 500), green, 8))
-        #expect(Picture.close(Picture.rgb(frame, 590, 500), white, 8))
+        expectColour(frame, white, at: [(100, 100), (1279, 719), (590, 500)])
+        expectColour(frame, green, at: [(900, 500)])
         // No layers at all: the background.
         let empty = try compositor.render(layers: [], backgroundColor: (1, 0, 0, 1))
-        #expect(Picture.close(Picture.rgb(empty, 0, 0), red, 8) && Picture.close(Picture.rgb(empty, 1279, 719), red, 8))
+        expectColour(empty, red, at: [(0, 0), (1279, 719)])
+    }
+
+    @Test("sources tagged with another Y'CbCr matrix keep their colours; the output carries its own matrix")
+    func otherMatrix() throws {
+        let rgb = Picture.bgraBuffer(width: 1280, height: 720, top: (250, 40, 30))
+        var options = PixelConverter.Options()
+        options.destinationMatrix = .itu601
+        let sd = try PixelConverter.allocatePixelBuffer(pixelFormat: Picture.nv12, width: 1280, height: 720)
+        try PixelConverter.shared.transfer(from: rgb, to: sd, options: options)
+        #expect(PixelFormatColor.attachedMatrix(of: sd) == .itu601)
+        let hd = Picture.make(Picture.nv12, width: 1280, height: 720, top: (20, 40, 230))
+        for output in [Picture.nv12, Picture.bgra] {
+            let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: output)
+            let frame = try compositor.render(layers: [
+                CompositorLayer(image: sd, cropRectangle: CGRect(x: 0, y: 0, width: 640, height: 720)), CompositorLayer(image: hd),
+            ], backgroundColor: opaqueBlack)
+            expectColour(frame, (250, 40, 30), at: [(100, 100)])
+            expectColour(frame, (20, 40, 230), at: [(1000, 100)])
+            if output == Picture.nv12 { #expect(PixelFormatColor.attachedMatrix(of: frame) == .itu709) }
+        }
+    }
+
+    @Test("a 45° turn: the layer's centre inside, the frame's corners the background", arguments: [Picture.nv12, Picture.bgra])
+    func rotation45(output: OSType) throws {
+        let compositor = try FrameCompositor(renderWidth: 400, renderHeight: 400, pixelFormat: output)
+        let square = Picture.make(Picture.nv12, width: 200, height: 200, top: green)
+        // About the square's centre, then to the frame's centre.
+        let turn = CGAffineTransform(translationX: -100, y: -100).concatenating(CGAffineTransform(rotationAngle: .pi / 4))
+            .concatenating(CGAffineTransform(translationX: 200, y: 200))
+        let frame = try compositor.render(layers: [CompositorLayer(image: square, transform: turn)], backgroundColor: (1, 0, 0, 1))
+        expectColour(frame, green, at: [(200, 200), (200, 70)], "the top vertex reaches y = 200 − 141")
+        expectColour(frame, red, at: [(10, 10), (390, 10), (10, 390), (390, 390), (120, 120)])
+    }
+
+    @Test("odd sizes: a 321×241 frame with a layer at an even offset and one at an odd offset")
+    func oddSizes() throws {
+        let compositor = try FrameCompositor(renderWidth: 321, renderHeight: 241, pixelFormat: Picture.nv12)
+        let layer = Picture.make(Picture.nv12, width: 101, height: 61, top: green)
+        for shift in [CGFloat(100), 101] {
+            let frame = try compositor.render(layers: [
+                CompositorLayer(image: layer, transform: CGAffineTransform(translationX: shift, y: shift)),
+            ], backgroundColor: (0, 0, 1, 1))
+            expectColour(frame, green, at: [(150, 130)], "shift \(shift)")
+            expectColour(frame, blue, at: [(320, 240), (50, 130)], "shift \(shift)")
+        }
+    }
+
+    @Test("a translucent background stays translucent in a BGRA output (premultiplied)")
+    func translucentBackground() throws {
+        let compositor = try FrameCompositor(renderWidth: 64, renderHeight: 64, pixelFormat: Picture.bgra)
+        let layer = Picture.make(Picture.nv12, width: 32, height: 32, top: green)
+        let frame = try compositor.render(layers: [CompositorLayer(image: layer)], backgroundColor: (1, 0, 0, 0.5))
+        let plane = try #require(frame.storage?.planes[0])
+        func bgra(_ x: Int, _ y: Int) -> [UInt8] {
+            (0..<4).map { (plane.baseAddress + y * plane.bytesPerRow + x * 4).load(fromByteOffset: $0, as: UInt8.self) }
+        }
+        #expect(bgra(50, 50) == [0, 0, 128, 128])
+        #expect(bgra(10, 10)[3] == 255 && bgra(10, 10)[1] > 240)
+    }
+
+    @Test("layers of other sizes scaled onto whole pixels: a 1080p frame filling 720p, a half-size one faded on top",
+          arguments: [Picture.nv12, Picture.bgra])
+    func scaledLayers(output: OSType) throws {
+        let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: output)
+        let big = Picture.make(Picture.nv12, width: 1920, height: 1080, top: red)
+        let small = Picture.make(Picture.nv12, width: 640, height: 360, top: white, bottom: black, split: 180)
+        // The placements libswscale scales on the planes: whole pixels, even top-left corners.
+        let canvas = PixelRect(x: 0, y: 0, width: 1280, height: 720)
+        let fill = try #require(try PlacedLayer(CompositorLayer(image: big, transform: CGAffineTransform(scaleX: 2.0 / 3,
+                                                                                                         y: 2.0 / 3)),
+                                                canvas: canvas))
+        #expect(fill.scaledDestination == canvas && fill.coversCanvas && fill.suitsPlanes(.itu709))
+        let odd = try #require(try PlacedLayer(CompositorLayer(image: small, transform: CGAffineTransform(a: 0.5, b: 0, c: 0,
+                                                                                                        d: 0.5, tx: 101, ty: 100)),
+                                               canvas: canvas))
+        #expect(odd.scaledDestination == nil && !odd.suitsPlanes(.itu709))
+        for (origin, opacity) in [(CGFloat(100), Float(1)), (100, 0.5), (101, 1)] {   // 101: the RGB path
+            let frame = try compositor.render(layers: [
+                CompositorLayer(image: small, transform: CGAffineTransform(scaleX: 0.5, y: 0.5)
+                    .concatenating(CGAffineTransform(translationX: origin, y: origin)), opacity: opacity),
+                CompositorLayer(image: big, transform: CGAffineTransform(scaleX: 2.0 / 3, y: 2.0 / 3)),
+            ], backgroundColor: (0, 0, 1, 1))
+            let top = opacity == 1 ? white : (255, 128, 128), bottom = opacity == 1 ? black : (128, 0, 0)
+            let note = "origin \(origin) opacity \(opacity)"
+            expectColour(frame, top, at: [(110, 110), (400, 180)], note)
+            expectColour(frame, bottom, at: [(110, 200), (400, 270)], note)
+            expectColour(frame, red, at: [(0, 0), (95, 150), (425, 150), (200, 285), (1279, 719)], note)
+        }
     }
 
     @Test("the planes path and the RGB path agree")
@@ -244,9 +340,8 @@ struct FrameCompositorTests {
                 CompositorLayer(image: back, transform: CGAffineTransform(scaleX: 1.6, y: 1.2)),
             ], backgroundColor: opaqueBlack)
             // The decoded frame covers (20…660, 20…500); the back layer the whole frame.
-            #expect(Picture.close(Picture.rgb(frame, 300, 300), red, 10), "\(Picture.rgb(frame, 300, 300))")
-            #expect(Picture.close(Picture.rgb(frame, 10, 10), green, 8))
-            #expect(Picture.close(Picture.rgb(frame, 1000, 600), green, 8))
+            expectColour(frame, red, at: [(300, 300)], tolerance: 10)
+            expectColour(frame, green, at: [(10, 10), (1000, 600)])
         }
     }
 
@@ -287,6 +382,14 @@ struct FrameCompositorTests {
             CompositorLayer(image: layer, opacity: .nan),
             CompositorLayer(image: layer, transform: CGAffineTransform(translationX: 1e300, y: 0)),
         ], backgroundColor: (0, 1, 0, 1))
-        #expect(Picture.close(Picture.rgb(frame, 30, 30), green, 3))
+        expectColour(frame, green, at: [(30, 30)], tolerance: 3)
+        // Into a caller's buffer: it must have the render size and format.
+        let mine = try PixelConverter.allocatePixelBuffer(pixelFormat: Picture.bgra, width: 64, height: 64)
+        try compositor.render(layers: [CompositorLayer(image: layer)], backgroundColor: opaqueBlack, into: mine)
+        expectColour(mine, red, at: [(30, 30)])
+        let wrong = try PixelConverter.allocatePixelBuffer(pixelFormat: Picture.bgra, width: 64, height: 32)
+        #expect(throws: PixelConversionError.invalidBuffer) {
+            try compositor.render(layers: [CompositorLayer(image: layer)], backgroundColor: opaqueBlack, into: wrong)
+        }
     }
 }
