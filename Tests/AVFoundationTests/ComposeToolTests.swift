@@ -106,13 +106,15 @@ import TestSupport
             for k in 0..<n { let s = Double(samples[start + k]); re += s * cos(w * Double(k)); im -= s * sin(w * Double(k)) }
             return 2 * (re * re + im * im).squareRoot() / Double(n)
         }
-        // Gain × the music's 0.5 amplitude (a linear ramp averages to its centre over the window).
+        // Gain × the sources' amplitude: lavfi's sine is 1/8 of full scale, then halved (a linear
+        // ramp averages to its centre over the window).
+        let level = 0.5 / 8
         for (t, gain) in [(0.75, 0.5), (1.5, 1.0), (1.75, 0.6), (3.0, 0.2), (4.5, 0.2), (5.25, 0.6), (7.0, 1.0), (12.25, 0.5)] {
-            let measured = amplitude(440, at: t) / 0.5
+            let measured = amplitude(440, at: t) / level
             #expect(abs(measured - gain) <= 0.03, "music gain at \(t) s: \(measured), expected \(gain)")
         }
-        #expect(abs(amplitude(1000, at: 3.5) / 0.5 - 1) <= 0.03, "the voice-over is not attenuated")
-        #expect(amplitude(1000, at: 6) < 0.01, "the voice-over ends at 5 s")
+        #expect(abs(amplitude(1000, at: 3.5) / level - 1) <= 0.03, "the voice-over is not attenuated")
+        #expect(amplitude(1000, at: 6) / level < 0.01, "the voice-over ends at 5 s")
     }
 
     @Test(arguments: [("push-left", (320 - 160, 180), (255, 0, 0), (480, 180), (0, 255, 0)),

@@ -195,6 +195,35 @@ struct VideoTransitionTests {
         }
     }
 
+    /// A portrait clip stored landscape (left half red, right half green, ffmpeg's 90° display
+    /// matrix, which turns it counter-clockwise and has no translation):
+    /// `videoComposition(withPropertiesOf:)` puts the track's preferred transform into the layer
+    /// (moved onto the canvas), and the built-in compositor applies that transform once — the
+    /// frame is upright as ffmpeg shows it (green on top), not turned twice (red at the bottom
+    /// right, off the canvas).
+    @Test func aRotatedTrackIsTurnedOnceByItsLayerTransform() async throws {
+        let plain = M.dir.appendingPathComponent("halves-plain.mp4")
+        let url = M.dir.appendingPathComponent("halves-rotated.mp4")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            _ = M.ffmpeg(["-y", "-f", "lavfi", "-i", "color=c=red:s=160x180:r=30:d=1", "-f", "lavfi", "-i", "color=c=lime:s=160x180:r=30:d=1",
+                          "-filter_complex", "[0][1]hstack,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p",
+                          "-colorspace", "bt709", "-c:v", "libx264", "-preset", "ultrafast", plain.path])
+            _ = M.ffmpeg(["-y", "-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", url.path])
+        }
+        let asset = AVURLAsset(url: url)
+        let composition = try await AVVideoComposition.videoComposition(withPropertiesOf: asset)
+        #expect(composition.renderSize == CGSize(width: 180, height: 320))
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.videoComposition = composition
+        let (image, _) = try await generator.image(at: M.t(0.5))
+        #expect(image.width == 180 && image.height == 320)
+        for (x, y) in [(90, 60), (90, 260)] {
+            let ours = M.rgb(image, x: x, y: y), ffmpeg = M.ffmpegRGB(url, at: 0.5, x: x, y: y)
+            #expect(M.close(ours, ffmpeg, 12), "(\(x),\(y)): ours \(ours), ffmpeg's \(ffmpeg)")
+        }
+        #expect(M.close(M.rgb(image, x: 90, y: 60), T.green, 12) && M.close(M.rgb(image, x: 90, y: 260), T.red, 12))
+    }
+
     @Test func framesInAGapAreBlack() async throws {
         let asset = try await T.asset()
         let composition = T.composition(asset, .dissolve, gap: true)

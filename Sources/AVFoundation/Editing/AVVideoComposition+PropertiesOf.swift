@@ -17,6 +17,9 @@ extension AVVideoComposition {
     ///   asset's track order (the first in front: in a transition of tracks A and B, A then B);
     ///   each layer's transform is set to its track's `preferredTransform` at the instruction's
     ///   start. A piece no track covers gets an instruction with no layers (background black).
+    ///   When the tracks' frames placed by their preferred transforms do not start at the origin
+    ///   (a rotation matrix written without its translation, as ffmpeg and Android write them),
+    ///   each layer's transform also moves them there, so the frames land on the canvas.
     /// - `renderSize`: an `AVComposition`'s `naturalSize` when set; otherwise the size of the
     ///   union of the video tracks' frames placed by their preferred transforms.
     /// - `frameDuration`: one over the greatest `nominalFrameRate` of the video tracks, 1/30 when
@@ -36,7 +39,8 @@ extension AVVideoComposition {
         let layout = tracks.map { track in
             track.segments.filter { !$0.isEmpty }.map(\.timeMapping.target).filter { $0.isValid && $0.duration > .zero }
         }
-        storedInstructions = Self.instructions(for: tracks, layout: layout, prototype: prototype)
+        let shift = Self.placedFrames(of: tracks).map { CGAffineTransform(translationX: -$0.minX, y: -$0.minY) } ?? .identity
+        storedInstructions = Self.instructions(for: tracks, layout: layout, shift: shift, prototype: prototype)
         storedRenderSize = Self.renderSize(of: asset, tracks: tracks)
         storedFrameDuration = Self.frameDuration(forRates: tracks.map(\.nominalFrameRate))
         storedSourceTrackIDForFrameTiming = tracks.count == 1 ? tracks[0].trackID : kCMPersistentTrackID_Invalid
@@ -44,7 +48,7 @@ extension AVVideoComposition {
     }
 
     /// One instruction per stretch of time with the same set of tracks showing media.
-    static func instructions(for tracks: [AVAssetTrack], layout: [[CMTimeRange]],
+    static func instructions(for tracks: [AVAssetTrack], layout: [[CMTimeRange]], shift: CGAffineTransform = .identity,
                              prototype: AVVideoCompositionInstruction?) -> [AVMutableVideoCompositionInstruction] {
         let bounds = Set([CMTime.zero] + layout.joined().flatMap { [$0.start, $0.end] }).filter { $0 >= .zero }.sorted()
         var pieces: [(range: CMTimeRange, showing: [Int])] = []
@@ -61,7 +65,7 @@ extension AVVideoComposition {
             instruction.timeRange = piece.range
             instruction.layerInstructions = piece.showing.map { i in
                 let layer = AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[i])
-                layer.setTransform(tracks[i].preferredTransform, at: piece.range.start)
+                layer.setTransform(tracks[i].preferredTransform.concatenating(shift), at: piece.range.start)
                 return layer
             }
             if let prototype {
@@ -75,9 +79,14 @@ extension AVVideoComposition {
     /// A composition's own natural size when set; else the union of the tracks' transformed frames.
     static func renderSize(of asset: AVAsset, tracks: [AVAssetTrack]) -> CGSize {
         if let composition = asset as? AVComposition, composition.contents.naturalSize != .zero { return composition.contents.naturalSize }
-        let frames = tracks.map { CGRect(origin: .zero, size: $0.naturalSize).applying($0.preferredTransform) }
-        guard let union = frames.first.map({ frames.dropFirst().reduce($0) { $0.union($1) } }) else { return .zero }
+        guard let union = placedFrames(of: tracks) else { return .zero }
         return CGSize(width: union.width.rounded(), height: union.height.rounded())
+    }
+
+    /// The union of the tracks' frames placed by their preferred transforms (nil: no tracks).
+    static func placedFrames(of tracks: [AVAssetTrack]) -> CGRect? {
+        let frames = tracks.map { CGRect(origin: .zero, size: $0.naturalSize).applying($0.preferredTransform) }
+        return frames.first.map { frames.dropFirst().reduce($0) { $0.union($1) } }
     }
 
     /// One frame at the greatest of `rates` (1/30 when none is positive): an exact fraction for

@@ -10,15 +10,14 @@ internal import MediaEngine
 import Synchronization
 
 /// Renders `AVVideoCompositionInstruction`s: for each request, the instruction's layers at the
-/// composition time (front first), each source frame placed by its track's preferred transform,
-/// then the layer's transform, then the render scale, cropped and faded, blended over the
+/// composition time (front first), each source frame placed by the layer's transform (the whole
+/// placement, as on Apple: a track's `preferredTransform` applies only when a layer instruction
+/// sets it, as `init(propertiesOf:)` does), then the render scale, cropped and faded, blended over the
 /// instruction's background colour (black by default) at the render context's size. A front
 /// layer that is opaque, untransformed, uncropped and exactly the frame's size hides everything
 /// behind it: its source frame is the composed frame, with no copy. Requests render on a
 /// concurrent queue, several at once.
 final class BuiltInVideoCompositor: NSObject, AVVideoCompositing, @unchecked Sendable {
-    /// Each track's preferred transform (the tracks the consumer reads).
-    private let trackTransforms: [CMPersistentTrackID: CGAffineTransform]
     /// The format composed frames are rendered in.
     let outputFormat: OSType
     /// The formats the consumer takes (a source frame in one of them may be passed on).
@@ -28,16 +27,15 @@ final class BuiltInVideoCompositor: NSObject, AVVideoCompositing, @unchecked Sen
 
     /// `outputFormats`: what the consumer takes, best first; the first the engine renders in
     /// place is chosen (BGRA when none is).
-    init(trackTransforms: [CMPersistentTrackID: CGAffineTransform], outputFormats: [OSType]) {
-        self.trackTransforms = trackTransforms
+    init(outputFormats: [OSType]) {
         outputFormat = outputFormats.first { VideoLayerRenderer.renderedFormats.contains($0) } ?? kCVPixelFormatType_32BGRA
         acceptedFormats = outputFormats.isEmpty ? [outputFormat] : outputFormats
         super.init()
     }
 
-    /// The protocol's `init()`: a compositor for tracks without transforms, rendering BGRA.
+    /// The protocol's `init()`: a compositor rendering BGRA.
     convenience override init() {
-        self.init(trackTransforms: [:], outputFormats: [])
+        self.init(outputFormats: [])
     }
 
     var sourcePixelBufferAttributes: [String: any Sendable]? {
@@ -88,8 +86,7 @@ final class BuiltInVideoCompositor: NSObject, AVVideoCompositing, @unchecked Sen
         var layers: [VideoLayerRenderer.Layer] = []
         for state in instruction.layerStates(at: request.compositionTime) {
             guard let frame = request.sourceFrame(byTrackID: state.trackID) else { continue }
-            let preferred = trackTransforms[state.trackID] ?? .identity
-            let transform = preferred.concatenating(state.transform).concatenating(scale)
+            let transform = state.transform.concatenating(scale)
             layers.append(VideoLayerRenderer.Layer(buffer: frame, transform: transform, crop: state.cropRectangle, opacity: state.opacity))
         }
         return try renderer.compose(layers, background: instruction.backgroundColor)

@@ -28,12 +28,11 @@ final class VideoCompositionSession: @unchecked Sendable {
     /// The size the consumer takes (nil: the render context's); frames are scaled to it.
     let outputSize: (width: Int, height: Int)?
 
-    /// Makes the session for `composition` over `tracks` (the consumer's video tracks; their
-    /// preferred transforms are the built-in compositor's). `outputFormats`: the pixel formats
+    /// Makes the session for `composition`. `outputFormats`: the pixel formats
     /// the consumer takes, best first (empty: any); the built-in compositor renders the first
     /// it can. Throws `AVError.invalidVideoComposition` for a composition that cannot be
     /// rendered, before anything is read or written.
-    init(composition: AVVideoComposition, tracks: [AVAssetTrack], outputFormats: [OSType],
+    init(composition: AVVideoComposition, outputFormats: [OSType],
          outputSize: (width: Int, height: Int)? = nil) throws {
         try Self.check(composition)
         self.composition = composition
@@ -44,9 +43,7 @@ final class VideoCompositionSession: @unchecked Sendable {
         if let type = composition.customVideoCompositorClass {
             compositor = type.init()
         } else {
-            compositor = BuiltInVideoCompositor(trackTransforms: Dictionary(tracks.map { ($0.trackID, $0.preferredTransform) },
-                                                                            uniquingKeysWith: { first, _ in first }),
-                                                outputFormats: outputFormats)
+            compositor = BuiltInVideoCompositor(outputFormats: outputFormats)
         }
         let required = compositor.requiredPixelBufferAttributesForRenderContext
         renderContext = try AVVideoCompositionRenderContext(composition: composition, attributes: required)

@@ -212,7 +212,7 @@ final class ImageGenerationSession: @unchecked Sendable {
         guard !tracks.isEmpty else {
             throw Self.makeError(.noImageAtTime, "Cannot Open", reason: "The asset has no video track, so no image can be generated.")
         }
-        let session = try VideoCompositionSession(composition: composition, tracks: tracks, outputFormats: [kCVPixelFormatType_32BGRA])
+        let session = try VideoCompositionSession(composition: composition, outputFormats: [kCVPixelFormatType_32BGRA])
         let source = ComposedReaderSource(tracks: tracks, session: session, copiesSampleData: false)
         composed = (composition, source, false)
         return source

@@ -82,7 +82,7 @@ open class AVAssetReaderVideoCompositionOutput: AVAssetReaderOutput, @unchecked 
         }
         var size: (width: Int, height: Int)?
         if let width = parsedSettings.width, let height = parsedSettings.height { size = (width, height) }
-        let session = try VideoCompositionSession(composition: composition, tracks: videoTracks, outputFormats: parsedSettings.pixelFormats,
+        let session = try VideoCompositionSession(composition: composition, outputFormats: parsedSettings.pixelFormats,
                                                   outputSize: size)
         let source = ComposedReaderSource(tracks: videoTracks, session: session, copiesSampleData: alwaysCopiesSampleData)
         state.withLock {
