@@ -19,7 +19,7 @@ enum ComposeDump {
             let role = track == built.voiceOverTrack ? " (voice-over)" : track == built.musicTrack ? " (music)"
                 : built.videoTracks.count > 1 ? " (\(track == built.videoTracks[0] ? "A" : "B"))" : ""
             out += "  track \(track.trackID) \(kind)\(role)\n"
-            for segment in track.segments.compactMap({ $0 as? AVCompositionTrackSegment }) {
+            for segment in track.segments {
                 let target = segment.timeMapping.target
                 if segment.isEmpty {
                     out += "    \(range(target).padding(toLength: 20, withPad: " ", startingAt: 0))  empty\n"
@@ -130,7 +130,7 @@ enum ComposeSheet {
         for track in tracks {
             ctx.setFillColor(gray: 0.16, alpha: 1)
             ctx.fill(box(Double(margin), top, Double(width - 2 * margin), lane))
-            for segment in track.segments.compactMap({ $0 as? AVCompositionTrackSegment }) {
+            for segment in track.segments {
                 let r = segment.timeMapping.target
                 let x0 = x(r.start), w = r.duration.seconds * scale
                 if segment.isEmpty { continue }

@@ -137,7 +137,7 @@ struct CompositionTests {
         #expect(video.segments.count == 2)
         #expect(audio.segments.count == 1)
         #expect(M.ranges(video) == ["0.0-5.0→0.0-5.0", "0.0-5.0→5.0-10.0"])
-        let segment = try #require(video.segments[1] as? AVCompositionTrackSegment)
+        let segment = video.segments[1]
         #expect(segment.sourceURL == M.green)
         #expect(segment.sourceTrackID == 1)
         #expect(!segment.isEmpty)
@@ -152,6 +152,54 @@ struct CompositionTests {
         for (second, value) in rms.enumerated() {
             #expect(abs(value - 0.5 / 2.0.squareRoot()) < 0.03, "second \(second): RMS \(value)")
         }
+    }
+
+    // MARK: Apple's types
+
+    /// Code written against Apple's SDK uses the composition's own track and segment types
+    /// without casts: `tracks`, `tracks(withMediaType:)`, `loadTracks(withMediaType:)` give
+    /// mutable tracks on a mutable composition and composition tracks on a snapshot; `segments`
+    /// gives `AVCompositionTrackSegment`s and is settable on a mutable track. Seen as an
+    /// `AVAsset`, the same tracks come back as `AVAssetTrack`s.
+    @Test func tracksAndSegmentsHaveApplesTypes() async throws {
+        let composition = AVMutableComposition()
+        let added = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try added.insertTimeRange(M.range(0, 2), of: try await M.track(M.red, .video), at: .zero)
+        let all: [AVMutableCompositionTrack] = composition.tracks
+        let video: [AVMutableCompositionTrack] = composition.tracks(withMediaType: .video)
+        let visual: [AVMutableCompositionTrack] = composition.tracks(withMediaCharacteristic: .visual)
+        let loaded: [AVMutableCompositionTrack] = try await composition.loadTracks(withMediaType: .video)
+        #expect(all.count == 1 && video.count == 1 && visual.count == 1 && loaded.count == 1)
+        #expect(all[0] === added && loaded[0] === added)
+        let track = try #require(composition.tracks(withMediaType: .video).first)
+        let segments: [AVCompositionTrackSegment] = track.segments
+        #expect(segments.map(\.sourceURL) == [M.red])
+        // Set segments: the same media twice, laid end to end.
+        let again = AVCompositionTrackSegment(url: try #require(M.red), trackID: 1, sourceTimeRange: M.range(0, 2), targetTimeRange: M.range(2, 4))
+        track.segments = segments + [again]
+        #expect(track.segments.count == 2)
+        #expect(composition.duration == M.seconds(4))
+
+        let snapshot = try #require(composition.copy() as? AVComposition)
+        let snapshotTracks: [AVCompositionTrack] = snapshot.tracks(withMediaType: .video)
+        let snapshotSegments: [AVCompositionTrackSegment] = try #require(snapshotTracks.first).segments
+        #expect(snapshotSegments.count == 2)
+        let loadedSegments: [AVCompositionTrackSegment] = try await #require(snapshotTracks.first).load(.segments)
+        #expect(loadedSegments.count == 2)
+        let loadedSnapshot: [AVCompositionTrack] = try await snapshot.loadTracks(withMediaType: .video)
+        #expect(loadedSnapshot.count == 1)
+
+        // Through the base class: the same tracks, as AVAssetTracks.
+        let asset: AVAsset = composition
+        let assetTracks: [AVAssetTrack] = asset.tracks(withMediaType: .video)
+        #expect(assetTracks.first === added)
+        #expect(asset.tracks.count == 1)
+        let baseSegments: [AVAssetTrackSegment] = try #require(assetTracks.first).segments
+        #expect(baseSegments.count == 2 && baseSegments[1] is AVCompositionTrackSegment)
+        let done = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            composition.loadTracks(withMediaType: .video) { tracks, _ in continuation.resume(returning: tracks?.count ?? -1) }
+        }
+        #expect(done == 1)
     }
 
     // MARK: Track IDs
@@ -417,7 +465,7 @@ struct CompositionTests {
         try await outer.insertTimeRange(M.range(0.5, 3), of: inner, at: .zero)
         let track = try #require(outer.track(withTrackID: 1))
         #expect(M.ranges(track) == ["0.5-1.0→0.0-0.5", "empty 0.5-1.5", "0.0-1.0→1.5-2.5"])
-        let urls = track.segments.compactMap { ($0 as? AVCompositionTrackSegment)?.sourceURL }
+        let urls = track.segments.compactMap(\.sourceURL)
         #expect(urls == [M.red, M.green].compactMap { $0 })
         #expect(M.isColour(try await M.frameColour(outer, at: 2), "green"))
     }

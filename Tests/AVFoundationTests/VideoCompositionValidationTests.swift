@@ -158,8 +158,8 @@ struct VideoCompositionValidationTests {
         #expect(composition.renderSize == CGSize(width: 64, height: 36))
         #expect(composition.instructions.first?.passthroughTrackID == 1)
 
-        // A rotated track: the layer's transform is the track's preferredTransform; the render
-        // size is the rotated frame's.
+        // A rotated track: the layer's transform is the track's preferredTransform, moved onto the
+        // canvas (ffmpeg's matrix has no translation); the render size is the rotated frame's.
         let rotated = clip.deletingLastPathComponent().appendingPathComponent("vc-rotated.mov")
         _ = try AssetFixtures.run("ffmpeg", ["-v", "error", "-y", "-i", clip.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated.path])
         let asset = AVURLAsset(url: rotated)
@@ -167,7 +167,9 @@ struct VideoCompositionValidationTests {
         let transform = try #require(try await asset.loadTracks(withMediaType: .video).first).preferredTransform
         #expect(!transform.isIdentity)
         let layer = try #require((mutable.instructions.first as? AVVideoCompositionInstruction)?.layerInstructions.first)
-        #expect(layer.layerState(at: VC.t(1)).transform == transform)
+        let placed = CGRect(x: 0, y: 0, width: 64, height: 36).applying(transform)
+        #expect(layer.layerState(at: VC.t(1)).transform == transform.concatenating(CGAffineTransform(translationX: -placed.minX, y: -placed.minY)))
+        #expect(CGRect(x: 0, y: 0, width: 64, height: 36).applying(layer.layerState(at: VC.t(1)).transform) == CGRect(x: 0, y: 0, width: 36, height: 64))
         #expect(mutable.renderSize == CGSize(width: 36, height: 64))
         #expect(mutable.instructions.first?.passthroughTrackID == kCMPersistentTrackID_Invalid)
     }

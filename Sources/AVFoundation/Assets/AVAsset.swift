@@ -186,17 +186,6 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     /// The asset's duration; `.invalid` when it cannot be loaded.
     open var duration: CMTime { (try? loadedDuration()) ?? .invalid }
 
-    /// The asset's tracks (empty when they cannot be loaded).
-    open var tracks: [AVAssetTrack] { (try? loadedTracks()) ?? [] }
-
-    /// The tracks of a media type.
-    open func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] { tracks.filter { $0.mediaType == mediaType } }
-
-    /// The tracks with a media characteristic.
-    open func tracks(withMediaCharacteristic characteristic: AVMediaCharacteristic) -> [AVAssetTrack] {
-        tracks.filter { $0.hasMediaCharacteristic(characteristic) }
-    }
-
     /// The track with an ID, or nil.
     open func track(withTrackID trackID: CMPersistentTrackID) -> AVAssetTrack? { tracks.first { $0.trackID == trackID } }
 
@@ -262,6 +251,37 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
 
     // MARK: Asynchronous track queries
 
+    /// Loads the track with an ID; nil when there is none.
+    public func loadTrack(withTrackID trackID: CMPersistentTrackID) async throws -> AVAssetTrack? {
+        try await load(.tracks).first { $0.trackID == trackID }
+    }
+
+    /// Loads the track with an ID and calls `completionHandler` on a background queue.
+    public func loadTrack(withTrackID trackID: CMPersistentTrackID,
+                          completionHandler: @escaping @Sendable (AVAssetTrack?, (any Error)?) -> Void) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in
+            do { completionHandler(try loadedTracks().first { $0.trackID == trackID }, nil) } catch { completionHandler(nil, error) }
+        }
+    }
+}
+
+// The track lists are declared here rather than in the class so that AVComposition and
+// AVMutableComposition can declare them with their own track types, as Apple's SDK does
+// (`[AVCompositionTrack]`, `[AVMutableCompositionTrack]`): Swift cannot override a member with an
+// array of a subclass, and a member of a more specific type or extension is preferred over these.
+// Each asks `loadedTracks()`, which every kind of asset answers with its own tracks.
+extension AVAsynchronousKeyValueLoading where Self: AVAsset {
+    /// The asset's tracks (empty when they cannot be loaded).
+    public var tracks: [AVAssetTrack] { (try? loadedTracks()) ?? [] }
+
+    /// The tracks of a media type.
+    public func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] { tracks.filter { $0.mediaType == mediaType } }
+
+    /// The tracks with a media characteristic.
+    public func tracks(withMediaCharacteristic characteristic: AVMediaCharacteristic) -> [AVAssetTrack] {
+        tracks.filter { $0.hasMediaCharacteristic(characteristic) }
+    }
+
     /// Loads the tracks of a media type.
     public func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVAssetTrack] {
         try await load(.tracks).filter { $0.mediaType == mediaType }
@@ -270,11 +290,6 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     /// Loads the tracks with a media characteristic.
     public func loadTracks(withMediaCharacteristic characteristic: AVMediaCharacteristic) async throws -> [AVAssetTrack] {
         try await load(.tracks).filter { $0.hasMediaCharacteristic(characteristic) }
-    }
-
-    /// Loads the track with an ID; nil when there is none.
-    public func loadTrack(withTrackID trackID: CMPersistentTrackID) async throws -> AVAssetTrack? {
-        try await load(.tracks).first { $0.trackID == trackID }
     }
 
     /// Loads the tracks of a media type and calls `completionHandler` on a background queue.
@@ -292,14 +307,6 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
             do { completionHandler(try loadedTracks().filter { $0.hasMediaCharacteristic(characteristic) }, nil) } catch {
                 completionHandler(nil, error)
             }
-        }
-    }
-
-    /// Loads the track with an ID and calls `completionHandler` on a background queue.
-    public func loadTrack(withTrackID trackID: CMPersistentTrackID,
-                          completionHandler: @escaping @Sendable (AVAssetTrack?, (any Error)?) -> Void) {
-        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in
-            do { completionHandler(try loadedTracks().first { $0.trackID == trackID }, nil) } catch { completionHandler(nil, error) }
         }
     }
 }

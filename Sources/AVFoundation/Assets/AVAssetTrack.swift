@@ -226,12 +226,8 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// The total size of the track's sample data in bytes.
     open var totalSampleDataLength: Int64 { (try? index(loading: "totalSampleDataLength")?.totalSize) ?? 0 }
 
-    /// The track's segments: its edit list, each edit mapping a range of the media (in the
-    /// media timescale) onto a range of the asset's timeline (in the movie timescale), laid end
-    /// to end from zero; an empty edit is a segment whose source start is invalid. A track
-    /// without an edit list (and every track of a container that has none) has one segment
-    /// mapping its media onto its time range.
-    open var segments: [AVAssetTrackSegment] {
+    /// What `segments` gives (a composition track's are `AVCompositionTrackSegment`s).
+    var trackSegments: [AVAssetTrackSegment] {
         if isMadeOfSegments { return mediaSegments.map { AVAssetTrackSegment(timeMapping: $0.timeMapping) } }
         if let mappings = editListMappings() { return mappings.map { AVAssetTrackSegment(timeMapping: $0) } }
         let range = timeRange
@@ -240,7 +236,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
 
     /// The segment whose target range contains `trackTime`, or the closest one.
     open func segment(forTrackTime trackTime: CMTime) -> AVAssetTrackSegment? {
-        let all = segments
+        let all = trackSegments
         if let hit = all.first(where: { $0.timeMapping.target.containsTime(trackTime) }) { return hit }
         guard trackTime.isNumeric else { return nil }
         return all.min { a, b in distance(trackTime, a.timeMapping.target) < distance(trackTime, b.timeMapping.target) }
@@ -426,4 +422,16 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
 
 extension AVAssetTrack: KeyValueErrorProviding {
     func loadError(forKey key: String) -> (any Error)? { loader.status(forKey: key).1 }
+}
+
+// `segments` is declared here rather than in the class so that AVCompositionTrack and
+// AVMutableCompositionTrack can declare it with Apple's type, `[AVCompositionTrackSegment]`
+// (Swift cannot override a property with an array of a subclass; a more specific member wins).
+extension AVAsynchronousKeyValueLoading where Self: AVAssetTrack {
+    /// The track's segments: its edit list, each edit mapping a range of the media (in the
+    /// media timescale) onto a range of the asset's timeline (in the movie timescale), laid end
+    /// to end from zero; an empty edit is a segment whose source start is invalid. A track
+    /// without an edit list (and every track of a container that has none) has one segment
+    /// mapping its media onto its time range.
+    public var segments: [AVAssetTrackSegment] { trackSegments }
 }

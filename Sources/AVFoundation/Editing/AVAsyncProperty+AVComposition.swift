@@ -14,3 +14,10 @@ extension AVPartialAsyncProperty where Root == AVMutableComposition {
         .init(key: "tracks") { $0.compositionTracks.compactMap { $0 as? AVMutableCompositionTrack } }
     }
 }
+
+extension AVPartialAsyncProperty where Root == AVCompositionTrack {
+    /// The composition track's segments.
+    public static var segments: AVAsyncProperty<AVCompositionTrack, [AVCompositionTrackSegment]> {
+        .init(key: "segments") { $0.compositionSegments }
+    }
+}

@@ -12,10 +12,6 @@ import Synchronization
 /// An `AVComposition` is immutable; `AVMutableComposition` edits one, and `copy()` of a mutable
 /// composition gives an immutable snapshot that later edits do not change (`mutableCopy()` a new
 /// mutable one).
-///
-/// Differences from Apple's Swift API (the language cannot override a property's array type):
-/// `tracks` and `tracks(withMediaType:)` are typed `[AVAssetTrack]` (their elements are
-/// `AVCompositionTrack`s; `load(.tracks)` and `track(withTrackID:)` return the composition types).
 open class AVComposition: AVAsset, NSCopying, NSMutableCopying, @unchecked Sendable {
     /// What a composition is: its tracks in order and the size set on it.
     struct Contents {
@@ -135,5 +131,44 @@ final class CompositionFiles: @unchecked Sendable {
             ])
         }
         return SourceTrack(engine: engine, stream: stream)
+    }
+}
+
+// The track lists with Apple's types (AVAsset declares its own in a protocol extension, so these,
+// more specific, are chosen wherever the static type is a composition).
+extension AVAsynchronousKeyValueLoading where Self: AVComposition {
+    /// The composition's tracks, in the order they were added.
+    public var tracks: [AVCompositionTrack] { compositionTracks }
+
+    /// The tracks of a media type.
+    public func tracks(withMediaType mediaType: AVMediaType) -> [AVCompositionTrack] {
+        compositionTracks.filter { $0.mediaType == mediaType }
+    }
+
+    /// The tracks with a media characteristic.
+    public func tracks(withMediaCharacteristic characteristic: AVMediaCharacteristic) -> [AVCompositionTrack] {
+        compositionTracks.filter { $0.hasMediaCharacteristic(characteristic) }
+    }
+
+    /// Loads the tracks of a media type.
+    public func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVCompositionTrack] {
+        tracks(withMediaType: mediaType)
+    }
+
+    /// Loads the tracks with a media characteristic.
+    public func loadTracks(withMediaCharacteristic characteristic: AVMediaCharacteristic) async throws -> [AVCompositionTrack] {
+        tracks(withMediaCharacteristic: characteristic)
+    }
+
+    /// Loads the tracks of a media type and calls `completionHandler` on a background queue.
+    public func loadTracks(withMediaType mediaType: AVMediaType,
+                           completionHandler: @escaping @Sendable ([AVCompositionTrack]?, (any Error)?) -> Void) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in completionHandler(tracks(withMediaType: mediaType), nil) }
+    }
+
+    /// Loads the tracks with a media characteristic and calls `completionHandler` on a background queue.
+    public func loadTracks(withMediaCharacteristic characteristic: AVMediaCharacteristic,
+                           completionHandler: @escaping @Sendable ([AVCompositionTrack]?, (any Error)?) -> Void) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in completionHandler(tracks(withMediaCharacteristic: characteristic), nil) }
     }
 }

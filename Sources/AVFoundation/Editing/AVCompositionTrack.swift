@@ -44,8 +44,10 @@ open class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
 
     // MARK: Segments
 
-    /// The track's segments (each an `AVCompositionTrackSegment`), laid end to end from zero.
-    open override var segments: [AVAssetTrackSegment] { mediaSegments.map { AVCompositionTrackSegment($0) } }
+    override var trackSegments: [AVAssetTrackSegment] { compositionSegments }
+
+    /// The track's segments as composition track segments, laid end to end from zero.
+    var compositionSegments: [AVCompositionTrackSegment] { mediaSegments.map { AVCompositionTrackSegment($0) } }
 
     /// The segment whose target range contains `trackTime`, or the closest one.
     open override func segment(forTrackTime trackTime: CMTime) -> AVCompositionTrackSegment? {
@@ -131,4 +133,10 @@ open class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     open override var description: String {
         "<\(type(of: self)): trackID \(trackID), \(mediaType.rawValue), \(mediaSegments.count) segments>"
     }
+}
+
+extension AVAsynchronousKeyValueLoading where Self: AVCompositionTrack {
+    /// The track's segments, laid end to end from zero: media segments (a range of a file's
+    /// track) and empty ones.
+    public var segments: [AVCompositionTrackSegment] { compositionSegments }
 }

@@ -26,8 +26,40 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
         super.init(urlAssetInitializationOptions: options, files: files)
     }
 
-    /// The mutable tracks.
-    private var mutableTracks: [AVMutableCompositionTrack] { compositionTracks.compactMap { $0 as? AVMutableCompositionTrack } }
+    /// The composition's tracks, in the order they were added.
+    public var tracks: [AVMutableCompositionTrack] { compositionTracks.compactMap { $0 as? AVMutableCompositionTrack } }
+
+    /// The tracks of a media type.
+    public func tracks(withMediaType mediaType: AVMediaType) -> [AVMutableCompositionTrack] {
+        tracks.filter { $0.mediaType == mediaType }
+    }
+
+    /// The tracks with a media characteristic.
+    public func tracks(withMediaCharacteristic characteristic: AVMediaCharacteristic) -> [AVMutableCompositionTrack] {
+        tracks.filter { $0.hasMediaCharacteristic(characteristic) }
+    }
+
+    /// Loads the tracks of a media type.
+    public func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVMutableCompositionTrack] {
+        tracks(withMediaType: mediaType)
+    }
+
+    /// Loads the tracks with a media characteristic.
+    public func loadTracks(withMediaCharacteristic characteristic: AVMediaCharacteristic) async throws -> [AVMutableCompositionTrack] {
+        tracks(withMediaCharacteristic: characteristic)
+    }
+
+    /// Loads the tracks of a media type and calls `completionHandler` on a background queue.
+    public func loadTracks(withMediaType mediaType: AVMediaType,
+                           completionHandler: @escaping @Sendable ([AVMutableCompositionTrack]?, (any Error)?) -> Void) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in completionHandler(tracks(withMediaType: mediaType), nil) }
+    }
+
+    /// Loads the tracks with a media characteristic and calls `completionHandler` on a background queue.
+    public func loadTracks(withMediaCharacteristic characteristic: AVMediaCharacteristic,
+                           completionHandler: @escaping @Sendable ([AVMutableCompositionTrack]?, (any Error)?) -> Void) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in completionHandler(tracks(withMediaCharacteristic: characteristic), nil) }
+    }
 
     /// The track with an ID, or nil.
     open override func track(withTrackID trackID: CMPersistentTrackID) -> AVMutableCompositionTrack? {
@@ -78,7 +110,7 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// A track of the composition into which any time range of `track` can be inserted: the
     /// first of its media type; nil when there is none (add one with `addMutableTrack`).
     open func mutableTrack(compatibleWith track: AVAssetTrack) -> AVMutableCompositionTrack? {
-        mutableTracks.first { $0.mediaType == track.mediaType }
+        tracks.first { $0.mediaType == track.mediaType }
     }
 
     // MARK: Editing every track
@@ -114,13 +146,13 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
         }
         var used: [AVMutableCompositionTrack] = []
         for (source, block) in blocks {
-            let target = mutableTracks.first { $0.mediaType == source.mediaType && !used.contains($0) }
+            let target = tracks.first { $0.mediaType == source.mediaType && !used.contains($0) }
                 ?? addMutableTrack(withMediaType: source.mediaType, preferredTrackID: kCMPersistentTrackID_Invalid)
             guard let target else { continue }
             used.append(target)
             target.edit { $0.segments = CompositionEdits.insert(block, at: startTime, duration: timeRange.duration, into: $0.segments) }
         }
-        for track in mutableTracks where !used.contains(track) && CompositionEdits.end(track.mediaSegments) > startTime {
+        for track in tracks where !used.contains(track) && CompositionEdits.end(track.mediaSegments) > startTime {
             track.edit { $0.segments = CompositionEdits.insertEmpty(CMTimeRange(start: startTime, duration: timeRange.duration), into: $0.segments) }
         }
     }
@@ -148,19 +180,19 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// that media moves back by its duration.
     open func insertEmptyTimeRange(_ timeRange: CMTimeRange) {
         guard CompositionEdits.isEditable(timeRange) else { return }
-        for track in mutableTracks where CompositionEdits.end(track.mediaSegments) > timeRange.start {
+        for track in tracks where CompositionEdits.end(track.mediaSegments) > timeRange.start {
             track.insertEmptyTimeRange(timeRange)
         }
     }
 
     /// Removes `timeRange` from every track: what followed it moves earlier.
     open func removeTimeRange(_ timeRange: CMTimeRange) {
-        for track in mutableTracks { track.removeTimeRange(timeRange) }
+        for track in tracks { track.removeTimeRange(timeRange) }
     }
 
     /// Changes the duration of `timeRange` in every track to `duration` (its media plays faster
     /// or slower; what follows moves).
     open func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
-        for track in mutableTracks { track.scaleTimeRange(timeRange, toDuration: duration) }
+        for track in tracks { track.scaleTimeRange(timeRange, toDuration: duration) }
     }
 }

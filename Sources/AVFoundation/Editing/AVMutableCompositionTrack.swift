@@ -50,15 +50,10 @@ open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
     /// The track's segments (`AVCompositionTrackSegment`s). Setting them replaces the track's
     /// timeline; they must follow the rules `validateSegments(_:)` checks (check first: segments
     /// that break them stop the program, as Apple's invalid-argument exception does).
-    open override var segments: [AVAssetTrackSegment] {
-        get { super.segments }
+    public var segments: [AVCompositionTrackSegment]! {
+        get { compositionSegments }
         set {
-            let given = newValue.map { segment -> AVCompositionTrackSegment in
-                guard let segment = segment as? AVCompositionTrackSegment else {
-                    raiseReaderException(.invalidArgument, "*** -[AVMutableCompositionTrack setSegments:] the segments must be AVCompositionTrackSegments")
-                }
-                return segment
-            }
+            let given = newValue ?? []
             do {
                 let resolved = try resolve(given)
                 edit { $0.segments = CompositionEdits.normalised(resolved) }
