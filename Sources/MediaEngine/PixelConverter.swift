@@ -396,8 +396,10 @@ package final class PixelConverter: @unchecked Sendable {
         let matrix = PixelFormatColor.attachedMatrix(of: destination)
             ?? (PixelFormat.isYCbCr(image.format) ? image.matrix : .defaultMatrix(height: d.height))
         let output = try destinationImage(d, matrix: matrix)
-        try scale(image, into: output.image, scaling: scaling, threads: threads)
+        let input = try exactSource(image, into: output.image, threads: threads)
+        try scale(input.image, into: output.image, scaling: scaling, threads: threads)
         try output.finish()
+        withExtendedLifetime(input.keepAlive) {}
     }
 
     /// Converts a pixel buffer of any supported format into a picture described for libswscale

@@ -64,6 +64,20 @@ extension PixelConverter {
         return temp
     }
 
+    /// `image` as libswscale converts it exactly into `destination`, with the storage to keep
+    /// alive: RGBA64 → BGRA64 (how `b64a` is written) has no unscaled path in libswscale 5.1 — its
+    /// general path goes through Y'CbCr and changes samples — so RGBA64 goes through planar
+    /// GBRAP16 first, which it converts to and from unscaled.
+    func exactSource(_ image: PixelImage, into destination: PixelImage, threads: Int?)
+        throws(PixelConversionError) -> (image: PixelImage, keepAlive: PixelImageStorage?) {
+        guard image.format == AV_PIX_FMT_RGBA64BE || image.format == AV_PIX_FMT_RGBA64LE,
+              destination.format == AV_PIX_FMT_BGRA64LE else { return (image, nil) }
+        guard let planar = PixelImageStorage(format: AV_PIX_FMT_GBRAP16LE, width: image.width, height: image.height,
+                                             fullRange: true, matrix: image.matrix) else { throw .allocationFailed }
+        try scale(image, into: planar.image, scaling: .point, threads: threads)
+        return (planar.image, planar)
+    }
+
     // MARK: 16 → 8 bits
 
     /// The most 32-bit float samples of one strip in `narrow16`: 1 MiB, cache-sized.
