@@ -36,6 +36,19 @@ struct PixelRepackTests {
         return buffer
     }
 
+    /// A random `format` picture, and a conversion of it into the same format with its first
+    /// `columns` columns cropped off (unscaled, so every kept sample must come through as it was).
+    static func cropped(_ format: TestFormat, width: Int, height: Int, columns: Int, seed: UInt64)
+        throws -> (source: CVPixelBuffer, destination: CVPixelBuffer) {
+        let source = random(format, width: width, height: height, seed: seed)
+        let destination = PixelFixtures.allocate(format, width: width - columns, height: height)
+        var options = PixelConverter.Options()
+        options.sourceRect = PixelConverter.Rect(x: columns, y: 0, width: width - columns, height: height)
+        options.scaling = .point
+        try PixelConverter.shared.transfer(from: source, to: destination, options: options)
+        return (source, destination)
+    }
+
     static func byte(_ buffer: CVPixelBuffer, plane: Int, _ offset: Int, row: Int) -> UInt8 {
         let p = buffer.storage!.planes[plane]
         return (p.baseAddress + row * p.bytesPerRow + offset).load(as: UInt8.self)
@@ -48,61 +61,47 @@ struct PixelRepackTests {
 
     static func eight(_ v: UInt16) -> UInt8 { UInt8((UInt32(v) * 255 + 32767) / 65535) }
 
+    /// How many (x, y) of a `width`×`height` grid `differs` holds for.
+    static func mismatches(_ width: Int, _ height: Int, _ differs: (_ x: Int, _ y: Int) -> Bool) -> Int {
+        (0..<height).reduce(0) { count, y in count + (0..<width).filter { differs($0, y) }.count }
+    }
+
+    /// Y, Cb, Cr of pixel (x, y) of a `422v`/`422f` buffer and of a `2vuy` one.
+    static func nv16Samples(_ b: CVPixelBuffer, _ x: Int, _ y: Int) -> [UInt8] {
+        [byte(b, plane: 0, x, row: y), byte(b, plane: 1, x / 2 * 2, row: y), byte(b, plane: 1, x / 2 * 2 + 1, row: y)]
+    }
+
+    static func uyvySamples(_ b: CVPixelBuffer, _ x: Int, _ y: Int) -> [UInt8] {
+        [byte(b, plane: 0, x * 2 + 1, row: y), byte(b, plane: 0, x / 2 * 4, row: y), byte(b, plane: 0, x / 2 * 4 + 2, row: y)]
+    }
+
     @Test("422v ↔ 2vuy is lossless: luma and the interleaved chroma land exactly", arguments: sizes)
     func videoRange422(_ size: (Int, Int)) throws {
         let (w, h) = size
         let nv16 = Self.random(.nv16v, width: w, height: h, seed: 1)
         let packed = try PixelConverter.shared.makePixelBuffer(from: nv16, pixelFormat: TestFormat.uyvy.osType)
         // libswscale 5.1's YUV422P → UYVY422 writes ⌊width ÷ 2⌋ pairs: an odd width's last column is left as it was.
-        var mismatches = 0
-        for y in 0..<h {
-            for x in 0..<(w & ~1) {
-                let expected = [Self.byte(nv16, plane: 0, x, row: y), Self.byte(nv16, plane: 1, x / 2 * 2, row: y),
-                                Self.byte(nv16, plane: 1, x / 2 * 2 + 1, row: y)]
-                let got = [Self.byte(packed, plane: 0, x * 2 + 1, row: y), Self.byte(packed, plane: 0, x / 2 * 4, row: y),
-                           Self.byte(packed, plane: 0, x / 2 * 4 + 2, row: y)]
-                if got != expected { mismatches += 1 }
-            }
-        }
-        #expect(mismatches == 0, "422v → 2vuy \(w)×\(h)")
-
+        #expect(Self.mismatches(w & ~1, h) { Self.uyvySamples(packed, $0, $1) != Self.nv16Samples(nv16, $0, $1) } == 0,
+                "422v → 2vuy \(w)×\(h)")
         let source = Self.random(.uyvy, width: w, height: h, seed: 2)
         let back = try PixelConverter.shared.makePixelBuffer(from: source, pixelFormat: TestFormat.nv16v.osType)
-        mismatches = 0
-        for y in 0..<h {
-            for x in 0..<w {
-                let expected = [Self.byte(source, plane: 0, x * 2 + 1, row: y), Self.byte(source, plane: 0, x / 2 * 4, row: y),
-                                Self.byte(source, plane: 0, x / 2 * 4 + 2, row: y)]
-                let got = [Self.byte(back, plane: 0, x, row: y), Self.byte(back, plane: 1, x / 2 * 2, row: y),
-                           Self.byte(back, plane: 1, x / 2 * 2 + 1, row: y)]
-                if got != expected { mismatches += 1 }
-            }
-        }
-        #expect(mismatches == 0, "2vuy → 422v \(w)×\(h)")
+        #expect(Self.mismatches(w, h) { Self.nv16Samples(back, $0, $1) != Self.uyvySamples(source, $0, $1) } == 0,
+                "2vuy → 422v \(w)×\(h)")
     }
 
     @Test("422f → 422f through a conversion (a crop) keeps every sample", arguments: sizes)
     func fullRange422(_ size: (Int, Int)) throws {
         let (w, h) = size
         guard w > 2 else { return }
-        let source = Self.random(.nv16f, width: w, height: h, seed: 3)
-        let destination = PixelFixtures.allocate(.nv16f, width: w - 2, height: h)
-        var options = PixelConverter.Options()
-        options.sourceRect = PixelConverter.Rect(x: 2, y: 0, width: w - 2, height: h)
-        options.scaling = .point
-        try PixelConverter.shared.transfer(from: source, to: destination, options: options)
-        var mismatches = 0
-        for y in 0..<h {
-            for x in 0..<(w - 2) where Self.byte(destination, plane: 0, x, row: y) != Self.byte(source, plane: 0, x + 2, row: y) {
-                mismatches += 1
-            }
-            // Every Cb, Cr pair, the last one of an odd width included.
-            for x in 0..<((w - 1) / 2 * 2)
-            where Self.byte(destination, plane: 1, x, row: y) != Self.byte(source, plane: 1, x + 2, row: y) {
-                mismatches += 1
-            }
+        let (source, destination) = try Self.cropped(.nv16f, width: w, height: h, columns: 2, seed: 3)
+        let luma = Self.mismatches(w - 2, h) {
+            Self.byte(destination, plane: 0, $0, row: $1) != Self.byte(source, plane: 0, $0 + 2, row: $1)
         }
-        #expect(mismatches == 0, "422f \(w)×\(h)")
+        // Every Cb, Cr pair, the last one of an odd width included.
+        let chroma = Self.mismatches((w - 1) / 2 * 2, h) {
+            Self.byte(destination, plane: 1, $0, row: $1) != Self.byte(source, plane: 1, $0 + 2, row: $1)
+        }
+        #expect(luma == 0 && chroma == 0, "422f \(w)×\(h)")
     }
 
     @Test("b64a → BGRA rounds each 16-bit sample to 8 bits exactly, alpha included", arguments: sizes)
@@ -110,35 +109,20 @@ struct PixelRepackTests {
         let (w, h) = size
         let source = Self.random(.argb64, width: w, height: h, seed: 4)
         let bgra = try PixelConverter.shared.makePixelBuffer(from: source, pixelFormat: TestFormat.bgra.osType)
-        var mismatches = 0
-        for y in 0..<h {
-            for x in 0..<w {
-                let (a, r, g, b) = (Self.word(source, x * 4, row: y), Self.word(source, x * 4 + 1, row: y),
-                                    Self.word(source, x * 4 + 2, row: y), Self.word(source, x * 4 + 3, row: y))
-                let expected = [Self.eight(b), Self.eight(g), Self.eight(r), Self.eight(a)]
-                if (0..<4).map({ Self.byte(bgra, plane: 0, x * 4 + $0, row: y) }) != expected { mismatches += 1 }
-            }
+        let wrong = Self.mismatches(w, h) { x, y in
+            let expected = [3, 2, 1, 0].map { Self.eight(Self.word(source, x * 4 + $0, row: y)) }
+            return (0..<4).map { Self.byte(bgra, plane: 0, x * 4 + $0, row: y) } != expected
         }
-        #expect(mismatches == 0, "b64a → BGRA \(w)×\(h)")
+        #expect(wrong == 0, "b64a → BGRA \(w)×\(h)")
     }
 
     @Test("b64a → b64a through a conversion (a crop) keeps every 16-bit sample", arguments: sizes)
     func argb64RoundTrip(_ size: (Int, Int)) throws {
         let (w, h) = size
         guard w > 1 else { return }
-        let source = Self.random(.argb64, width: w, height: h, seed: 5)
-        let destination = PixelFixtures.allocate(.argb64, width: w - 1, height: h)
-        var options = PixelConverter.Options()
-        options.sourceRect = PixelConverter.Rect(x: 1, y: 0, width: w - 1, height: h)
-        options.scaling = .point
-        try PixelConverter.shared.transfer(from: source, to: destination, options: options)
-        var mismatches = 0
-        for y in 0..<h {
-            for i in 0..<((w - 1) * 4) where Self.word(destination, i, row: y) != Self.word(source, i + 4, row: y) {
-                mismatches += 1
-            }
-        }
-        #expect(mismatches == 0, "b64a crop \(w)×\(h)")
+        let (source, destination) = try Self.cropped(.argb64, width: w, height: h, columns: 1, seed: 5)
+        let wrong = Self.mismatches((w - 1) * 4, h) { Self.word(destination, $0, row: $1) != Self.word(source, $0 + 4, row: $1) }
+        #expect(wrong == 0, "b64a crop \(w)×\(h)")
     }
 
     /// A 16-bit RGBA or RGB CGImage of random samples in either byte order, and its samples.
@@ -175,15 +159,12 @@ struct PixelRepackTests {
             let (image, samples) = try Self.image16(width: w, height: h, alpha: alpha, bigEndian: bigEndian, seed: UInt64(w * h))
             let bgra = try PixelConverter.shared.makePixelBuffer(from: image, pixelFormat: TestFormat.bgra.osType)
             let components = alpha ? 4 : 3
-            var mismatches = 0
-            for y in 0..<h {
-                for x in 0..<w {
-                    let s = (0..<components).map { samples[(y * w + x) * components + $0] }
-                    let expected = [Self.eight(s[2]), Self.eight(s[1]), Self.eight(s[0])] + (alpha ? [Self.eight(s[3])] : [255])
-                    if (0..<4).map({ Self.byte(bgra, plane: 0, x * 4 + $0, row: y) }) != expected { mismatches += 1 }
-                }
+            let wrong = Self.mismatches(w, h) { x, y in
+                let s = (0..<components).map { samples[(y * w + x) * components + $0] }
+                let expected = [Self.eight(s[2]), Self.eight(s[1]), Self.eight(s[0])] + (alpha ? [Self.eight(s[3])] : [255])
+                return (0..<4).map { Self.byte(bgra, plane: 0, x * 4 + $0, row: y) } != expected
             }
-            #expect(mismatches == 0, "alpha \(alpha) big-endian \(bigEndian) \(w)×\(h)")
+            #expect(wrong == 0, "alpha \(alpha) big-endian \(bigEndian) \(w)×\(h)")
         }
     }
 
@@ -192,14 +173,10 @@ struct PixelRepackTests {
         for (w, h) in Self.sizes {
             let (image, samples) = try Self.image16(width: w, height: h, alpha: true, bigEndian: false, seed: 7)
             let buffer = try PixelConverter.shared.makePixelBuffer(from: image, pixelFormat: TestFormat.argb64.osType)
-            var mismatches = 0
-            for y in 0..<h {
-                for x in 0..<w {
-                    let s = (0..<4).map { samples[(y * w + x) * 4 + $0] }
-                    if (0..<4).map({ Self.word(buffer, x * 4 + $0, row: y) }) != [s[3], s[0], s[1], s[2]] { mismatches += 1 }
-                }
+            let wrong = Self.mismatches(w, h) { x, y in
+                (0..<4).map { Self.word(buffer, x * 4 + $0, row: y) } != [3, 0, 1, 2].map { samples[(y * w + x) * 4 + $0] }
             }
-            #expect(mismatches == 0, "\(w)×\(h)")
+            #expect(wrong == 0, "\(w)×\(h)")
         }
     }
 }
