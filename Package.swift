@@ -41,8 +41,8 @@ let package = Package(
             pkgConfig: "pixman-1",
             providers: [.apt(["libpixman-1-dev"])]
         ),
-        // C: VOLK (GNU Radio's SIMD vector kernels) through pkg-config. Only AVFoundation imports
-        // it: the audio mixer's gain-and-sum runs through it.
+        // C: VOLK (GNU Radio's SIMD vector kernels) through pkg-config. AVFoundation (the audio
+        // mixer's gain-and-sum) and MediaEngine (the pixel converter's 'b64a' byte order) import it.
         .systemLibrary(
             name: "CVolk",
             pkgConfig: "volk",
@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),
         // The engine: every FFmpeg call lives here.
-        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CoreMedia", "CoreVideo", "CoreGraphics"],
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CoreMedia", "CoreVideo", "CoreGraphics"],
                 swiftSettings: strict),
         // Public frameworks that stand on the engine.
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),

@@ -1,7 +1,8 @@
 // VOLK (the Vector-Optimized Library of Kernels, GNU Radio's SIMD kernels picked at run time for
-// the CPU: SSE/AVX/NEON): the audio mixer's gain-and-sum runs through it, so per-sample work is
-// vectorised C whatever the client's build configuration. Only AVFoundation imports this module
-// (`internal import CVolk`), in AudioGainKernel.swift. The wrappers below only name the kernels:
+// the CPU: SSE/AVX/NEON): the audio mixer's gain-and-sum and the pixel converter's 'b64a' byte
+// order run through it, so per-sample work is vectorised C whatever the client's build
+// configuration. AVFoundation (AudioGainKernel.swift) and MediaEngine (PixelRepack.swift) import
+// this module (`internal import CVolk`). The wrappers below only name the kernels:
 // VOLK's dispatchers are C function-pointer globals, which Swift 6 would see as shared mutable state.
 #include <volk/volk.h>
 
@@ -23,4 +24,9 @@ static inline void avf_volk_multiply(float *out, const float *a, const float *b,
 /// out[i] = source[i] + offset
 static inline void avf_volk_offset(float *out, const float *source, float offset, unsigned int count) {
     volk_32f_s32f_add_32f(out, source, offset, count);
+}
+
+/// Reverses the 8 bytes of each of `count` 64-bit words, in place.
+static inline void avf_volk_byteswap64(uint64_t *words, unsigned int count) {
+    volk_64u_byteswap(words, count);
 }

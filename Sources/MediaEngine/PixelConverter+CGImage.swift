@@ -67,22 +67,22 @@ extension PixelConverter {
                                     matrix: .defaultMatrix(height: image.height),
                                     data: [UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))],
                                     linesize: [Int32(image.bytesPerRow)])
-            // 16-bit RGB into an 8-bit destination: round to 8 bits here, as libswscale's 16-bit
-            // RGB input path is off by one for some values.
+            // 16-bit RGB into an 8-bit destination: round to 8 bits here (`narrow16`), as
+            // libswscale's 16-bit RGB input path is off by one for some values.
             var narrowed: PixelImageStorage?
-            if image.bitsPerComponent == 16, !deep.contains(pixelFormat) {
-                let components = image.bitsPerPixel / 16
-                guard let temp = PixelImageStorage(format: components == 4 ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24,
-                                                   width: image.width, height: image.height, fullRange: true,
-                                                   matrix: source.matrix) else { failure = .allocationFailed; return }
-                PixelRepack.narrow16(source: base, sourceBytesPerRow: image.bytesPerRow,
-                                     bigEndian: format == AV_PIX_FMT_RGBA64BE || format == AV_PIX_FMT_RGB48BE,
-                                     destination: temp.image.data[0]!, destinationBytesPerRow: Int(temp.image.linesize[0]),
-                                     count: image.width * components, height: image.height)
-                source = temp.image
-                narrowed = temp
-            }
             do throws(PixelConversionError) {
+                if image.bitsPerComponent == 16, !deep.contains(pixelFormat) {
+                    let components = image.bitsPerPixel / 16
+                    guard let temp = PixelImageStorage(format: components == 4 ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24,
+                                                       width: image.width, height: image.height, fullRange: true,
+                                                       matrix: source.matrix) else { throw .allocationFailed }
+                    try narrow16(source: base, sourceBytesPerRow: image.bytesPerRow,
+                                 bigEndian: format == AV_PIX_FMT_RGBA64BE || format == AV_PIX_FMT_RGB48BE,
+                                 destination: temp.image.data[0]!, destinationBytesPerRow: Int(temp.image.linesize[0]),
+                                 count: image.width * components, height: image.height)
+                    source = temp.image
+                    narrowed = temp
+                }
                 try convert(source, into: buffer)
             } catch {
                 failure = error

@@ -368,8 +368,8 @@ package final class PixelConverter: @unchecked Sendable {
             Self.copyPlanes(from: s, to: d)
         } else {
             let deep: Set<OSType> = [OSType(fourCC: "b64a"), OSType(fourCC: "x420"), OSType(fourCC: "xf20")]
-            let input = try Self.sourceImage(s, matrix: sourceMatrix, eightBitDestination: !deep.contains(d.pixelFormat))
-            let output = try Self.destinationImage(d, matrix: destinationMatrix)
+            let input = try sourceImage(s, matrix: sourceMatrix, eightBitDestination: !deep.contains(d.pixelFormat))
+            let output = try destinationImage(d, matrix: destinationMatrix)
             if destinationRect != fullDestination {
                 try fillBlack(output.image, threads: options.threads)
             }
@@ -379,7 +379,7 @@ package final class PixelConverter: @unchecked Sendable {
             try scale(input.image.cropped(x: from.x, y: from.y, width: from.width, height: from.height),
                       into: output.image.cropped(x: to.x, y: to.y, width: to.width, height: to.height),
                       scaling: options.scaling, fast: options.fast, threads: options.threads)
-            output.finish()
+            try output.finish()
             withExtendedLifetime(input.keepAlive) {}
         }
         updateAttachments(source: source, destination: destination, options: options,
@@ -395,9 +395,11 @@ package final class PixelConverter: @unchecked Sendable {
         guard let d = destination.storage else { throw .invalidBuffer }
         let matrix = PixelFormatColor.attachedMatrix(of: destination)
             ?? (PixelFormat.isYCbCr(image.format) ? image.matrix : .defaultMatrix(height: d.height))
-        let output = try Self.destinationImage(d, matrix: matrix)
-        try scale(image, into: output.image, scaling: scaling, threads: threads)
-        output.finish()
+        let output = try destinationImage(d, matrix: matrix)
+        let input = try exactSource(image, into: output.image, threads: threads)
+        try scale(input.image, into: output.image, scaling: scaling, threads: threads)
+        try output.finish()
+        withExtendedLifetime(input.keepAlive) {}
     }
 
     /// Converts a pixel buffer of any supported format into a picture described for libswscale
@@ -406,7 +408,7 @@ package final class PixelConverter: @unchecked Sendable {
                          threads: Int? = nil) throws(PixelConversionError) {
         guard let s = source.storage else { throw .invalidBuffer }
         let depth = av_pix_fmt_desc_get(image.format).map { Int($0.pointee.comp.0.depth) } ?? 8
-        let input = try Self.sourceImage(s, matrix: PixelFormatColor.attachedMatrix(of: source) ?? .defaultMatrix(height: s.height),
+        let input = try sourceImage(s, matrix: PixelFormatColor.attachedMatrix(of: source) ?? .defaultMatrix(height: s.height),
                                          eightBitDestination: depth <= 8)
         try scale(input.image, into: image, scaling: scaling, threads: threads)
         withExtendedLifetime(input.keepAlive) {}
@@ -480,42 +482,37 @@ package final class PixelConverter: @unchecked Sendable {
     private struct Output {
         var image: PixelImage
         var keepAlive: PixelImageStorage?
-        var finish: () -> Void
+        var finish: () throws(PixelConversionError) -> Void
     }
 
-    /// The source as libswscale reads it: the buffer's planes, or a repacked copy for the two
-    /// layouts libswscale 5.1 cannot read (`b64a` → RGBA64BE, `422v`/`422f` chroma → YUV422P).
-    private static func sourceImage(_ s: CVPixelStorage, matrix: PixelFormatColor.Matrix, eightBitDestination: Bool = false)
+    /// The source as libswscale reads it: the buffer's planes, or for the layouts libswscale 5.1
+    /// cannot read (see PixelRepack.swift) a copy made by library calls: `b64a` → ARGB rounded to
+    /// 8 bits for 8-bit destinations, else → BGRA64LE; `422v`/`422f` → YUV422P over the buffer's
+    /// luma with deinterleaved chroma.
+    private func sourceImage(_ s: CVPixelStorage, matrix: PixelFormatColor.Matrix, eightBitDestination: Bool = false)
         throws(PixelConversionError) -> Input {
         switch s.pixelFormat {
         case OSType(fourCC: "b64a") where eightBitDestination:
-            // To 8-bit destinations, round to 8-bit RGBA here: libswscale's 16-bit RGB input path
-            // rounds less exactly than its 8-bit one.
-            guard let temp = PixelImageStorage(format: AV_PIX_FMT_RGBA, width: s.width, height: s.height,
+            // To 8-bit destinations, round to 8 bits here: libswscale's 16-bit RGB input path
+            // rounds less exactly than its 8-bit one. The bytes stay in A, R, G, B order.
+            guard let temp = PixelImageStorage(format: AV_PIX_FMT_ARGB, width: s.width, height: s.height,
                                                fullRange: true, matrix: matrix) else { throw .allocationFailed }
-            PixelRepack.argb64ToRGBA8(source: s.planes[0].baseAddress, sourceBytesPerRow: s.planes[0].bytesPerRow,
-                                      destination: temp.image.data[0]!, destinationBytesPerRow: Int(temp.image.linesize[0]),
-                                      width: s.width, height: s.height)
+            try narrow16(source: s.planes[0].baseAddress, sourceBytesPerRow: s.planes[0].bytesPerRow, bigEndian: true,
+                         destination: temp.image.data[0]!, destinationBytesPerRow: Int(temp.image.linesize[0]),
+                         count: s.width * 4, height: s.height)
             return Input(image: temp.image, keepAlive: temp)
         case OSType(fourCC: "b64a"):
-            guard let temp = PixelImageStorage(format: AV_PIX_FMT_RGBA64BE, width: s.width, height: s.height,
-                                               fullRange: true, matrix: matrix) else { throw .allocationFailed }
-            PixelRepack.argb64ToRGBA64(source: s.planes[0].baseAddress, sourceBytesPerRow: s.planes[0].bytesPerRow,
-                                       destination: temp.image.data[0]!, destinationBytesPerRow: Int(temp.image.linesize[0]),
-                                       width: s.width, height: s.height)
+            let temp = try Self.bgra64Copy(ofARGB64: s.planes[0].baseAddress, bytesPerRow: s.planes[0].bytesPerRow,
+                                           width: s.width, height: s.height, matrix: matrix)
             return Input(image: temp.image, keepAlive: temp)
         case OSType(fourCC: "422v"), OSType(fourCC: "422f"):
             let full = s.pixelFormat == OSType(fourCC: "422f")
-            guard let temp = PixelImageStorage(format: AV_PIX_FMT_YUV422P, width: s.width, height: s.height,
+            guard let temp = PixelImageStorage(format: AV_PIX_FMT_YUV444P, width: (s.width + 1) / 2, height: s.height,
                                                fullRange: full, matrix: matrix) else { throw .allocationFailed }
-            var image = temp.image
-            image.data[0] = s.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
-            image.linesize[0] = Int32(s.planes[0].bytesPerRow)
-            PixelRepack.deinterleave(source: s.planes[1].baseAddress, sourceBytesPerRow: s.planes[1].bytesPerRow,
-                                     u: temp.image.data[1]!, v: temp.image.data[2]!,
-                                     uvBytesPerRow: Int(temp.image.linesize[1]),
-                                     width: (s.width + 1) / 2, height: s.height)
-            return Input(image: image, keepAlive: temp)
+            try deinterleaveChroma(luma: s.planes[0].baseAddress, lumaBytesPerRow: s.planes[0].bytesPerRow,
+                                   chroma: s.planes[1].baseAddress, chromaBytesPerRow: s.planes[1].bytesPerRow,
+                                   into: temp.image)
+            return Input(image: Self.planar422(luma: s.planes[0], chroma: temp.image, width: s.width), keepAlive: temp)
         default:
             guard let mapping = PixelFormat.mapping(for: s.pixelFormat) else { throw .unsupportedPixelFormat(s.pixelFormat) }
             let image = PixelImage(format: mapping.avFormat, width: s.width, height: s.height, fullRange: mapping.fullRange,
@@ -526,32 +523,29 @@ package final class PixelConverter: @unchecked Sendable {
     }
 
     /// The destination as libswscale writes it, and what to do afterwards to finish the layouts
-    /// libswscale cannot write directly.
-    private static func destinationImage(_ d: CVPixelStorage, matrix: PixelFormatColor.Matrix)
+    /// libswscale cannot write directly: `b64a` is written as BGRA64LE in place, then each
+    /// pixel's bytes reversed; `422v`/`422f` as YUV422P over the buffer's luma, then the chroma
+    /// interleaved into the buffer.
+    private func destinationImage(_ d: CVPixelStorage, matrix: PixelFormatColor.Matrix)
         throws(PixelConversionError) -> Output {
         switch d.pixelFormat {
         case OSType(fourCC: "b64a"):
-            guard let temp = PixelImageStorage(format: AV_PIX_FMT_RGBA64BE, width: d.width, height: d.height,
-                                               fullRange: true, matrix: matrix) else { throw .allocationFailed }
             let plane = d.planes[0]
-            return Output(image: temp.image, keepAlive: temp) {
-                PixelRepack.rgba64ToARGB64(source: temp.image.data[0]!, sourceBytesPerRow: Int(temp.image.linesize[0]),
-                                           destination: plane.baseAddress, destinationBytesPerRow: plane.bytesPerRow,
-                                           width: d.width, height: d.height)
+            let image = PixelImage(format: AV_PIX_FMT_BGRA64LE, width: d.width, height: d.height, fullRange: true,
+                                   matrix: matrix, data: [plane.baseAddress.assumingMemoryBound(to: UInt8.self)],
+                                   linesize: [Int32(plane.bytesPerRow)])
+            return Output(image: image, keepAlive: nil) {
+                Self.reversePixels64(plane.baseAddress, bytesPerRow: plane.bytesPerRow, width: d.width, height: d.height)
             }
         case OSType(fourCC: "422v"), OSType(fourCC: "422f"):
             let full = d.pixelFormat == OSType(fourCC: "422f")
-            guard let temp = PixelImageStorage(format: AV_PIX_FMT_YUV422P, width: d.width, height: d.height,
+            guard let temp = PixelImageStorage(format: AV_PIX_FMT_YUV444P, width: (d.width + 1) / 2, height: d.height,
                                                fullRange: full, matrix: matrix) else { throw .allocationFailed }
-            var image = temp.image
-            image.data[0] = d.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
-            image.linesize[0] = Int32(d.planes[0].bytesPerRow)
-            let chroma = d.planes[1]
-            return Output(image: image, keepAlive: temp) {
-                PixelRepack.interleave(u: temp.image.data[1]!, v: temp.image.data[2]!,
-                                       uvBytesPerRow: Int(temp.image.linesize[1]),
-                                       destination: chroma.baseAddress, destinationBytesPerRow: chroma.bytesPerRow,
-                                       width: (d.width + 1) / 2, height: d.height)
+            let luma = d.planes[0], chroma = d.planes[1]
+            return Output(image: Self.planar422(luma: luma, chroma: temp.image, width: d.width), keepAlive: temp) {
+                () throws(PixelConversionError) in
+                try self.interleaveChroma(temp.image, luma: luma.baseAddress, lumaBytesPerRow: luma.bytesPerRow,
+                                          into: chroma.baseAddress, chromaBytesPerRow: chroma.bytesPerRow)
             }
         default:
             guard let mapping = PixelFormat.mapping(for: d.pixelFormat) else { throw .unsupportedPixelFormat(d.pixelFormat) }
@@ -560,6 +554,15 @@ package final class PixelConverter: @unchecked Sendable {
                                    linesize: d.planes.map { Int32($0.bytesPerRow) })
             return Output(image: image, keepAlive: nil) {}
         }
+    }
+
+    /// A YUV422P picture `width` wide over a buffer's luma plane and the Cb and Cr planes of a
+    /// planar 4:4:4 picture half as wide.
+    private static func planar422(luma: CVPixelStorage.Plane, chroma: PixelImage, width: Int) -> PixelImage {
+        PixelImage(format: AV_PIX_FMT_YUV422P, width: width, height: chroma.height, fullRange: chroma.fullRange,
+                   matrix: chroma.matrix,
+                   data: [luma.baseAddress.assumingMemoryBound(to: UInt8.self), chroma.data[1], chroma.data[2]],
+                   linesize: [Int32(luma.bytesPerRow), chroma.linesize[1], chroma.linesize[2]])
     }
 
     /// Replaces the destination's attachments with the source's propagating ones, then records

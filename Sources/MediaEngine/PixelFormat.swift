@@ -23,9 +23,10 @@ import CoreVideo
 /// | `y420` / `f420` | `AV_PIX_FMT_YUV420P` | video / full |
 ///
 /// `b64a` (64ARGB: 16-bit big-endian A, R, G, B) has no FFmpeg 5.1 equivalent — FFmpeg's 16-bit
-/// RGB formats put alpha last — so it is unmapped here; `PixelConverter` reaches it by reordering
-/// to and from `AV_PIX_FMT_RGBA64BE`. Likewise libswscale 5.1 cannot read or write NV16, so the
-/// converter passes `422v`/`422f` through `AV_PIX_FMT_YUV422P`.
+/// RGB formats put alpha last — so it is unmapped here; `PixelConverter` reaches it by reversing
+/// each pixel's bytes to and from `AV_PIX_FMT_BGRA64LE`. Likewise libswscale 5.1 cannot read or
+/// write NV16, so the converter passes `422v`/`422f` through `AV_PIX_FMT_YUV422P`, its chroma
+/// (de)interleaved as NV24 (see PixelRepack.swift).
 package enum PixelFormat {
     /// One mapped format: FFmpeg's layout and whether samples use the full range.
     package struct Mapping: Sendable, Equatable {
