@@ -79,7 +79,7 @@ struct PlacedLayer {
             box = PixelRect(x: crop.x + shift.x, y: crop.y + shift.y, width: crop.width, height: crop.height).intersection(canvas)
         } else {
             let corners = [CGPoint(x: crop.x, y: crop.y), CGPoint(x: crop.maxX, y: crop.y),
-                           CGPoint(x: crop.x, y: crop.maxY), CGPoint(x: crop.maxX, y: crop.maxY)].map { $0.applying(t) }
+                           CGPoint(x: crop.x, y: crop.maxY), CGPoint(x: crop.maxX, y: crop.maxY)].map { Self.snapped($0.applying(t)) }
             let minX = corners.map(\.x).min()!, maxX = corners.map(\.x).max()!
             let minY = corners.map(\.y).min()!, maxY = corners.map(\.y).max()!
             let whole = [minX, maxX, minY, maxY].allSatisfy { abs($0) < 1e6 && abs($0 - $0.rounded()) < 1e-3 }
@@ -117,6 +117,16 @@ struct PlacedLayer {
         self.axisAligned = axisAligned
         self.scaledDestination = scaledDestination
         self.coversCanvas = !layout.hasAlpha && alpha == 255 && axisAligned && box == canvas
+    }
+
+    /// `point` on pixman's 16.16 fixed-point grid, the precision it samples with. Edges that meet
+    /// in exact arithmetic but differ by rounding (a layer's right edge at 1920·(2/3) − 639.5 =
+    /// 640.4999999999998, the next one's left edge at 640.5) then fall on the same side of a
+    /// pixel centre: abutting layers share their boundary pixel instead of both leaving it to the
+    /// background, and a lone edge does not move by a pixel for a rounding error.
+    private static func snapped(_ point: CGPoint) -> CGPoint {
+        func snap(_ v: CGFloat) -> CGFloat { abs(v) < 1e9 ? (v * 65536).rounded() / 65536 : v }
+        return CGPoint(x: snap(point.x), y: snap(point.y))
     }
 
     /// `value` as an Int within `lo…hi` (NaN: `lo`).

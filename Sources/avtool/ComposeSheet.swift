@@ -179,17 +179,29 @@ enum ComposeSheet {
         }
         top += instructionLane + gap
 
-        // The composed output, one frame every so often, through the video composition.
+        // The composed output through the video composition: the time axis cut into equal slots,
+        // each showing the frame at its middle — or at the middle of a transition falling in it,
+        // so every transition shows its blend — drawn over that frame's time (within its slot).
         let generator = AVAssetImageGenerator(asset: composition)
         generator.videoComposition = built.videoComposition
         generator.maximumSize = CGSize(width: 0, height: strip)
-        let frameWidth = Double(strip) * Double(built.videoComposition.renderSize.width) / max(Double(built.videoComposition.renderSize.height), 1)
-        let count = max(1, Int(Double(width - 2 * margin) / frameWidth))
+        let axis = Double(width - 2 * margin)
+        let renderSize = built.videoComposition.renderSize
+        let frameWidth = min(axis, Double(strip) * Double(renderSize.width) / max(Double(renderSize.height), 1))
+        let count = max(1, Int(axis / frameWidth))
+        let slot = axis / Double(count)
+        let transitionMiddles = built.videoComposition.instructions
+            .filter { (($0 as? AVVideoCompositionInstruction)?.layerInstructions.count ?? 0) > 1 }
+            .map { $0.timeRange.start.seconds + $0.timeRange.duration.seconds / 2 }
         for i in 0..<count {
-            let t = CMTime(seconds: duration * (Double(i) + 0.5) / Double(count), preferredTimescale: 600)
+            let from = Double(i) * slot / scale, to = Double(i + 1) * slot / scale
+            let seconds = transitionMiddles.first { $0 >= from && $0 < to } ?? (from + to) / 2
+            let t = CMTime(seconds: seconds, preferredTimescale: 600)
             let box0 = UncheckedBox(generator)
             guard let image = try? blocking({ try await box0.value.image(at: t).image }) else { continue }
-            ctx.draw(image, in: box(Double(margin) + Double(i) * frameWidth, top, frameWidth - 2, strip))
+            let slotLeft = Double(margin) + Double(i) * slot
+            let left = min(max(x(t) - frameWidth / 2, slotLeft), slotLeft + slot - frameWidth)
+            ctx.draw(image, in: box(left + 1, top, frameWidth - 2, strip))
         }
         guard let picture = ctx.makeImage() else { throw ComposeError("cannot make the picture") }
         try save(picture, to: url, type: .png, properties: nil)

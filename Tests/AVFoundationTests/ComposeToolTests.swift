@@ -51,6 +51,13 @@ import TestSupport
         return (Int(data[i]), Int(data[i + 1]), Int(data[i + 2]))
     }
 
+    /// The RGB bytes of the row `fromBottom` rows above the bottom of a PNG, decoded by ffmpeg.
+    static func sheetRow(_ png: URL, fromBottom: Int) throws -> Data {
+        let (status, data) = try TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png.path, "-vf",
+                                                          "crop=iw:1:0:ih-\(fromBottom)", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        return status == 0 ? data : Data()
+    }
+
     static func close(_ a: (Int, Int, Int), _ b: (Int, Int, Int), _ tolerance: Int = 10) -> Bool {
         abs(a.0 - b.0) <= tolerance && abs(a.1 - b.1) <= tolerance && abs(a.2 - b.2) <= tolerance
     }
@@ -79,6 +86,21 @@ import TestSupport
         }
         let (status, png) = try TestTools.runText("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width", "-of", "csv=p=0", sheet.path])
         #expect(status == 0 && png.hasPrefix("png,1600"), "the sheet is a 1600 px PNG: \(png)")
+        // The sheet's strip of composed frames (its last 90 rows above the 26 px bottom border)
+        // shows, over each time of the 13 s axis (16 px margins), the frame of that time: the
+        // clips' colours, and each dissolve blended under its own box ([4, 5): red and green;
+        // [8, 9): green and blue) — not the next clip's frame.
+        let strip = try Self.sheetRow(sheet, fromBottom: 26 + 45)
+        func stripColour(at seconds: Double) -> (Int, Int, Int) {
+            let x = Int((16 + seconds * 1568 / 13).rounded())
+            return strip.count >= 3 * (x + 1) ? (Int(strip[3 * x]), Int(strip[3 * x + 1]), Int(strip[3 * x + 2])) : (-1, -1, -1)
+        }
+        for (seconds, colour) in [(2.0, (255, 0, 0)), (6.5, (0, 255, 0)), (11.0, (0, 0, 255))] {
+            #expect(Self.close(stripColour(at: seconds), colour, 16), "the sheet's strip at \(seconds) s: \(stripColour(at: seconds))")
+        }
+        let (r1, g1, b1) = stripColour(at: 4.5), (r2, g2, b2) = stripColour(at: 8.5)
+        #expect((70...185).contains(r1) && (70...185).contains(g1) && b1 < 30, "the strip under the first dissolve: \((r1, g1, b1))")
+        #expect(r2 < 30 && (70...185).contains(g2) && (70...185).contains(b2), "the strip under the second dissolve: \((r2, g2, b2))")
 
         // The movie: 13 s at 30 fps, 640×360, video + audio.
         let duration = Double(try TestTools.probe(out, "format=duration").value) ?? 0

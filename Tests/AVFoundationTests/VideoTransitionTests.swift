@@ -8,6 +8,7 @@ import CoreGraphics
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 import Testing
 
 enum Transition: String, CaseIterable, Sendable {
@@ -150,6 +151,114 @@ struct VideoTransitionTests {
         // Between frames: the frame at the k·frameDuration before.
         let (_, between) = try await generator.image(at: CMTime(value: 4_510, timescale: 1000))
         #expect(between == M.t(4.5))
+    }
+
+    /// The composed frame a generator shows for `requested`: the one at k·frameDuration at or
+    /// before it (exact rational arithmetic).
+    static func frameBefore(_ requested: CMTime, frameDuration: CMTime) -> CMTime {
+        var k = Int32((requested.seconds / frameDuration.seconds).rounded(.down))
+        while CMTimeMultiply(frameDuration, multiplier: k) > requested { k -= 1 }
+        while CMTimeMultiply(frameDuration, multiplier: k + 1) <= requested { k += 1 }
+        return CMTimeMultiply(frameDuration, multiplier: k)
+    }
+
+    /// The dissolve at composition time `t` (opacity 1 → 0 over [4, 5) on red over green):
+    /// (5 − t)·red + (t − 4)·green.
+    static func dissolveColour(at t: CMTime) -> [Int] {
+        let f = min(max(t.seconds - 4, 0), 1)
+        return [Int(((1 - f) * 255).rounded()), Int((f * 255).rounded()), 0]
+    }
+
+    static let offGridTimes: [CMTime] = [CMTime(value: 2730, timescale: 600), CMTime(value: 4551, timescale: 1000),
+                                         CMTime(value: 2406, timescale: 600), CMTime(value: 4_777_777, timescale: 1_000_000),
+                                         CMTime(value: 2994, timescale: 600), CMTime(value: 4210, timescale: 1000)]
+
+    /// Times between composed frames (4.55 s, 4.551 s, 4.01 s, …) with the default (infinite)
+    /// tolerances and with zero ones, at 30, 25 and 29.97 frames a second: each image is the
+    /// composed frame at the k·frameDuration at or before the time, its `actualTime` that frame's
+    /// time, and its pixels the dissolve's ramp evaluated there — blended, never one clip alone.
+    @Test(arguments: [CMTime(value: 1, timescale: 30), CMTime(value: 1, timescale: 25), CMTime(value: 1001, timescale: 30000)])
+    func imagesBetweenFramesAreTheFramesBeforeThem(_ frameDuration: CMTime) async throws {
+        let asset = try await T.asset()
+        for zero in [false, true] {
+            let generator = AVAssetImageGenerator(asset: asset)
+            let composition = T.composition(asset, .dissolve)
+            composition.frameDuration = frameDuration
+            generator.videoComposition = composition
+            if zero {
+                generator.requestedTimeToleranceBefore = .zero
+                generator.requestedTimeToleranceAfter = .zero
+            }
+            for time in Self.offGridTimes {
+                let (image, actual) = try await generator.image(at: time)
+                let note = "\(time.value)/\(time.timescale) s at \(frameDuration.value)/\(frameDuration.timescale), zero tolerances: \(zero)"
+                #expect(actual == Self.frameBefore(time, frameDuration: frameDuration), "\(note): actual \(actual.value)/\(actual.timescale)")
+                let rgb = M.rgb(image, x: 640, y: 360), expected = Self.dissolveColour(at: actual)
+                #expect(M.close(rgb, expected), "\(note): \(rgb), expected \(expected)")
+            }
+        }
+    }
+
+    /// The same times in a batch (`generateCGImagesAsynchronously(forTimes:)`, given out of
+    /// order): one completion each, served in time order, each image the blend at its actual time.
+    @Test func batchesBetweenFramesAreServedInTimeOrder() async throws {
+        let asset = try await T.asset()
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.videoComposition = T.composition(asset, .dissolve)
+        let times = Self.offGridTimes.map { NSValue(time: $0) }
+        let results = Mutex<[(requested: CMTime, actual: CMTime, rgb: [Int])]>([])
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            generator.generateCGImagesAsynchronously(forTimes: times) { requested, image, actual, result, error in
+                let count = results.withLock {
+                    $0.append((requested, actual, result == .succeeded ? image.map { M.rgb($0, x: 640, y: 360) } ?? [] : []))
+                    return $0.count
+                }
+                if count == times.count { done.resume() }
+            }
+        }
+        let served = results.withLock { $0 }
+        #expect(served.map(\.requested) == Self.offGridTimes.sorted())
+        for (requested, actual, rgb) in served {
+            #expect(actual == Self.frameBefore(requested, frameDuration: M.frameDuration))
+            #expect(M.close(rgb, Self.dissolveColour(at: actual)), "\(requested.seconds) s: \(rgb) at \(actual.seconds) s")
+        }
+    }
+
+    /// The push's seam in composed images: at 4.5 s the outgoing red clip ends at x = 639 and
+    /// the incoming green one starts at 640 — no blended, black or background column between
+    /// them; at 136/30 s (the seam at 597⅓ px) at 596 and 597; at render scale 0.5 at 319 and 320.
+    /// The reader output's NV12 frames (the planes path) have the same seam in their luma.
+    @Test func thePushHasNoSeam() async throws {
+        let asset = try await T.asset()
+        for (scale, seconds, last) in [(Float(1), 4.5, 639), (1, 136.0 / 30, 596), (0.5, 4.5, 319)] {
+            let composition = T.composition(asset, .push)
+            composition.renderScale = scale
+            let generator = AVAssetImageGenerator(asset: asset)
+            generator.videoComposition = composition
+            generator.requestedTimeToleranceBefore = .zero
+            generator.requestedTimeToleranceAfter = .zero
+            let (image, _) = try await generator.image(at: CMTime(seconds: seconds, preferredTimescale: 30))
+            for y in [10, image.height / 2, image.height - 10] {
+                let left = M.rgb(image, x: last, y: y), right = M.rgb(image, x: last + 1, y: y)
+                #expect(M.close(left, T.red) && M.close(right, T.green), "scale \(scale), \(seconds) s, row \(y): \(left) | \(right)")
+            }
+        }
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderVideoCompositionOutput(videoTracks: asset.tracks.filter { $0.mediaType == .video },
+                                                         videoSettings: [kCVPixelBufferPixelFormatTypeKey as String:
+                                                                            kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        output.videoComposition = T.composition(asset, .push)
+        reader.timeRange = CMTimeRange(start: M.t(4.5), duration: M.frameDuration)
+        reader.add(output)
+        #expect(reader.startReading())
+        let frame = try #require(output.copyNextSampleBuffer().flatMap(CMSampleBufferGetImageBuffer))
+        CVPixelBufferLockBaseAddress(frame, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(frame, .readOnly) }
+        let luma = try #require(CVPixelBufferGetBaseAddressOfPlane(frame, 0)), stride = CVPixelBufferGetBytesPerRowOfPlane(frame, 0)
+        let row = (0..<1280).map { Int(luma.load(fromByteOffset: 360 * stride + $0, as: UInt8.self)) }
+        // BT.709 video range: red's luma 63, green's 173.
+        #expect(row[0...639].allSatisfy { abs($0 - 63) <= 3 } && row[640...].allSatisfy { abs($0 - 173) <= 3 },
+                "luma at 638…641: \(row[638...641])")
     }
 
     @Test func theReaderOutputComposesEveryFrame() async throws {

@@ -118,6 +118,96 @@ struct FrameCompositorTests {
         expectColour(frame, green, at: [edge + 6, 1000, 1279].map { ($0, 360) })
     }
 
+    /// A grey picture whose column x has grey `value(x)` (in `format`, converted by the engine).
+    private static func ramp(_ format: OSType, width: Int, height: Int, _ value: (Int) -> Int) -> CVPixelBuffer {
+        let rgb = Picture.bgraBuffer(width: width, height: height, top: black)
+        let plane = rgb.storage!.planes[0]
+        for y in 0..<height {
+            let row = (plane.baseAddress + y * plane.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { let v = UInt32(value(x)); row[x] = 0xFF00_0000 | v << 16 | v << 8 | v }
+        }
+        return format == Picture.bgra ? rgb : try! PixelConverter.shared.makePixelBuffer(from: rgb, pixelFormat: format)
+    }
+
+    /// The greys of row `y` of a grey frame: G of a BGRA output, the luma of an NV12 one (read
+    /// from the plane itself, so no chroma filter of a conversion back blurs the columns).
+    private static func greys(_ frame: CVPixelBuffer, row y: Int) -> [Int] {
+        let s = frame.storage!, p = s.planes[0].baseAddress + y * s.planes[0].bytesPerRow
+        return (0..<s.width).map { x in
+            if s.pixelFormat == Picture.bgra { return Int(p.load(fromByteOffset: 4 * x + 1, as: UInt8.self)) }
+            return Int(((Double(p.load(fromByteOffset: x, as: UInt8.self)) - 16) * 255 / 219).rounded())
+        }
+    }
+
+    /// The outgoing and incoming layers' transforms in a push over `width` at fraction `f`, as
+    /// the built-in compositor makes them: the ramps' linear interpolation (identity → −width,
+    /// +width → identity), then the render scale.
+    private static func push(width: Double, at f: Double, scale: Double) -> (CGAffineTransform, CGAffineTransform) {
+        let s = CGAffineTransform(scaleX: scale, y: scale)
+        return (CGAffineTransform(translationX: 0 + (-width - 0) * f, y: 0).concatenating(s),
+                CGAffineTransform(translationX: width + (0 - width) * f, y: 0).concatenating(s))
+    }
+
+    /// Pushes between two grey ramps (A: 40…139, B: 150…249, neighbours differ) at every frame
+    /// of a 1 s transition, over black: at whole-pixel offsets each column is exactly the pixel
+    /// of A or B that lands there, the seam included (x = 639 from A, 640 from B at the
+    /// midpoint); at fractional ones (30 fps frames, 4.51 s, render scale 0.5) each column left
+    /// of the seam shows A and right of it B, with at most one column in between blending the
+    /// two — never the background.
+    @Test("a push leaves no seam: whole offsets copy each column, fractional ones blend at most one, none shows the background",
+          arguments: [(Picture.bgra, Picture.bgra), (Picture.nv12, Picture.bgra), (OSType(fourCC: "y420"), Picture.bgra),
+                      (Picture.nv12, Picture.nv12), (Picture.bgra, Picture.nv12)])
+    func pushSeam(input: OSType, output: OSType) throws {
+        let a: (Int) -> Int = { 40 + ($0 * 3) % 100 }, b: (Int) -> Int = { 150 + ($0 * 7) % 100 }
+        let outgoing = Self.ramp(input, width: 1280, height: 720, a), incoming = Self.ramp(input, width: 1280, height: 720, b)
+        var cases: [(f: Double, scale: Double)] = (1..<30).map { (Double($0) / 30, 1) } + [(0.51, 1)]
+        cases += (1..<30).map { (Double($0) / 30, 0.5) }
+        for (f, scale) in cases {
+            let width = Int(1280 * scale)
+            let compositor = try FrameCompositor(renderWidth: width, renderHeight: Int(720 * scale), pixelFormat: output)
+            let (from, to) = Self.push(width: 1280, at: f, scale: scale)
+            let frame = try compositor.render(layers: [CompositorLayer(image: outgoing, transform: from),
+                                                       CompositorLayer(image: incoming, transform: to)], backgroundColor: opaqueBlack)
+            let row = Self.greys(frame, row: 100)
+            let seam = to.tx   // where B starts, in render pixels
+            var wrong: [String] = []
+            var between: [Int] = []
+            for x in 0..<width {
+                let got = row[x], centre = Double(x) + 0.5
+                if scale == 1, from.tx == from.tx.rounded() {
+                    let expected = centre < seam ? a(x - Int(from.tx)) : b(x - Int(to.tx))
+                    if abs(got - expected) > 3 { wrong.append("\(x): \(got) ≠ \(expected)") }
+                    continue
+                }
+                let isA = (37...142).contains(got), isB = (147...252).contains(got)
+                if centre < seam ? isA : isB { continue }
+                if abs(centre - seam) < 1, got >= 37 { between.append(x) } else { wrong.append("\(x): \(got)") }
+            }
+            let note = "\(input.fourCCString) → \(output.fourCCString), push at \(f) (render scale \(scale), seam at \(seam))"
+            #expect(wrong.isEmpty, "\(note): \(wrong.prefix(6))")
+            #expect(between.count <= 1, "\(note): blended columns \(between)")
+        }
+    }
+
+    /// Abutting layers whose shared edge lands on a pixel centre, computed with rounding errors
+    /// that put the two edges on either side of it (a 1000-wide push at 24 fps through a render
+    /// scale of 0.75: frame 22's edges at 62.5 and 62.50000000000003): the pixel there is drawn
+    /// by one of them, not left to the background.
+    @Test("layers meeting at a pixel centre through rounding errors leave no background column", arguments: [Picture.bgra, Picture.nv12])
+    func seamAtAPixelCentre(input: OSType) throws {
+        let outgoing = Self.ramp(input, width: 1000, height: 200, { _ in 80 }), incoming = Self.ramp(input, width: 1000, height: 200, { _ in 200 })
+        let compositor = try FrameCompositor(renderWidth: 750, renderHeight: 150, pixelFormat: Picture.bgra)
+        var gaps: [String] = []
+        for k in 1..<24 {
+            let (from, to) = Self.push(width: 1000, at: Double(k) / 24, scale: 0.75)
+            let frame = try compositor.render(layers: [CompositorLayer(image: outgoing, transform: from),
+                                                       CompositorLayer(image: incoming, transform: to)], backgroundColor: opaqueBlack)
+            let row = Self.greys(frame, row: 75)
+            for x in row.indices where row[x] < 70 { gaps.append("frame \(k) x \(x): \(row[x])") }
+        }
+        #expect(gaps.isEmpty, "\(gaps)")
+    }
+
     @Test("a front layer moved by −640 shows over the left half; the back layer on the right")
     func translatedFront() throws {
         let compositor = try FrameCompositor(renderWidth: 1280, renderHeight: 720, pixelFormat: Picture.bgra)

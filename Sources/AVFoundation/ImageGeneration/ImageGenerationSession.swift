@@ -153,12 +153,17 @@ final class ImageGenerationSession: @unchecked Sendable {
     /// showing it — the one at `k·frameDuration` at or before it (the next one when only the
     /// tolerance after reaches it) — made by the composition's compositor from each video
     /// track's frame at that time (the tracks' sources positioned there, decoding from the
-    /// keyframe before). `actualTime` is the composed frame's time.
+    /// keyframe before). `actualTime` is the composed frame's time. Requests are served in
+    /// time order (equal times in the order given), as the seekers serve theirs.
     private func generateComposed(_ times: [CMTime], composition: AVVideoComposition, settings: ImageGenerationSettings,
                                   isCancelled: () -> Bool, _ body: (Int, Result<GeneratedImage, any Error>) -> Void) -> [Int] {
-        for (i, time) in times.enumerated() {
-            if isCancelled() { return Array(times.indices[i...]) }
-            body(i, Result { try composedImage(at: time, composition: composition, settings: settings) })
+        let order = times.indices.sorted {
+            let c = CMTimeCompare(times[$0], times[$1])
+            return c < 0 || (c == 0 && $0 < $1)
+        }
+        for (n, i) in order.enumerated() {
+            if isCancelled() { return Array(order[n...]) }
+            body(i, Result { try composedImage(at: times[i], composition: composition, settings: settings) })
         }
         return []
     }
