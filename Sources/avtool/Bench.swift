@@ -77,6 +77,27 @@ struct Bench: ParsableCommand {
             report("\(label), \(frames) frames", ours, theirs)
         }
 
+        // 1b. Layouts libswscale 5.1 cannot read directly ('422v' bi-planar 4:2:2, 'b64a' 16-bit
+        //     big-endian ARGB), which we route through other layouts: the same frame converted
+        //     `frames` times vs ffmpeg converting as many planar 4:2:2 / RGBA64BE frames.
+        for (label, format, theirFormat) in [("422v → BGRA, 1080p", kCVPixelFormatType_422YpCbCr8BiPlanarVideoRange, "yuv422p"),
+                                              ("b64a → BGRA, 1080p", kCVPixelFormatType_64ARGB, "rgba64be")] {
+            let source = try firstFrame(raw, width: w, height: h, as: format)
+            var bgra: CVPixelBuffer?
+            CVPixelBufferCreate(nil, w, h, kCVPixelFormatType_32BGRA, nil, &bgra)
+            guard let bgra else { throw DemoError("no pixel buffer") }
+            let ours = try best(of: repeats) { try convert(source, into: bgra, count: frames) }
+            let theirRaw = dir.appendingPathComponent("in.\(theirFormat)")
+            try runFFmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(w)x\(h):r=30", "-frames:v", "\(frames)",
+                           "-pix_fmt", theirFormat, "-f", "rawvideo", theirRaw.path])
+            let theirs = try best(of: repeats) {
+                try runFFmpeg(["-f", "rawvideo", "-pix_fmt", theirFormat, "-s", "\(w)x\(h)", "-i", theirRaw.path,
+                               "-sws_flags", "bicubic", "-pix_fmt", "bgra", "-f", "null", "-"])
+            }
+            try? FileManager.default.removeItem(at: theirRaw)
+            report("\(label), \(frames) frames", ours, theirs)
+        }
+
         // 2. PNG encoding of 1280×720 RGBA images through CGImageDestination vs ffmpeg's png encoder.
         let (iw, ih) = (1280, 720)
         let rgba = dir.appendingPathComponent("in.rgba")
@@ -140,6 +161,37 @@ private func convertFrames(_ raw: Data, width: Int, height: Int, count: Int, rea
         guard VTPixelTransferSessionTransferImage(session, from: src, to: dst) == noErr else {
             throw DemoError("transfer failed")
         }
+    }
+}
+
+/// The first NV12 frame of `raw` converted to `format` (the source of a conversion benchmark).
+private func firstFrame(_ raw: Data, width: Int, height: Int, as format: OSType) throws -> CVPixelBuffer {
+    var nv12: CVPixelBuffer?, out: CVPixelBuffer?
+    CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &nv12)
+    CVPixelBufferCreate(nil, width, height, format, nil, &out)
+    guard let nv12, let out else { throw DemoError("no pixel buffers") }
+    CVPixelBufferLockBaseAddress(nv12, [])
+    raw.withUnsafeBytes { bytes in
+        for plane in 0..<2 {
+            let rows = plane == 0 ? height : height / 2
+            let dstRow = CVPixelBufferGetBaseAddressOfPlane(nv12, plane)!
+            let stride = CVPixelBufferGetBytesPerRowOfPlane(nv12, plane)
+            let planeStart = bytes.baseAddress! + (plane == 0 ? 0 : width * height)
+            for y in 0..<rows { memcpy(dstRow + y * stride, planeStart + y * width, width) }
+        }
+    }
+    CVPixelBufferUnlockBaseAddress(nv12, [])
+    try convert(nv12, into: out)
+    return out
+}
+
+/// Converts `source` into `destination` `count` times (one session).
+private func convert(_ source: CVPixelBuffer, into destination: CVPixelBuffer, count: Int = 1) throws {
+    var session: VTPixelTransferSession?
+    VTPixelTransferSessionCreate(allocator: nil, pixelTransferSessionOut: &session)
+    guard let session else { throw DemoError("no transfer session") }
+    for _ in 0..<count {
+        guard VTPixelTransferSessionTransferImage(session, from: source, to: destination) == noErr else { throw DemoError("transfer failed") }
     }
 }
 
