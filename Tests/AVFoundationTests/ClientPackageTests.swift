@@ -6,6 +6,7 @@
 import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 /// Builds the client package once per test process, in `.build/client-packages` (inside the
 /// project's own build folder: nothing is left in the source tree, and a second run is incremental).
@@ -170,6 +171,37 @@ struct ClientPackageTests {
         #expect(try AssetFixtures.probe(m4a, "stream=codec_name,sample_rate,channels") == "aac\n44100\n2")
         let duration = try #require(Double(try AssetFixtures.probe(m4a, "format=duration")))
         #expect(abs(duration - 2.0) < 0.05, "\(duration)")
+    }
+
+    @Test("a two-clip editor (tracks A/B, opacity ramp, audio fades) exports a cross-dissolve", arguments: ["PublishedIdioms", "PublishedIdioms5"])
+    func crossDissolveEditor(_ executable: String) throws {
+        guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }
+        let dir = try AssetFixtures.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var clips: [String] = []
+        for (name, colour) in [("red", "red"), ("green", "0x00FF00")] {
+            let clip = dir.appendingPathComponent("\(name).mov")
+            _ = try AssetFixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=160x120:r=30:d=3",
+                                                 "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:d=3", "-c:v", "libx264",
+                                                 "-pix_fmt", "yuv420p", "-c:a", "aac", "-video_track_timescale", "600", clip.path])
+            clips.append(clip.path)
+        }
+        let movie = dir.appendingPathComponent("edited.mp4")
+        let (status, lines) = try ClientPackage.run(executable, ["edit"] + clips + [movie.path])
+        #expect(status == 0, "\(lines)")
+        #expect(ClientPackage.line(lines, "composition") == "duration=5.0 segments=[1, 2, 1, 2]", "\(lines)")
+        #expect(ClientPackage.line(lines, "edit") == "status=completed", "\(lines)")
+        let duration = try #require(Double(try AssetFixtures.probe(movie, "format=duration")))
+        #expect(abs(duration - 5) < 0.1, "\(duration)")
+        // Red, then the dissolve's midpoint, then green, as ffmpeg decodes them.
+        for (seconds, expected) in [(1.0, (255, 0, 0)), (2.5, (128, 128, 0)), (4.0, (0, 255, 0))] {
+            let (_, data) = try TestTools.run("ffmpeg", ["-v", "error", "-ss", String(seconds), "-i", movie.path, "-frames:v", "1",
+                                                         "-vf", "crop=2:2:80:60", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+            #expect(data.count == 12)
+            guard data.count == 12 else { continue }
+            let (r, g, b) = (Int(data[0]), Int(data[1]), Int(data[2]))
+            #expect(abs(r - expected.0) < 20 && abs(g - expected.1) < 20 && abs(b - expected.2) < 20, "\(seconds) s: \(r),\(g),\(b)")
+        }
     }
 
     @Test("images drawn into pixel buffers become an H.264 movie of those colours")

@@ -14,6 +14,9 @@ do {
         try await MetadataReader.run(URL(fileURLWithPath: arguments[2]))
     case "extract-audio":
         try AudioExtractor.run(URL(fileURLWithPath: arguments[2]), output: URL(fileURLWithPath: arguments[3]))
+    case "edit":
+        try CrossDissolveEditor.run(arguments[2..<(arguments.count - 1)].map { URL(fileURLWithPath: $0) },
+                                    output: URL(fileURLWithPath: arguments[arguments.count - 1]))
     case "images-to-movie":
         try MovieMaker.run(output: URL(fileURLWithPath: arguments[2]))
     default:
