@@ -73,7 +73,9 @@ func benchCompose(in dir: URL, repeats: Int) throws -> (ours: Double, ffmpeg: Do
 }
 
 /// Runs a command (the first element is looked up on PATH) with its output discarded; returns its
-/// wall time and its peak resident memory (the kernel's own account of the child, from wait4).
+/// wall time and its peak resident memory (the kernel's own account of the child, from wait4; it
+/// starts from this process's own peak, which the child's address space inherits at exec — run it
+/// from a process that has stayed small).
 func measuredRun(_ command: [String]) throws -> (seconds: Double, peakKiB: Int) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
