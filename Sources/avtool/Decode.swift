@@ -133,8 +133,16 @@ func readTrack(url: URL, format: DecodeFormat?, trackID: CMPersistentTrackID?, t
     return stats
 }
 
-/// The process's peak resident set size so far, in KiB (getrusage's ru_maxrss).
+/// The process's peak resident set size so far, in KiB: the kernel's high-water mark of this
+/// program's own address space (`VmHWM` in /proc/self/status). Not getrusage's ru_maxrss: Linux
+/// starts that from the spawning parent's peak at exec (a test runner or a benchmark that has grown
+/// large would make every child look as large).
 func peakResidentKilobytes() -> Int {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+        return kilobytes
+    }
     var usage = rusage()
     return getrusage(RUSAGE_SELF.rawValue, &usage) == 0 ? Int(usage.ru_maxrss) : 0
 }
