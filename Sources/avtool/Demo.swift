@@ -390,6 +390,10 @@ func outputDescription(_ url: URL) -> String {
         return "\(props[kCGImagePropertyPixelWidth as String] ?? "?")×\(props[kCGImagePropertyPixelHeight as String] ?? "?") "
             + "\(CGImageSourceGetType(source).map { $0 as String } ?? "?"), \(size)"
     }
+    if url.pathExtension.lowercased() == "json" {
+        let timeline = try? ComposeTimeline.load(url)
+        return timeline.map { "\(size), an avtool compose timeline of \($0.videos.count) clips (docs/COMPOSE.md)" } ?? "\(size), not a timeline"
+    }
     let asset = AVURLAsset(url: url)
     guard let (duration, tracks) = try? blocking({ try await asset.load(.duration, .tracks) }) else { return "\(size), unreadable" }
     let parts = tracks.map { track -> String in
