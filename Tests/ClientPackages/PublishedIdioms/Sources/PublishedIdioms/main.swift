@@ -22,6 +22,7 @@ do {
         CoreFoundationIdioms.run()
         KeyframeScanner.roundTrip()
         MediaDownloader.run()
+        StatusObservation.run()
     }
 } catch {
     print("error: \(error)")
