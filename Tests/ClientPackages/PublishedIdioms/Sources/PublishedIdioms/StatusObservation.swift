@@ -29,20 +29,6 @@ final class WriterStatusWatcher: NSObject {
     }
 }
 
-/// The other common shape: a main-actor model that hops to the main actor from the handler.
-@MainActor
-final class ExportViewModel: NSObject {
-    private(set) var status: AVAssetExportSession.Status = .unknown
-    private var observation: NSKeyValueObservation?
-
-    func watch(_ session: AVAssetExportSession) {
-        observation = session.observe(\.status, options: [.new]) { [weak self] _, change in
-            guard let status = change.newValue else { return }
-            Task { @MainActor in self?.status = status }
-        }
-    }
-}
-
 enum StatusObservation {
     static func run() {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-\(UUID().uuidString)")
