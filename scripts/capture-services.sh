@@ -79,8 +79,10 @@ start() {
     done
     (( ${#missing[@]} == 0 )) || die "missing ${missing[*]}; run scripts/setup.sh"
 
-    local dir
-    dir="$(mktemp -d "${TMPDIR:-/tmp}/avf-capture.XXXXXX")"
+    # The socket's path must fit a sockaddr_un (108 bytes): a long TMPDIR is passed over for /tmp.
+    local dir base="${TMPDIR:-/tmp}"
+    (( ${#base} <= 60 )) || base=/tmp
+    dir="$(mktemp -d "$base/avf-capture.XXXXXX")"
     chmod 700 "$dir"
     mkdir -m 700 "$dir/pulse" "$dir/xdg" "$dir/home"
     mkdir -p "$(dirname "$FILE")"
