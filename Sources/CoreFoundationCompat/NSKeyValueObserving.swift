@@ -228,11 +228,6 @@ package final class KVORegistry: @unchecked Sendable {
         }
     }
 
-    /// Whether anything observes `object` (a notifier may skip reading an old value without it).
-    package func isObserved(_ object: AnyObject) -> Bool {
-        lock.withLock { slots[ObjectIdentifier(object)].map { $0.object === object } ?? false }
-    }
-
     /// Tells the observers of `object`'s `keyPath` that it changed from `old`. Call after the
     /// change, with no lock of the object held (handlers read the new value through the object).
     package func didChange<Root: AnyObject, Value>(_ object: Root, _ keyPath: KeyPath<Root, Value>, old: Value) {
