@@ -20,8 +20,10 @@ if [[ $(id -u) -ne 0 ]]; then
     SUDO="sudo"
 fi
 
-# 1. System packages. The -dev packages give the C libraries through pkg-config; the CLI tools
-#    are what tests and benchmarks compare against.
+# 1. System packages. The -dev packages give the C libraries through pkg-config (capture: PulseAudio,
+#    XCB with SHM and XFIXES, zbar, SDL2, and the kernel's V4L2 header linux/videodev2.h); the CLI
+#    tools are what tests and benchmarks compare against; PulseAudio, Xvfb and their clients are the
+#    services capture tests run against (scripts/capture-services.sh).
 APT_PACKAGES=(
     pkg-config
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
@@ -30,6 +32,8 @@ APT_PACKAGES=(
     ffmpeg
     mediainfo
     atomicparsley libimage-exiftool-perl python3-mutagen
+    libpulse-dev libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libzbar-dev libsdl2-dev linux-libc-dev
+    pulseaudio pulseaudio-utils xvfb x11-utils xauth
     python3 python3-pip
     ca-certificates
 )

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what the machine lacks (scripts/setup.sh), builds everything
-# with its tests, fails on any compiler warning in our own code, then runs every test.
+# with its tests, fails on any compiler warning in our own code, then runs every test with the
+# capture test services up (scripts/capture-services.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$ROOT/scripts/setup.sh"
@@ -22,4 +23,23 @@ if [[ -n "$ours" ]]; then
     echo "test: compiler warnings in our code (listed above)" >&2
     exit 1
 fi
+# The services capture tests talk to (a private PulseAudio with a null sink, Xvfb), up for the
+# whole run and stopped however it ends (failure, Ctrl-C): the EXIT trap runs on both.
+# Services someone started by hand before (scripts/capture-services.sh start) are used and left running.
+services="$ROOT/.build/capture-services.env"
+export AVFOUNDATION_CAPTURE_SERVICES="$services"
+if ! "$ROOT/scripts/capture-services.sh" status; then
+    trap 'rm -f "$log"; "$ROOT/scripts/capture-services.sh" stop' EXIT
+fi
+trap 'exit 130' INT
+trap 'exit 143' TERM
+echo "test: starting capture services" >&2
+if ! "$ROOT/scripts/capture-services.sh" start >/dev/null; then
+    echo "test: capture services did not start (see above)" >&2
+    exit 1
+fi
+set -a
+# shellcheck disable=SC1090
+. "$services"
+set +a
 swift test --skip-build "$@"

@@ -79,7 +79,8 @@ struct ClientPackageTests {
         }
     }
 
-    @Test("CMTime helpers the app declares, UTType calls, CF idioms and URLSession give Apple's answers", arguments: executables)
+    @Test("CMTime helpers the app declares, UTType calls, CF idioms, URLSession and status observation give Apple's answers",
+          arguments: executables)
     func idioms(_ executable: String) throws {
         let (status, lines) = try ClientPackage.run(executable, ["idioms"])
         #expect(status == 0, "\(lines)")
@@ -94,6 +95,8 @@ struct ClientPackageTests {
         #expect(ClientPackage.line(lines, "cftypes") == "string,number,boolean,dictionary,array,pixelbuffer pixelbuffer=true")
         #expect(ClientPackage.line(lines, "cfmisc") == "flags=0 codec=\(kCMVideoCodecType_H264) data=3:6 bool=true pool=42")
         #expect(ClientPackage.line(lines, "network") == "method=GET range=bytes=0- timeout=30.0 type=public.mpeg-4")
+        // An NSObject subclass observing a writer's status: unknown (initial), writing, cancelled.
+        #expect(ClientPackage.line(lines, "kvo") == "statuses=0,1,4")
         #expect(ClientPackage.line(lines, "roundtrip") ==
             "before=true set=[false, false, false, false] cleared=[true, true, true, true]")
     }

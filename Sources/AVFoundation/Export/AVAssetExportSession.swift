@@ -337,7 +337,9 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     // MARK: Status
 
-    /// The export's status.
+    /// The export's status. Key-value observable: `.waiting` when the export is started,
+    /// `.exporting` once it runs, then `.completed`, `.failed` or `.cancelled` (observers are told
+    /// on the thread that made the change, before the completion handler is called).
     open var status: Status { self[\.status] }
 
     /// Why the export failed or what cancelled it.
@@ -391,15 +393,20 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// Starts the export; `handler` is called once when it completes, fails or is cancelled.
     open func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
-        let begin: Bool = state.withLock {
-            guard !$0.started else { return false }
+        let begin: Status? = state.withLock {
+            guard !$0.started else { return nil }
             $0.started = true
-            return true
+            let before = $0.status
+            $0.status = .waiting
+            return before
         }
-        guard begin else {
+        guard let before = begin else {
             WriterError.raise("AVAssetExportSession", "exportAsynchronouslyWithCompletionHandler:",
                               "Cannot call method more than once: an export session exports once")
         }
+        // Observable (as on Apple platforms): .waiting now, .exporting once the run starts, then
+        // .completed, .failed or .cancelled — posted on the changing thread, outside the lock.
+        KVORegistry.shared.didChange(self, \AVAssetExportSession.status, old: before)
         let snapshot: Result<ExportConfiguration, AVError> = makeConfiguration()
         let thread = Thread { [self] in
             let error: (any Error)?
@@ -416,9 +423,11 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                     $0.status = .exporting
                     return true
                 }
+                if proceed { KVORegistry.shared.didChange(self, \AVAssetExportSession.status, old: .waiting) }
                 error = proceed ? run.run() : ExportRun.cancelledError()
             }
-            state.withLock {
+            let before: Status = state.withLock {
+                let before = $0.status
                 $0.run = nil
                 if let error {
                     $0.error = error
@@ -427,7 +436,9 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                     $0.progress = 1
                     $0.status = .completed
                 }
+                return before
             }
+            KVORegistry.shared.didChange(self, \AVAssetExportSession.status, old: before)
             handler()
         }
         thread.name = "AVAssetExportSession"

@@ -42,9 +42,12 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
         }
         self.asset = asset
         super.init()
+        session.setReader(self)
     }
 
-    /// The reader's state.
+    /// The reader's state. Key-value observable: observers are told each change on the thread
+    /// that made it (`startReading()`'s, `cancelReading()`'s, or the one whose
+    /// `copyNextSampleBuffer()` returned the last sample's nil or met the failure).
     open var status: Status { session.status }
 
     /// Why reading failed (when `status` is `.failed`).
@@ -116,7 +119,7 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
         do {
             for output in outputs { try output.startSource(timeRange: range) }
         } catch {
-            session.fail(error)
+            session.fail(error)?.post()
             for output in outputs { output.stopSource() }
             _ = session.finishStarting()
             return false

@@ -73,6 +73,8 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     /// Raises an exception unless the output was added to a reader that started reading.
     @discardableResult
     open func copyNextSampleBuffer() -> CMSampleBuffer? {
+        var change: ReaderSession.Change?
+        defer { change?.post() }  // after the unlock below: observers are told with no lock held
         lock.lock()
         defer { lock.unlock() }
         guard let session, session.hasStarted else {
@@ -88,13 +90,13 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
             if let buffer = try source.next() { return buffer }
         } catch {
             releaseSource()
-            session.fail(error)
+            change = session.fail(error)
             return nil
         }
         exhausted = true
         let awaits = randomAccess && !configurationIsFinal
         if !awaits { releaseSource() }
-        session.outputExhausted(self, awaitsConfiguration: awaits)
+        change = session.outputExhausted(self, awaitsConfiguration: awaits)
         return nil
     }
 
@@ -105,6 +107,8 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     /// `markConfigurationAsFinal()`; otherwise an exception is raised. After the reader failed or
     /// was cancelled nothing changes.
     open func reset(forReadingTimeRanges timeRanges: [NSValue]) {
+        var change: ReaderSession.Change?
+        defer { change?.post() }
         lock.lock()
         defer { lock.unlock() }
         let method = "*** -[\(exceptionClassName) resetForReadingTimeRanges:]"
@@ -143,19 +147,21 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
             session.outputRestarted(self)
         } catch {
             releaseSource()
-            session.fail(error)
+            change = session.fail(error)
         }
     }
 
     /// Declares that the output will not be reset again: once it has returned nil, the reader
     /// may complete.
     open func markConfigurationAsFinal() {
+        var change: ReaderSession.Change?
+        defer { change?.post() }
         lock.lock()
         defer { lock.unlock() }
         guard !configurationIsFinal else { return }
         configurationIsFinal = true
         if exhausted { releaseSource() }
-        session?.outputConfigurationFinal(self)
+        change = session?.outputConfigurationFinal(self)
     }
 
     // MARK: Subclass hooks

@@ -82,7 +82,8 @@ open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
 
     // MARK: State
 
-    /// The writer's status.
+    /// The writer's status. Key-value observable: observers are told each change, on the thread
+    /// that made it (`startWriting()`'s, `finishWriting`'s background queue, a failing worker's).
     open var status: Status { self[\.status] }
 
     /// Why writing failed, when `status` is `.failed`.
@@ -233,10 +234,13 @@ open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
             }
             let inputs = self.inputs
             engine.attach(inputs)
-            state.withLock {
+            let before: Status = state.withLock {
                 $0.engine = engine
+                let before = $0.status
                 $0.status = .writing
+                return before
             }
+            didChangeStatus(from: before)
             for (input, track) in zip(inputs, engine.tracks) { input.start(track: track) }
             return true
         } catch {
@@ -305,7 +309,12 @@ open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
                     if WriterMetadata.writesBoxes(metadata, container: container) {
                         try WriterMetadata.writeBoxes(metadata, to: outputURL, fastStart: shouldOptimizeForNetworkUse)
                     }
-                    state.withLock { if $0.status == .writing { $0.status = .completed } }
+                    let completed: Bool = state.withLock {
+                        guard $0.status == .writing else { return false }
+                        $0.status = .completed
+                        return true
+                    }
+                    if completed { didChangeStatus(from: .writing) }
                 } catch {
                     unlink(outputURL.path)
                     transitionToFailed(error)
@@ -324,24 +333,34 @@ open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
 
     /// Stops writing and deletes the output file. Blocks until writing has stopped.
     open func cancelWriting() {
-        let engine: WriterEngine? = state.withLock {
+        let cancelled: (before: Status, engine: WriterEngine?)? = state.withLock {
             guard $0.status == .unknown || $0.status == .writing else { return nil }
+            let before = $0.status
             $0.status = .cancelled
-            return $0.engine
+            return (before, $0.engine)
         }
-        engine?.cancel()
+        if let cancelled { didChangeStatus(from: cancelled.before) }
+        cancelled?.engine?.cancel()
         for input in inputs { input.nudgeRequester() }
     }
 
     /// Records a failure (the first one wins) and lets requesters discover it.
     func transitionToFailed(_ error: any Error) {
-        let changed: Bool = state.withLock {
-            guard $0.status == .unknown || $0.status == .writing else { return false }
+        let before: Status? = state.withLock {
+            guard $0.status == .unknown || $0.status == .writing else { return nil }
+            let before = $0.status
             $0.status = .failed
             $0.error = error
-            return true
+            return before
         }
-        if changed { for input in inputs { input.writerDidFail() } }
+        guard let before else { return }
+        didChangeStatus(from: before)
+        for input in inputs { input.writerDidFail() }
+    }
+
+    /// Tells `status`'s observers that it changed from `before` (call with no lock held).
+    private func didChangeStatus(from before: Status) {
+        KVORegistry.shared.didChange(self, \AVAssetWriter.status, old: before)
     }
 
     /// Gives `input`'s track the edit list `edits` when the file is finished, in place of the

@@ -25,6 +25,7 @@ do {
         CoreFoundationIdioms.run()
         KeyframeScanner.roundTrip()
         MediaDownloader.run()
+        StatusObservation.run()
     }
 } catch {
     print("error: \(error)")

@@ -1,0 +1,1 @@
+../PublishedIdioms/StatusObservation.swift
