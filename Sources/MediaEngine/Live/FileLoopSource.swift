@@ -36,6 +36,7 @@ package final class FileLoopReader {
     private var passEnd: CMTime?
     private var offset = CMTime.zero
     private var picturesInPass = 0
+    /// An image's picture and the media time of its next repetition.
     private var image: (buffer: CVPixelBuffer, next: CMTime)?
 
     /// Opens `url`'s first video track; pictures come at `width`×`height` (default: the
@@ -56,8 +57,18 @@ package final class FileLoopReader {
         self.height = height ?? stream.height
         nominalDuration = FileLoopReader.frameDuration(rate: stream.averageFrameRate > 0 ? stream.averageFrameRate : stream.realFrameRate)
         self.imageFrameDuration = imageFrameDuration
-        try reposition()
+        do throws(MediaError) {
+            _ = try packets.position(for: CMTimeRange(start: .zero, duration: .positiveInfinity))
+            let first = try packets.peek(0), second = try packets.peek(1)
+            isImage = first != nil && second == nil
+        } catch {
+            throw FileLoopReader.failure(error, url: url)
+        }
     }
+
+    /// Whether the track holds one picture (an image, or a one-frame movie): repeated every
+    /// `imageFrameDuration` from media time 0.
+    package let isImage: Bool
 
     /// The next picture (never nil: the track loops); fails when the file cannot be read or
     /// holds no picture.
@@ -79,31 +90,28 @@ package final class FileLoopReader {
             }
             guard let decoded else {
                 try endOfPass()
-                if image != nil { return try next() }
                 continue
             }
             let pts = decoded.frame.presentationTime
             guard pts.isNumeric else { continue }
+            let buffer = try convert(decoded.frame)
+            if isImage {
+                image = (buffer, imageFrameDuration)
+                return Picture(pixelBuffer: buffer, mediaTime: .zero, duration: imageFrameDuration)
+            }
             let duration = decoded.duration.isNumeric && decoded.duration > .zero ? decoded.duration : nominalDuration
             let start = passStart ?? pts
             passStart = start
             passEnd = max(passEnd ?? pts + duration, pts + duration)
             picturesInPass += 1
-            let buffer = try convert(decoded.frame)
             return Picture(pixelBuffer: buffer, mediaTime: pts - start + offset, duration: duration)
         }
     }
 
-    /// The end of a pass: an image (one picture in the first pass) repeats from now on; anything
-    /// else starts again from the top, later by the pass's length.
+    /// The end of a pass: reading starts again from the top, later by the pass's length.
     private func endOfPass() throws(LiveSourceError) {
         guard picturesInPass > 0, let start = passStart, let end = passEnd else {
             throw .failed("\(url.path): the video track has no picture")
-        }
-        if loopCount == 0, picturesInPass == 1, let last = lastBuffer {
-            image = (last, imageFrameDuration)
-            loopCount += 1
-            return
         }
         offset = offset + (end - start)
         loopCount += 1
@@ -113,8 +121,6 @@ package final class FileLoopReader {
         loop.flush()
         try reposition()
     }
-
-    private var lastBuffer: CVPixelBuffer?
 
     private func reposition() throws(LiveSourceError) {
         do {
@@ -135,7 +141,6 @@ package final class FileLoopReader {
         let format = kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
         if CVPixelBufferGetPixelFormatType(decoded) == format, CVPixelBufferGetWidth(decoded) == width,
            CVPixelBufferGetHeight(decoded) == height {
-            lastBuffer = decoded
             return decoded
         }
         if pool == nil {
@@ -163,7 +168,6 @@ package final class FileLoopReader {
         } catch {
             throw .failed("\(url.path): cannot convert the decoded picture (\(error))")
         }
-        lastBuffer = output
         return output
     }
 
@@ -210,8 +214,9 @@ package final class FileLoopReader {
 
 /// A media file as a live camera: `FileLoopReader`'s pictures released at their time on the
 /// source's clock by a `ClockedPump` on a thread of its own. A frame duration longer than the
-/// file's keeps one picture per interval (the picture at or after each slot). The file going
-/// away (or failing to read) stops the source with `failed`.
+/// file's keeps one picture per interval (the picture at or after each slot). A read failure
+/// stops the source with `failed`; so does the file going away, seen at the next loop seam (an
+/// open file stays readable after it is deleted; prompt notice is the device watcher's job).
 package final class FileLoopSource: LiveSource, @unchecked Sendable {
     package let url: URL
     private let lock = NSLock()
@@ -255,7 +260,12 @@ package final class FileLoopSource: LiveSource, @unchecked Sendable {
                         picture = p
                         pending = nil
                     } else {
+                        let loops = reader.loopCount
                         picture = try reader.next()
+                        // An open file stays readable after it is deleted: look at each seam.
+                        if reader.loopCount != loops, !FileManager.default.fileExists(atPath: url.path) {
+                            throw LiveSourceError.disconnected("\(url.path) was removed")
+                        }
                     }
                     var duration = picture.duration
                     if decimates {
