@@ -29,6 +29,24 @@ import Testing
         #expect(HostTimeStrip.read(buffer)?.nanoseconds == UInt64(Int64.max))
     }
 
+    /// Makes 120 1080p frames from the pool as the source does, checks that each reads back,
+    /// and prints the mean cost (docs/ARCHITECTURE.md "Live stages" quotes it; nothing timed is
+    /// asserted).
+    @Test func patternCostAt1080pIsPrinted() throws {
+        let generator = try TestPatternGenerator(width: 1920, height: 1080)
+        let frames = 120
+        var drawing = 0.0
+        for n in 0..<frames {
+            let pts = CMTime(value: Int64(n) * 33_333_333 + 5_000_000_000, timescale: 1_000_000_000)
+            let start = CMClockGetTime(CMClockGetHostTimeClock())
+            let buffer = try #require(try generator.makeFrame(frameNumber: UInt64(n), pts: pts))
+            drawing += (CMClockGetTime(CMClockGetHostTimeClock()) - start).seconds
+            let reading = HostTimeStrip.read(buffer)
+            #expect(reading == HostTimeStrip.Reading(nanoseconds: HostTimeStrip.nanoseconds(pts), frameNumber: UInt64(n)))
+        }
+        print("TestPatternGenerator 1920x1080: \(String(format: "%.3f", drawing / Double(frames) * 1000)) ms per frame over \(frames) frames")
+    }
+
     @Test func barsAreInTheBackgroundAndTheBoxMoves() throws {
         let generator = try TestPatternGenerator(width: 640, height: 480)
         let a = try #require(try generator.makeFrame(frameNumber: 10, pts: .zero))
