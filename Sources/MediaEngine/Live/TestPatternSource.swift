@@ -1,0 +1,129 @@
+// TestPatternSource: the `testsrc:WxH@FPS` virtual camera — test pattern frames made one ahead and
+// released at their capture time by a ClockedPump on its own thread.
+import CoreMedia
+import CoreVideo
+import Foundation
+
+/// Runs a `ClockedPump` on a thread of its own until the pump finishes or `stop()` is called;
+/// `stop()` returns once the thread has left the pump, so no release runs after it.
+final class PumpThread: @unchecked Sendable {
+    private let cancel: @Sendable () -> Void
+    private let done = DispatchSemaphore(value: 0)
+
+    init<Item>(name: String, pump: ClockedPump<Item>, finished: @escaping @Sendable () -> Void = {}) {
+        cancel = { pump.cancel() }
+        let thread = Thread { [done] in
+            pump.run()
+            finished()
+            done.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Cancels the pump and waits for the thread to leave it. Must not be called on the thread.
+    func stop() {
+        cancel()
+        done.wait()
+        done.signal()    // later stop() calls return at once
+    }
+}
+
+/// A value the closures of one pump run share; they all run on the pump's thread.
+final class PumpRunBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Where live frames of one run are stamped: a timebase over the source's clock at rate 1 from
+/// media time 0, and the clock time of media time 0 in a timescale that holds every frame time
+/// exactly (`timescale`), so that PTS = `anchor` + media time with no rounding between frames.
+struct LiveTimeline {
+    let timebase: CMTimebase
+    let anchor: CMTime
+
+    init(clock: CMClock, timescale: CMTimeScale) throws(LiveSourceError) {
+        guard let timebase = try? CMTimebase(sourceClock: clock) else { throw .failed("cannot make a timebase") }
+        let now = CMClockGetTime(clock)
+        guard CMTimebaseSetRateAndAnchorTime(timebase, rate: 1, anchorTime: .zero, immediateSourceTime: now) == noErr else {
+            throw .failed("cannot start the timebase")
+        }
+        self.timebase = timebase
+        anchor = CMTimeConvertScale(now, timescale: timescale, method: .roundHalfAwayFromZero)
+    }
+
+    /// A timescale in which multiples of `frameDuration` and the anchor are exact and fine:
+    /// 90 000 (MPEG's clock: 24, 25, 30, 50, 60 and NTSC rates) when it divides evenly, else a
+    /// multiple of the duration's own timescale of at least 90 000.
+    static func timescale(for frameDuration: CMTime) -> CMTimeScale {
+        let ts = frameDuration.timescale
+        guard ts > 0 else { return 90_000 }
+        if 90_000 % Int(ts) == 0 { return 90_000 }
+        let factor = max(1, (90_000 + Int(ts) - 1) / Int(ts))
+        return CMTimeScale(clamping: Int(ts) * factor)
+    }
+
+    func pts(_ mediaTime: CMTime) -> CMTime { anchor + mediaTime }
+}
+
+/// The test pattern camera: frames of the chosen format every frame duration, stamped with their
+/// capture time and drawn with it (`HostTimeStrip`). A frame is drawn one ahead of its time; when
+/// every pooled buffer is held by consumers the frame is skipped (its sequence number is not
+/// delivered) until one comes back.
+package final class TestPatternSource: LiveSource, @unchecked Sendable {
+    package let formats: [LiveVideoFormat]
+    private let lock = NSLock()
+    private var running: PumpThread?
+    private var _skipped = 0
+
+    package init(formats: [LiveVideoFormat]) {
+        self.formats = formats
+    }
+
+    /// Frames not made because the pool was exhausted, since the source was made.
+    package var skippedCount: Int { lock.withLock { _skipped } }
+
+    package func start(format: LiveVideoFormat, frameDuration: CMTime, clock: CMClock,
+                       deliver: @escaping @Sendable (LiveFrame) -> Void,
+                       failed: @escaping @Sendable (LiveSourceError) -> Void) throws(LiveSourceError) {
+        guard formats.contains(format) else { throw .unsupportedFormat("\(format) is not a format of this camera") }
+        guard frameDuration.isNumeric, frameDuration >= format.minFrameDuration, frameDuration <= format.maxFrameDuration else {
+            throw .unsupportedFormat("a frame duration of \(frameDuration.seconds) s is outside \(format)")
+        }
+        stop()
+        let generator = try TestPatternGenerator(width: format.width, height: format.height)
+        let timeline = try LiveTimeline(clock: clock, timescale: LiveTimeline.timescale(for: frameDuration))
+        var n: UInt64 = 0
+        let failure = PumpRunBox<LiveSourceError?>(nil)
+        let pump = ClockedPump<LiveFrame?>(timebase: timeline.timebase, produce: { [weak self] in
+            guard failure.value == nil else { return nil }
+            let mediaTime = CMTimeMultiply(frameDuration, multiplier: Int32(clamping: n))
+            let pts = timeline.pts(mediaTime)
+            defer { n += 1 }
+            do {
+                guard let buffer = try generator.makeFrame(frameNumber: n, pts: pts) else {
+                    self?.lock.withLock { self?._skipped += 1 }
+                    return (nil, mediaTime, frameDuration)
+                }
+                return (LiveFrame(pixelBuffer: buffer, pts: pts, duration: frameDuration, sequence: n), mediaTime, frameDuration)
+            } catch {
+                failure.value = error as? LiveSourceError ?? .failed("\(error)")
+                return nil
+            }
+        }, release: { frame, _ in
+            if let frame { deliver(frame) }
+        })
+        let thread = PumpThread(name: "testsrc \(format.width)x\(format.height)", pump: pump) {
+            if let error = failure.value { failed(error) }
+        }
+        lock.withLock { running = thread }
+    }
+
+    package func stop() {
+        let thread = lock.withLock { () -> PumpThread? in
+            defer { running = nil }
+            return running
+        }
+        thread?.stop()
+    }
+}
