@@ -386,7 +386,7 @@ final class AudioRepacker {
     /// libswresample between two formats of the same rate and channel count: the interleaved
     /// channel reorder (a channel map) and, packing signed 8-bit, the unsigned 8-bit carrier → 16-bit.
     private var shuffle: OpaquePointer?
-    private var shuffleFormats = (from: AV_SAMPLE_FMT_NONE, to: AV_SAMPLE_FMT_NONE)
+    private var shuffleOutput = AV_SAMPLE_FMT_NONE
     /// The shuffle's channel map: libswresample keeps the pointer, so it lives as long as the context.
     private var channelMap: UnsafeMutablePointer<Int32>?
 
@@ -548,13 +548,13 @@ final class AudioRepacker {
             throw MediaError.other(code: result, message: "cannot repack audio for \(format): \(MediaError.ffmpegMessage(result))")
         }
         shuffle = context
-        shuffleFormats = (input, output)
+        shuffleOutput = output
     }
 
     /// Runs `n` frames through the shuffle (same rate, so exactly `n` come out at once) into the
     /// contiguous `buffer` (non-interleaved output: channels one after another).
     private func runShuffle(_ sources: [UnsafePointer<UInt8>], into buffer: UnsafeMutableRawPointer, frameCount n: Int) {
-        let output = shuffleFormats.to
+        let output = shuffleOutput
         let bytes = Int(av_get_bytes_per_sample(output))
         let base = buffer.assumingMemoryBound(to: UInt8.self)
         var outPointers: [UnsafeMutablePointer<UInt8>?] = av_sample_fmt_is_planar(output) != 0
