@@ -1,7 +1,8 @@
 // VOLK (the Vector-Optimized Library of Kernels, GNU Radio's SIMD kernels picked at run time for
-// the CPU: SSE/AVX/NEON): the audio mixer's gain-and-sum and the pixel converter's 'b64a' byte
-// order run through it, so per-sample work is vectorised C whatever the client's build
-// configuration. AVFoundation (AudioGainKernel.swift) and MediaEngine (PixelRepack.swift) import
+// the CPU: SSE/AVX/NEON): the audio mixer's gain-and-sum, the pixel converter's 'b64a' byte
+// order and the audio repacker's big-endian and signed 8-bit samples run through it, so
+// per-sample work is vectorised C whatever the client's build configuration. AVFoundation
+// (AudioGainKernel.swift) and MediaEngine (PixelRepack.swift, AudioResampler.swift) import
 // this module (`internal import CVolk`). The wrappers below only name the kernels:
 // VOLK's dispatchers are C function-pointer globals, which Swift 6 would see as shared mutable state.
 #include <volk/volk.h>
@@ -24,6 +25,26 @@ static inline void avf_volk_multiply(float *out, const float *a, const float *b,
 /// out[i] = source[i] + offset
 static inline void avf_volk_offset(float *out, const float *source, float offset, unsigned int count) {
     volk_32f_s32f_add_32f(out, source, offset, count);
+}
+
+/// Reverses the 2 bytes of each of `count` 16-bit words, in place.
+static inline void avf_volk_byteswap16(uint16_t *words, unsigned int count) {
+    volk_16u_byteswap(words, count);
+}
+
+/// Reverses the 4 bytes of each of `count` 32-bit words, in place.
+static inline void avf_volk_byteswap32(uint32_t *words, unsigned int count) {
+    volk_32u_byteswap(words, count);
+}
+
+/// out[i] = source[i] * 256 (signed 8-bit → 16-bit)
+static inline void avf_volk_convert_8i_16i(int16_t *out, const int8_t *source, unsigned int count) {
+    volk_8i_convert_16i(out, source, count);
+}
+
+/// out[i] = source[i] >> 8 (signed 16-bit → 8-bit, the top byte)
+static inline void avf_volk_convert_16i_8i(int8_t *out, const int16_t *source, unsigned int count) {
+    volk_16i_convert_8i(out, source, count);
 }
 
 /// Reverses the 8 bytes of each of `count` 64-bit words, in place.

@@ -173,6 +173,14 @@ package struct AudioPCMFormat: Hashable, Sendable, CustomStringConvertible {
         return isInterleaved ? packed : av_get_planar_sample_fmt(packed)
     }
 
+    /// The sample format `AudioRepacker.unpack` delivers this format's samples in: the carrier,
+    /// except that signed 8-bit arrives as 16-bit (s × 256, exactly the values libswresample makes
+    /// of the unsigned 8-bit carrier internally, so every conversion from it is unchanged).
+    var unpackedSampleFormat: AVSampleFormat {
+        guard sampleType == .signedInteger, bitsPerSample == 8 else { return carrierSampleFormat }
+        return isInterleaved ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_S16P
+    }
+
     /// Whether samples need repacking between the carrier format and this one.
     var needsRepacking: Bool {
         bitsPerSample == 24 || (sampleType == .signedInteger && bitsPerSample == 8) || (isBigEndian && bitsPerSample > 8)

@@ -2,6 +2,7 @@
 // layout, sample format), buffering the result so it can be read in any frame count — bytes in
 // Apple's LPCM layouts for readers, FFmpeg frames at an encoder's frame size for writers.
 internal import CFFmpeg
+internal import CVolk
 import CoreMedia
 import Foundation
 
@@ -58,6 +59,8 @@ package final class AudioResampler: @unchecked Sendable {
     private let carrierBytesPerSample: Int
     private let carrierPlanes: Int
     private let carrierBytesPerFrame: Int   // per plane
+    private let inputRepacker: AudioRepacker?
+    private let outputRepacker: AudioRepacker?
 
     /// Frames put into the output FIFO so far.
     package private(set) var producedFrameCount: Int64 = 0
@@ -80,6 +83,10 @@ package final class AudioResampler: @unchecked Sendable {
         carrierPlanes = planar ? output.channelCount : 1
         carrierBytesPerFrame = planar ? carrierBytesPerSample : carrierBytesPerSample * output.channelCount
         fifo = (0..<carrierPlanes).map { _ in ByteQueue() }
+        inputRepacker = try input.flatMap { (format) throws(MediaError) in
+            format.needsRepacking ? try AudioRepacker(format: format, packs: false) : nil
+        }
+        outputRepacker = output.needsRepacking ? try AudioRepacker(format: output, packs: true) : nil
     }
 
     deinit {
@@ -118,10 +125,10 @@ package final class AudioResampler: @unchecked Sendable {
         }
         let key = InputKey(format: input)
         try configure(for: key)
-        if input.needsRepacking {
-            let planes = AudioRepacker.unpack(bytes, frameCount: frameCount, format: input)
-            defer { for plane in planes { plane.deallocate() } }
-            try convert(planes.map { UnsafePointer($0.baseAddress) }, frameCount: frameCount)
+        if let inputRepacker {
+            try inputRepacker.unpack(bytes, frameCount: frameCount) { (planes) throws(MediaError) in
+                try convert(planes, frameCount: frameCount)
+            }
         } else {
             let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let plane = frameCount * input.bytesPerFrame
@@ -162,8 +169,8 @@ package final class AudioResampler: @unchecked Sendable {
         let n = max(0, min(frameCount, fifoFrames))
         guard n > 0 else { return Data() }
         let out: Data
-        if output.needsRepacking {
-            out = AudioRepacker.pack(fifo.map { UnsafePointer($0.head) }, frameCount: n, format: output)
+        if let outputRepacker {
+            out = outputRepacker.pack(fifo.map { UnsafePointer($0.head) }, frameCount: n)
         } else {
             var data = Data(capacity: n * carrierBytesPerFrame * carrierPlanes)
             for queue in fifo { data.append(queue.head, count: n * carrierBytesPerFrame) }
@@ -224,7 +231,7 @@ package final class AudioResampler: @unchecked Sendable {
         }
 
         init(format input: AudioPCMFormat) {
-            format = input.carrierSampleFormat
+            format = input.unpackedSampleFormat
             rate = Int32(input.sampleRate)
             channels = Int32(input.channelCount)
             set = input.channels.positions == nil ? input.channels : AudioChannelSet(positions: input.channels.positions!.sorted())!
@@ -357,84 +364,206 @@ final class ByteQueue {
 }
 
 /// Byte-exact repacking between FFmpeg's carrier sample formats and the Apple LPCM layouts FFmpeg
-/// has no sample format for.
-enum AudioRepacker {
+/// has no sample format for, in library calls over whole buffers (no per-sample Swift):
+///
+/// - sample bytes, over all `frames × channels` samples at once (the Apple layout keeps
+///   non-interleaved channels one after another, so interleaving does not matter here):
+///   big-endian 16/32/64-bit ↔ native with VOLK's byteswap kernels (after a `memcpy`); 24-bit ↔
+///   the 32-bit carrier (sample in the top three bytes, low byte 0) as a strided copy of 3-byte
+///   rows (`av_image_copy_plane`) into a zeroed buffer, big-endian with a VOLK 32-bit byteswap
+///   (libswscale's RGB24 → 0RGB shuffle would do the copy but fills the spare byte with 0xFF);
+///   signed 8-bit → 16-bit (s × 256, `volk_8i_convert_16i`: exactly what libswresample makes of the
+///   unsigned 8-bit carrier internally, so `unpackedSampleFormat` is 16-bit) and, packing, the
+///   unsigned 8-bit carrier → 16-bit in libswresample, then `volk_16i_convert_8i` (s16 >> 8);
+/// - channel order: non-interleaved buffers are reordered by pointer; interleaved frames by a
+///   libswresample context with a channel map between two identical formats (an exact copy).
+final class AudioRepacker {
+    private let format: AudioPCMFormat
+    /// Carrier → Apple layout (a resampler's output) or the reverse (its input).
+    private let packs: Bool
+    /// For each Apple-order channel, its index in native order.
+    private let native: [Int]
+    /// libswresample between two formats of the same rate and channel count: the interleaved
+    /// channel reorder (a channel map) and, packing signed 8-bit, the unsigned 8-bit carrier → 16-bit.
+    private var shuffle: OpaquePointer?
+    private var shuffleOutput = AV_SAMPLE_FMT_NONE
+    /// The shuffle's channel map: libswresample keeps the pointer, so it lives as long as the context.
+    private var channelMap: UnsafeMutablePointer<Int32>?
+
+    init(format: AudioPCMFormat, packs: Bool) throws(MediaError) {
+        self.format = format
+        self.packs = packs
+        native = format.channels.nativeIndices
+        let reorders = format.isInterleaved && !format.channels.isNativeOrder
+        if packs, signed8 || reorders {
+            // Output channel c (Apple order) takes native channel native[c].
+            try makeShuffle(from: format.carrierSampleFormat,
+                            to: signed8 ? (format.isInterleaved ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_S16P) : format.carrierSampleFormat,
+                            map: reorders ? native : nil)
+        } else if !packs, reorders {
+            // Native channel j takes the Apple channel c with native[c] == j.
+            var map = [Int](repeating: 0, count: format.channelCount)
+            for (c, j) in native.enumerated() { map[j] = c }
+            try makeShuffle(from: format.unpackedSampleFormat, to: format.unpackedSampleFormat, map: map)
+        }
+    }
+
+    deinit {
+        swr_free(&shuffle)
+        channelMap?.deallocate()
+    }
+
+    private var signed8: Bool { format.bitsPerSample == 8 && format.sampleType == .signedInteger }
+    /// Bytes per sample of the stage the byte-level step reads (packing) or writes (unpacking).
+    private var stageBytes: Int { signed8 ? 2 : Int(av_get_bytes_per_sample(format.carrierSampleFormat)) }
+    /// Whether sample bytes change (else only the channel order does).
+    private var changesBytes: Bool { format.bitsPerSample == 24 || signed8 || (format.isBigEndian && format.bitsPerSample > 8) }
+
     /// Carrier planes (native channel order; one interleaved plane or one per channel) → Apple
     /// layout bytes of `format` (its channel order, buffers one after another).
-    static func pack(_ planes: [UnsafePointer<UInt8>], frameCount n: Int, format: AudioPCMFormat) -> Data {
-        let channels = format.channelCount
-        let outBytes = format.bytesPerSample
-        let carrierBytes = Int(av_get_bytes_per_sample(format.carrierSampleFormat))
-        let carrierInterleaved = planes.count == 1 && channels > 1
-        let native = format.channels.nativeIndices
-        var data = Data(count: n * channels * outBytes)
+    func pack(_ planes: [UnsafePointer<UInt8>], frameCount n: Int) -> Data {
+        let channels = format.channelCount, total = n * channels
+        // Apple-order sources: planes by pointer, interleaved frames through the shuffle.
+        var sources: [UnsafePointer<UInt8>] = format.isInterleaved ? [planes[0]] : native.map { planes[$0] }
+        var count = format.isInterleaved ? total : n
+        var stage: UnsafeMutableRawPointer?
+        defer { free(stage) }
+        if shuffle != nil {
+            let buffer = Self.allocate(total * stageBytes)
+            stage = buffer
+            runShuffle(sources, into: buffer, frameCount: n)
+            sources = [UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))]
+            count = total
+        }
+        var data = Data(count: total * format.bytesPerSample)
         data.withUnsafeMutableBytes { raw in
-            let out = raw.bindMemory(to: UInt8.self).baseAddress!
-            for c in 0..<channels {
-                let j = native[c]
-                for f in 0..<n {
-                    let src = carrierInterleaved ? planes[0] + (f * channels + j) * carrierBytes
-                                                 : planes[planes.count == 1 ? 0 : j] + f * carrierBytes
-                    let dst = format.isInterleaved ? out + (f * channels + c) * outBytes : out + (c * n + f) * outBytes
-                    write(src, carrierBytes: carrierBytes, to: dst, format: format)
-                }
+            var out = raw.baseAddress!
+            for source in sources {
+                convert(UnsafeRawPointer(source), to: out, count: count)
+                out += count * format.bytesPerSample
             }
         }
         return data
     }
 
-    /// Apple layout bytes of `format` → carrier planes in native channel order, in buffers the
-    /// caller deallocates.
-    static func unpack(_ bytes: UnsafeRawBufferPointer, frameCount n: Int, format: AudioPCMFormat) -> [UnsafeMutableBufferPointer<UInt8>] {
-        let channels = format.channelCount
-        let inBytes = format.bytesPerSample
-        let carrierBytes = Int(av_get_bytes_per_sample(format.carrierSampleFormat))
-        let native = format.channels.nativeIndices
-        let planeCount = format.isInterleaved ? 1 : channels
-        let planes = (0..<planeCount).map { _ in
-            UnsafeMutableBufferPointer<UInt8>.allocate(capacity: n * carrierBytes * (format.isInterleaved ? channels : 1))
+    /// Apple layout bytes of `format` → carrier planes in native channel order (in
+    /// `format.unpackedSampleFormat`), valid during `body`.
+    func unpack(_ bytes: UnsafeRawBufferPointer, frameCount n: Int,
+                _ body: ([UnsafePointer<UInt8>?]) throws(MediaError) -> Void) throws(MediaError) {
+        let channels = format.channelCount, total = n * channels
+        var stage = UnsafeRawPointer(bytes.baseAddress!)
+        var owned: [UnsafeMutableRawPointer] = []
+        defer { for buffer in owned { free(buffer) } }
+        if changesBytes {
+            let buffer = Self.allocate(total * stageBytes)
+            owned.append(buffer)
+            convert(stage, to: buffer, count: total)
+            stage = UnsafeRawPointer(buffer)
         }
-        let base = bytes.bindMemory(to: UInt8.self).baseAddress!
-        for c in 0..<channels {
-            let j = native[c]
-            let dstPlane = planes[format.isInterleaved ? 0 : j].baseAddress!
-            for f in 0..<n {
-                let src = format.isInterleaved ? base + (f * channels + c) * inBytes : base + (c * n + f) * inBytes
-                let dst = format.isInterleaved ? dstPlane + (f * channels + j) * carrierBytes : dstPlane + f * carrierBytes
-                read(src, into: dst, carrierBytes: carrierBytes, format: format)
+        let base = stage.assumingMemoryBound(to: UInt8.self)
+        if !format.isInterleaved {
+            // Native channel j is the Apple buffer c with native[c] == j.
+            var planes = [UnsafePointer<UInt8>?](repeating: nil, count: channels)
+            for (c, j) in native.enumerated() { planes[j] = base + c * n * stageBytes }
+            try body(planes)
+        } else if shuffle == nil {
+            try body([base])
+        } else {
+            let buffer = Self.allocate(total * stageBytes)
+            owned.append(buffer)
+            runShuffle([base], into: buffer, frameCount: n)
+            try body([UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))])
+        }
+    }
+
+    private static func allocate(_ bytes: Int) -> UnsafeMutableRawPointer {
+        guard let buffer = malloc(max(1, bytes)) else { fatalError("out of memory allocating \(bytes) bytes to repack audio") }
+        return buffer
+    }
+
+    /// Converts `count` samples between the stage (carrier bytes, native endian) and Apple's bytes,
+    /// in the repacker's direction.
+    private func convert(_ src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer, count: Int) {
+        let apple = format.bytesPerSample
+        let s = src.assumingMemoryBound(to: UInt8.self), d = dst.assumingMemoryBound(to: UInt8.self)
+        if format.bitsPerSample == 24 {
+            if packs {
+                var source = s
+                var swapped: UnsafeMutableRawPointer?
+                defer { free(swapped) }
+                if format.isBigEndian {
+                    // 0,s2,s1,s0 → s0,s1,s2,0, then the first three bytes of each word.
+                    let buffer = Self.allocate(count * 4)
+                    swapped = buffer
+                    memcpy(buffer, src, count * 4)
+                    avf_volk_byteswap32(buffer.assumingMemoryBound(to: UInt32.self), UInt32(count))
+                    source = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
+                } else {
+                    source += 1
+                }
+                av_image_copy_plane(d, 3, source, 4, 3, Int32(count))
+            } else {
+                memset(dst, 0, count * 4)
+                if format.isBigEndian {
+                    av_image_copy_plane(d, 4, s, 3, 3, Int32(count))
+                    avf_volk_byteswap32(dst.assumingMemoryBound(to: UInt32.self), UInt32(count))
+                } else {
+                    av_image_copy_plane(d + 1, 4, s, 3, 3, Int32(count))
+                }
+            }
+        } else if signed8 {
+            if packs {
+                avf_volk_convert_16i_8i(dst.assumingMemoryBound(to: Int8.self), src.assumingMemoryBound(to: Int16.self), UInt32(count))
+            } else {
+                avf_volk_convert_8i_16i(dst.assumingMemoryBound(to: Int16.self), src.assumingMemoryBound(to: Int8.self), UInt32(count))
+            }
+        } else {
+            memcpy(dst, src, count * apple)
+            guard format.isBigEndian else { return }
+            switch apple {
+            case 2: avf_volk_byteswap16(dst.assumingMemoryBound(to: UInt16.self), UInt32(count))
+            case 4: avf_volk_byteswap32(dst.assumingMemoryBound(to: UInt32.self), UInt32(count))
+            case 8: avf_volk_byteswap64(dst.assumingMemoryBound(to: UInt64.self), UInt32(count))
+            default: break
             }
         }
-        return planes
     }
 
-    /// One carrier sample (native endian) → one Apple sample.
-    @inline(__always)
-    private static func write(_ src: UnsafePointer<UInt8>, carrierBytes: Int, to dst: UnsafeMutablePointer<UInt8>, format: AudioPCMFormat) {
-        if format.bitsPerSample == 24 {
-            // Carrier: 32-bit little-endian, the sample in its top three bytes.
-            if format.isBigEndian { dst[0] = src[3]; dst[1] = src[2]; dst[2] = src[1] } else { dst[0] = src[1]; dst[1] = src[2]; dst[2] = src[3] }
-        } else if format.bitsPerSample == 8 {
-            dst[0] = format.sampleType == .signedInteger ? src[0] ^ 0x80 : src[0]
-        } else if format.isBigEndian {
-            for k in 0..<carrierBytes { dst[k] = src[carrierBytes - 1 - k] }
-        } else {
-            for k in 0..<carrierBytes { dst[k] = src[k] }
+    private func makeShuffle(from input: AVSampleFormat, to output: AVSampleFormat, map: [Int]?) throws(MediaError) {
+        var inLayout = AVChannelLayout(), outLayout = AVChannelLayout()
+        av_channel_layout_default(&inLayout, Int32(format.channelCount))
+        av_channel_layout_default(&outLayout, Int32(format.channelCount))
+        defer { av_channel_layout_uninit(&inLayout); av_channel_layout_uninit(&outLayout) }
+        var context: OpaquePointer?
+        var result = swr_alloc_set_opts2(&context, &outLayout, output, Int32(format.sampleRate), &inLayout, input, Int32(format.sampleRate), 0, nil)
+        if result >= 0, let map {
+            let storage = UnsafeMutablePointer<Int32>.allocate(capacity: map.count)
+            for (i, channel) in map.enumerated() { storage[i] = Int32(channel) }
+            channelMap = storage
+            result = swr_set_channel_mapping(context, storage)
         }
+        if result >= 0 { result = swr_init(context) }
+        guard result >= 0, context != nil else {
+            swr_free(&context)
+            throw MediaError.other(code: result, message: "cannot repack audio for \(format): \(MediaError.ffmpegMessage(result))")
+        }
+        shuffle = context
+        shuffleOutput = output
     }
 
-    /// One Apple sample → one carrier sample (native endian).
-    @inline(__always)
-    private static func read(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, carrierBytes: Int, format: AudioPCMFormat) {
-        if format.bitsPerSample == 24 {
-            dst[0] = 0
-            if format.isBigEndian { dst[1] = src[2]; dst[2] = src[1]; dst[3] = src[0] } else { dst[1] = src[0]; dst[2] = src[1]; dst[3] = src[2] }
-        } else if format.bitsPerSample == 8 {
-            dst[0] = format.sampleType == .signedInteger ? src[0] ^ 0x80 : src[0]
-        } else if format.isBigEndian {
-            for k in 0..<carrierBytes { dst[k] = src[carrierBytes - 1 - k] }
-        } else {
-            for k in 0..<carrierBytes { dst[k] = src[k] }
-        }
+    /// Runs `n` frames through the shuffle (same rate, so exactly `n` come out at once) into the
+    /// contiguous `buffer` (non-interleaved output: channels one after another).
+    private func runShuffle(_ sources: [UnsafePointer<UInt8>], into buffer: UnsafeMutableRawPointer, frameCount n: Int) {
+        let output = shuffleOutput
+        let bytes = Int(av_get_bytes_per_sample(output))
+        let base = buffer.assumingMemoryBound(to: UInt8.self)
+        var outPointers: [UnsafeMutablePointer<UInt8>?] = av_sample_fmt_is_planar(output) != 0
+            ? (0..<format.channelCount).map { base + $0 * n * bytes } : [base]
+        var inPointers: [UnsafePointer<UInt8>?] = sources
+        let produced = swr_convert(shuffle, &outPointers, Int32(n), &inPointers, Int32(n))
+        // Same rate, no filter: libswresample converts all frames at once or fails only on
+        // allocation.
+        guard produced == Int32(n) else { fatalError("audio repacking for \(format) gave \(produced) of \(n) frames") }
     }
 }
 
