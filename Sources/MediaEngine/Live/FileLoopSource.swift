@@ -220,7 +220,7 @@ package final class FileLoopReader {
 package final class FileLoopSource: LiveSource, @unchecked Sendable {
     package let url: URL
     private let lock = NSLock()
-    private var running: PumpThread?
+    private let pumpThread = PumpThreadSlot()
     private var cachedFormats: [LiveVideoFormat]?
 
     package init(url: URL) {
@@ -239,10 +239,7 @@ package final class FileLoopSource: LiveSource, @unchecked Sendable {
     package func start(format: LiveVideoFormat, frameDuration: CMTime, clock: CMClock,
                        deliver: @escaping @Sendable (LiveFrame) -> Void,
                        failed: @escaping @Sendable (LiveSourceError) -> Void) throws(LiveSourceError) {
-        guard formats.contains(format) else { throw .unsupportedFormat("\(format) is not a format of \(url.path)") }
-        guard frameDuration.isNumeric, frameDuration >= format.minFrameDuration, frameDuration <= format.maxFrameDuration else {
-            throw .unsupportedFormat("a frame duration of \(frameDuration.seconds) s is outside \(format)")
-        }
+        try checkStart(format: format, frameDuration: frameDuration, of: url.path)
         stop()
         let reader = try FileLoopReader(url: url, width: format.width, height: format.height, imageFrameDuration: frameDuration)
         let first = try reader.next()
@@ -286,17 +283,10 @@ package final class FileLoopSource: LiveSource, @unchecked Sendable {
                 return nil
             }
         }, release: { frame, _ in deliver(frame) })
-        let thread = PumpThread(name: "file camera", pump: pump) {
-            if let error = failure.value { failed(error) }
-        }
-        lock.withLock { running = thread }
+        pumpThread.run(pump, name: "file camera", failure: failure, failed: failed)
     }
 
     package func stop() {
-        let thread = lock.withLock { () -> PumpThread? in
-            defer { running = nil }
-            return running
-        }
-        thread?.stop()
+        pumpThread.stop()
     }
 }

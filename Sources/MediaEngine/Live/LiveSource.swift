@@ -92,3 +92,14 @@ package protocol LiveSource: AnyObject, Sendable {
     /// Stops delivering (see the protocol's description); idempotent.
     func stop()
 }
+
+extension LiveSource {
+    /// Throws `.unsupportedFormat` unless `format` is one of the source's formats and
+    /// `frameDuration` lies within its frame-duration range (`name` says whose formats).
+    func checkStart(format: LiveVideoFormat, frameDuration: CMTime, of name: String) throws(LiveSourceError) {
+        guard formats.contains(format) else { throw .unsupportedFormat("\(format) is not a format of \(name)") }
+        guard frameDuration.isNumeric, frameDuration >= format.minFrameDuration, frameDuration <= format.maxFrameDuration else {
+            throw .unsupportedFormat("a frame duration of \(frameDuration.seconds) s is outside \(format)")
+        }
+    }
+}

@@ -29,6 +29,33 @@ final class PumpThread: @unchecked Sendable {
     }
 }
 
+/// The pump thread a live source runs, one at a time: starting a run stops the one before, and
+/// a run that ended with a failure reports it.
+final class PumpThreadSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running: PumpThread?
+
+    /// Runs `pump` on a thread named `name`; when the pump ends with a failure in `failure`, it
+    /// goes to `failed`.
+    func run<Item>(_ pump: ClockedPump<Item>, name: String, failure: PumpRunBox<LiveSourceError?>,
+                   failed: @escaping @Sendable (LiveSourceError) -> Void) {
+        stop()
+        let thread = PumpThread(name: name, pump: pump) {
+            if let error = failure.value { failed(error) }
+        }
+        lock.withLock { running = thread }
+    }
+
+    /// Stops the running pump, if any, and waits for its thread to leave it.
+    func stop() {
+        let thread = lock.withLock { () -> PumpThread? in
+            defer { running = nil }
+            return running
+        }
+        thread?.stop()
+    }
+}
+
 /// A value the closures of one pump run share; they all run on the pump's thread.
 final class PumpRunBox<Value>: @unchecked Sendable {
     var value: Value
@@ -73,7 +100,7 @@ struct LiveTimeline {
 package final class TestPatternSource: LiveSource, @unchecked Sendable {
     package let formats: [LiveVideoFormat]
     private let lock = NSLock()
-    private var running: PumpThread?
+    private let pumpThread = PumpThreadSlot()
     private var _skipped = 0
 
     package init(formats: [LiveVideoFormat]) {
@@ -86,10 +113,7 @@ package final class TestPatternSource: LiveSource, @unchecked Sendable {
     package func start(format: LiveVideoFormat, frameDuration: CMTime, clock: CMClock,
                        deliver: @escaping @Sendable (LiveFrame) -> Void,
                        failed: @escaping @Sendable (LiveSourceError) -> Void) throws(LiveSourceError) {
-        guard formats.contains(format) else { throw .unsupportedFormat("\(format) is not a format of this camera") }
-        guard frameDuration.isNumeric, frameDuration >= format.minFrameDuration, frameDuration <= format.maxFrameDuration else {
-            throw .unsupportedFormat("a frame duration of \(frameDuration.seconds) s is outside \(format)")
-        }
+        try checkStart(format: format, frameDuration: frameDuration, of: "this camera")
         stop()
         let generator = try TestPatternGenerator(width: format.width, height: format.height)
         let timeline = try LiveTimeline(clock: clock, timescale: LiveTimeline.timescale(for: frameDuration))
@@ -113,17 +137,10 @@ package final class TestPatternSource: LiveSource, @unchecked Sendable {
         }, release: { frame, _ in
             if let frame { deliver(frame) }
         })
-        let thread = PumpThread(name: "testsrc \(format.width)x\(format.height)", pump: pump) {
-            if let error = failure.value { failed(error) }
-        }
-        lock.withLock { running = thread }
+        pumpThread.run(pump, name: "testsrc \(format.width)x\(format.height)", failure: failure, failed: failed)
     }
 
     package func stop() {
-        let thread = lock.withLock { () -> PumpThread? in
-            defer { running = nil }
-            return running
-        }
-        thread?.stop()
+        pumpThread.stop()
     }
 }

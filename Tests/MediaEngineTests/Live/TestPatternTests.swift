@@ -95,6 +95,29 @@ import Testing
         #expect(throws: LiveSourceError.self) { try TestPatternGenerator(width: 641, height: 480) }
     }
 
+    /// A format the camera does not list, or a frame duration outside its range, is refused
+    /// before anything runs; so is the same for a file camera.
+    @Test func startRefusesFormatsAndRatesTheSourceDoesNotOffer() throws {
+        let camera = try #require(VirtualDevices.parse("testsrc:320x240@30").cameras.first)
+        let source = camera.makeSource()
+        let format = try #require(source.formats.first)
+        var other = format
+        other.width = 321
+        let noCall: @Sendable (LiveFrame) -> Void = { _ in Issue.record("a refused start delivered a frame") }
+        let noFailure: @Sendable (LiveSourceError) -> Void = { _ in Issue.record("a refused start reported a failure") }
+        #expect(throws: LiveSourceError.unsupportedFormat("\(other) is not a format of this camera")) {
+            try source.start(format: other, frameDuration: format.minFrameDuration, clock: CMClockGetHostTimeClock(),
+                             deliver: noCall, failed: noFailure)
+        }
+        for duration in [CMTime(value: 1, timescale: 60), CMTime(value: 2, timescale: 1), CMTime.invalid] {
+            #expect(throws: LiveSourceError.unsupportedFormat("a frame duration of \(duration.seconds) s is outside \(format)")) {
+                try source.start(format: format, frameDuration: duration, clock: CMClockGetHostTimeClock(),
+                                 deliver: noCall, failed: noFailure)
+            }
+        }
+        source.stop()
+    }
+
     @Test func sourceDeliversStrictlyIncreasingFramesThatCarryTheirPTS() throws {
         let camera = try #require(VirtualDevices.parse("testsrc:320x240@100").cameras.first)
         let source = camera.makeSource()
