@@ -153,21 +153,25 @@ private func convertFrames(_ raw: Data, width: Int, height: Int, count: Int, rea
     guard let src = source, let dst = destination else { throw DemoError("no pixel buffers") }
     let frameSize = width * height * 3 / 2
     for i in 0..<count {
-        CVPixelBufferLockBaseAddress(src, [])
-        raw.withUnsafeBytes { bytes in
-            let frame = bytes.baseAddress! + i * frameSize
-            for plane in 0..<2 {
-                let rows = plane == 0 ? height : height / 2
-                let dstRow = CVPixelBufferGetBaseAddressOfPlane(src, plane)!
-                let stride = CVPixelBufferGetBytesPerRowOfPlane(src, plane)
-                let planeStart = frame + (plane == 0 ? 0 : width * height)
-                for y in 0..<rows { memcpy(dstRow + y * stride, planeStart + y * width, width) }
-            }
-        }
-        CVPixelBufferUnlockBaseAddress(src, [])
+        raw.withUnsafeBytes { copyNV12(from: $0.baseAddress! + i * frameSize, into: src) }
         guard VTPixelTransferSessionTransferImage(session, from: src, to: dst) == noErr else {
             throw DemoError("transfer failed")
         }
+    }
+}
+
+/// Copies one tightly packed NV12 frame (ffmpeg's rawvideo: the luma rows, then the chroma rows,
+/// each `width` bytes) into a '420v' buffer of the same size, row by row for its strides.
+func copyNV12(from frame: UnsafeRawPointer, into buffer: CVPixelBuffer) {
+    let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
+    CVPixelBufferLockBaseAddress(buffer, [])
+    defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
+    for plane in 0..<2 {
+        let rows = plane == 0 ? height : height / 2
+        let destination = CVPixelBufferGetBaseAddressOfPlane(buffer, plane)!
+        let stride = CVPixelBufferGetBytesPerRowOfPlane(buffer, plane)
+        let start = frame + (plane == 0 ? 0 : width * height)
+        for y in 0..<rows { memcpy(destination + y * stride, start + y * width, width) }
     }
 }
 
@@ -177,17 +181,7 @@ private func firstFrame(_ raw: Data, width: Int, height: Int, as format: OSType)
     CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &nv12)
     CVPixelBufferCreate(nil, width, height, format, nil, &out)
     guard let nv12, let out else { throw DemoError("no pixel buffers") }
-    CVPixelBufferLockBaseAddress(nv12, [])
-    raw.withUnsafeBytes { bytes in
-        for plane in 0..<2 {
-            let rows = plane == 0 ? height : height / 2
-            let dstRow = CVPixelBufferGetBaseAddressOfPlane(nv12, plane)!
-            let stride = CVPixelBufferGetBytesPerRowOfPlane(nv12, plane)
-            let planeStart = bytes.baseAddress! + (plane == 0 ? 0 : width * height)
-            for y in 0..<rows { memcpy(dstRow + y * stride, planeStart + y * width, width) }
-        }
-    }
-    CVPixelBufferUnlockBaseAddress(nv12, [])
+    raw.withUnsafeBytes { copyNV12(from: $0.baseAddress!, into: nv12) }
     try convert(nv12, into: out)
     return out
 }

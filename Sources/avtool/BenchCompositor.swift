@@ -71,16 +71,6 @@ private func nv12Frame(color: String, width: Int, height: Int, in dir: URL) thro
     var made: CVPixelBuffer?
     CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &made)
     guard let buffer = made else { throw DemoError("no pixel buffer") }
-    CVPixelBufferLockBaseAddress(buffer, [])
-    defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
-    raw.withUnsafeBytes { bytes in
-        for plane in 0..<2 {
-            let rows = plane == 0 ? height : height / 2
-            let destination = CVPixelBufferGetBaseAddressOfPlane(buffer, plane)!
-            let stride = CVPixelBufferGetBytesPerRowOfPlane(buffer, plane)
-            let start = bytes.baseAddress! + (plane == 0 ? 0 : width * height)
-            for y in 0..<rows { memcpy(destination + y * stride, start + y * width, width) }
-        }
-    }
+    raw.withUnsafeBytes { copyNV12(from: $0.baseAddress!, into: buffer) }
     return buffer
 }
