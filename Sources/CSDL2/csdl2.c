@@ -27,6 +27,7 @@ static void load(void) {
     AVF_SDL_SYMBOL(SetHint, "SDL_SetHint");
     AVF_SDL_SYMBOL(InitSubSystem, "SDL_InitSubSystem");
     AVF_SDL_SYMBOL(QuitSubSystem, "SDL_QuitSubSystem");
+    AVF_SDL_SYMBOL(GetCurrentVideoDriver, "SDL_GetCurrentVideoDriver");
     AVF_SDL_SYMBOL(GetError, "SDL_GetError");
     AVF_SDL_SYMBOL(CreateWindow, "SDL_CreateWindow");
     AVF_SDL_SYMBOL(DestroyWindow, "SDL_DestroyWindow");

@@ -47,7 +47,8 @@ package enum ExifWriter {
         "XResolution": Field(tag: 0x011A, type: .rational), "YResolution": Field(tag: 0x011B, type: .rational),
         "ResolutionUnit": Field(tag: 0x0128, type: .short), "Software": Field(tag: 0x0131, type: .ascii),
         "DateTime": Field(tag: 0x0132, type: .ascii), "Artist": Field(tag: 0x013B, type: .ascii),
-        "HostComputer": Field(tag: 0x013C, type: .ascii), "Copyright": Field(tag: 0x8298, type: .ascii),
+        "HostComputer": Field(tag: 0x013C, type: .ascii), "YCbCrPositioning": Field(tag: 0x0213, type: .short),
+        "Copyright": Field(tag: 0x8298, type: .ascii),
     ]
 
     /// The Exif IFD (the {Exif} dictionary).
@@ -62,7 +63,9 @@ package enum ExifWriter {
         "MaxApertureValue": Field(tag: 0x9205, type: .rational), "SubjectDistance": Field(tag: 0x9206, type: .rational),
         "MeteringMode": Field(tag: 0x9207, type: .short), "LightSource": Field(tag: 0x9208, type: .short),
         "Flash": Field(tag: 0x9209, type: .short), "FocalLength": Field(tag: 0x920A, type: .rational),
+        "ComponentsConfiguration": Field(tag: 0x9101, type: .undefined),
         "SubjectArea": Field(tag: 0x9214, type: .short), "UserComment": Field(tag: 0x9286, type: .undefined),
+        "FlashPixVersion": Field(tag: 0xA000, type: .undefined),
         "SubsecTime": Field(tag: 0x9290, type: .ascii), "SubsecTimeOriginal": Field(tag: 0x9291, type: .ascii),
         "SubsecTimeDigitized": Field(tag: 0x9292, type: .ascii), "ColorSpace": Field(tag: 0xA001, type: .short),
         "PixelXDimension": Field(tag: 0xA002, type: .long), "PixelYDimension": Field(tag: 0xA003, type: .long),
@@ -87,13 +90,30 @@ package enum ExifWriter {
     }
 
     /// A TIFF structure (the body of an Exif APP1 segment or a PNG eXIf chunk): IFD0 from `tiff`
-    /// and, when `exif` is not nil, an Exif IFD from it (with ExifVersion 0232 unless given).
+    /// and, when `exif` is not nil, an Exif IFD from it. With an Exif IFD, the tags the Exif
+    /// standard requires of a JPEG and the dictionaries lack get their usual values (72 dpi,
+    /// centred chroma, Exif 2.32, Flashpix 1.0, components Y Cb Cr, sRGB).
     package static func tiffStructure(tiff: [String: Any], exif: [String: Any]?) -> [UInt8] {
-        let ifd0Entries = entries(tiff, fields: tiffFields)
+        var ifd0Entries = entries(tiff, fields: tiffFields)
         var exifEntries = exif.map { entries($0, fields: exifFields) }
-        if var list = exifEntries, !list.contains(where: { $0.tag == 0x9000 }) {
-            list.append(Entry(tag: 0x9000, type: .undefined, count: 4, bytes: Array("0232".utf8)))
-            exifEntries = list.sorted { $0.tag < $1.tag }
+        if var list = exifEntries {
+            func fill(_ list: inout [Entry], _ defaults: [Entry]) {
+                for d in defaults where !list.contains(where: { $0.tag == d.tag }) { list.append(d) }
+                list.sort { $0.tag < $1.tag }
+            }
+            fill(&ifd0Entries, [
+                Entry(tag: 0x011A, type: .rational, count: 1, bytes: le32(72) + le32(1)),
+                Entry(tag: 0x011B, type: .rational, count: 1, bytes: le32(72) + le32(1)),
+                Entry(tag: 0x0128, type: .short, count: 1, bytes: le16(2)),
+                Entry(tag: 0x0213, type: .short, count: 1, bytes: le16(1)),
+            ])
+            fill(&list, [
+                Entry(tag: 0x9000, type: .undefined, count: 4, bytes: Array("0232".utf8)),
+                Entry(tag: 0x9101, type: .undefined, count: 4, bytes: [1, 2, 3, 0]),
+                Entry(tag: 0xA000, type: .undefined, count: 4, bytes: Array("0100".utf8)),
+                Entry(tag: 0xA001, type: .short, count: 1, bytes: le16(1)),
+            ])
+            exifEntries = list
         }
         var out: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]
         var ifd0 = ifd0Entries
@@ -234,7 +254,11 @@ package enum ExifWriter {
                 } else {
                     bytes = Array("UNICODE\0".utf8) + text.utf16.flatMap { le16($0) }
                 }
-            case "ExifVersion":
+            case "ComponentsConfiguration":
+                let parts = numbers(value).map { Int($0) }
+                guard parts.count == 4, parts.allSatisfy({ (0 ... 6).contains($0) }) else { return nil }
+                bytes = parts.map { UInt8($0) }
+            case "ExifVersion", "FlashPixVersion":
                 // Apple gives [2, 3, 2]; the tag holds "0232".
                 let parts = numbers(value).map { Int($0) }
                 guard !parts.isEmpty, parts.allSatisfy({ (0 ... 9).contains($0) }) else { return nil }

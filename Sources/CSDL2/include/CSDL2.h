@@ -12,6 +12,7 @@ typedef struct avf_sdl_api {
     __typeof__(SDL_SetHint) *SetHint;
     __typeof__(SDL_InitSubSystem) *InitSubSystem;
     __typeof__(SDL_QuitSubSystem) *QuitSubSystem;
+    __typeof__(SDL_GetCurrentVideoDriver) *GetCurrentVideoDriver;
     __typeof__(SDL_GetError) *GetError;
     __typeof__(SDL_CreateWindow) *CreateWindow;
     __typeof__(SDL_DestroyWindow) *DestroyWindow;

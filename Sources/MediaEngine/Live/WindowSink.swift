@@ -302,8 +302,20 @@ private final class SDLRenderThread: @unchecked Sendable {
         _ = api.SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         _ = api.SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         _ = api.SetHint(SDL_HINT_RENDER_DRIVER, "software")
+        // X only, unless a Wayland compositor is named (SDL would otherwise try Wayland first
+        // and print libwayland's complaints); the SDL_VIDEODRIVER variable still overrides it.
+        if (ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            _ = api.SetHint(SDL_HINT_VIDEODRIVER, "x11")
+        }
         if api.InitSubSystem(UInt32(SDL_INIT_VIDEO)) != 0 {
             return "no display: SDL could not start its video subsystem: \(message(api))"
+        }
+        // With no X server or compositor to talk to, SDL falls back to its "offscreen" driver
+        // (windows nobody sees): that is no display.
+        let driver = api.GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        if driver.isEmpty || driver == "offscreen" || driver == "dummy" {
+            api.QuitSubSystem(UInt32(SDL_INIT_VIDEO))
+            return "no display: SDL found no display server (video driver '\(driver.isEmpty ? "none" : driver)')"
         }
         videoStarted = true
         return nil
