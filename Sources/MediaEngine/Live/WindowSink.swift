@@ -124,7 +124,7 @@ package final class WindowSink: @unchecked Sendable {
     /// Destroys the window (waiting for the render thread to do so); the sink is `.closed`.
     package func close() {
         let wasOpen = lock.withLock { () -> Bool in
-            defer { _state = .closed; pending = nil }
+            defer { _state = .closed; pending = nil; lock.broadcast() }
             return _state != .closed
         }
         if wasOpen { SDLRenderThread.shared.close(self) }
