@@ -56,7 +56,7 @@ let package = Package(
             providers: [.apt(["librubberband-dev"])]
         ),
         // C: zbar (barcode and QR code reader) through pkg-config. Only MediaEngine imports it
-        // (`internal import`): the capture metadata output's code scanner. Linked: it adds ~3 % to
+        // (`internal import`): the capture metadata output's code scanner. Linked: it adds 3–5 % to
         // `avtool --help` start-up (measured; docs/ARCHITECTURE.md).
         .systemLibrary(
             name: "CZbar",
@@ -64,7 +64,7 @@ let package = Package(
             providers: [.apt(["libzbar-dev"])]
         ),
         // C: SDL2 (windows for the capture preview and, later, the player) — headers only, loaded
-        // with dlopen at the first window: linking it added ~15 % to `avtool --help` start-up
+        // with dlopen at the first window: loading it added 12–14 % to `avtool --help` start-up
         // (~20 more shared libraries; measured, docs/ARCHITECTURE.md). Only MediaEngine imports it.
         .target(name: "CSDL2", path: "Sources/CSDL2"),
         // Swift layers, bottom up.
