@@ -136,8 +136,7 @@ private final class V4L2Stream: @unchecked Sendable {
     private var cancelled = false
     private var _dropped = 0
     private let done = DispatchSemaphore(value: 0)
-    private var decoder: Decoder?
-    private var outputPool: CVPixelBufferPool?
+    private var decoder: MJPEGFrameDecoder?
 
     static let bufferCount = 4
 
@@ -179,21 +178,7 @@ private final class V4L2Stream: @unchecked Sendable {
         guard request.count >= 2 else { throw .failed("\(path) gave \(request.count) buffers; streaming needs 2 or more") }
         mapping = try V4L2Mapping(handle: handle, count: Int(request.count))
         if format.fourCC.delivery?.zeroCopy != true {
-            do {
-                decoder = try Decoder(codecName: "mjpeg", width: width, height: height)
-            } catch {
-                throw .failed("cannot open an MJPEG decoder: \(error)")
-            }
-            let attributes: [String: Any] = [
-                kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
-                kCVPixelBufferWidthKey as String: NSNumber(value: width),
-                kCVPixelBufferHeightKey as String: NSNumber(value: height),
-            ]
-            var made: CVPixelBufferPool?
-            guard CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made) == kCVReturnSuccess, let made else {
-                throw .failed("cannot make a pool of \(width)×\(height) '420v' buffers")
-            }
-            outputPool = made
+            decoder = try MJPEGFrameDecoder(width: width, height: height, poolCapacity: Self.bufferCount)
         }
     }
 
@@ -311,31 +296,77 @@ private final class V4L2Stream: @unchecked Sendable {
         return CVBuffer(storage: storage)
     }
 
-    /// Buffer `index`'s JPEG decoded into a pooled '420v' buffer; nil for a corrupt frame or
-    /// when every pooled buffer is held.
+    /// Buffer `index`'s JPEG decoded (nil for a corrupt frame or a full pool).
     private func decode(index: Int, bytes: Int) -> CVPixelBuffer? {
-        guard let decoder, let outputPool, let packet = av_packet_alloc() else { return nil }
-        var owned: UnsafeMutablePointer<AVPacket>? = packet
-        defer { av_packet_free(&owned) }
-        packet.pointee.data = mapping.buffers[index].address.assumingMemoryBound(to: UInt8.self)
-        packet.pointee.size = Int32(clamping: min(bytes, mapping.buffers[index].length))
-        packet.pointee.flags = AV_PKT_FLAG_KEY
-        guard (try? decoder.send(UnsafePointer(packet))) == true,
-              case .frame(let decoded)? = try? decoder.receive(), !decoded.isCorrupt else { return nil }
-        let aux = [kCVPixelBufferPoolAllocationThresholdKey as String: NSNumber(value: V4L2Stream.bufferCount)] as NSDictionary
-        var output: CVPixelBuffer?
-        guard CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(nil, outputPool, aux, &output) == kCVReturnSuccess,
-              let output else { return nil }
-        let f = decoded.frame
-        let format = AVPixelFormat(rawValue: f.pointee.format)
-        let image = PixelImage(format: format, width: Int(f.pointee.width), height: Int(f.pointee.height),
-                               fullRange: true, matrix: .defaultMatrix(height: Int(f.pointee.height)),
-                               data: VideoFrame.dataPointers(f), linesize: VideoFrame.lineSizes(f))
+        guard let decoder else { return nil }
+        let buffer = mapping.buffers[index]
+        return decoder.decode(UnsafeRawBufferPointer(start: buffer.address, count: min(bytes, buffer.length)))
+    }
+}
+
+/// Decodes a camera's MJPEG frames (libavcodec's mjpeg decoder, one thread: no frame delay) into
+/// pooled `'420v'` buffers (swscale from the JPEG's full-range 4:2:2 or 4:2:0).
+package final class MJPEGFrameDecoder: @unchecked Sendable {
+    package let width: Int
+    package let height: Int
+    /// How many decoded frames may be out at once.
+    package let poolCapacity: Int
+    private let decoder: Decoder
+    private let pool: CVPixelBufferPool
+    private let lock = NSLock()
+
+    package init(width: Int, height: Int, poolCapacity: Int = 4) throws(LiveSourceError) {
+        self.width = width
+        self.height = height
+        self.poolCapacity = poolCapacity
         do {
-            try PixelConverter.shared.convert(image, into: output)
+            decoder = try Decoder(codecName: "mjpeg", width: width, height: height)
         } catch {
-            return nil
+            throw .failed("cannot open an MJPEG decoder: \(error)")
         }
-        return output
+        let attributes: [String: Any] = [
+            kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
+            kCVPixelBufferWidthKey as String: NSNumber(value: width),
+            kCVPixelBufferHeightKey as String: NSNumber(value: height),
+        ]
+        var made: CVPixelBufferPool?
+        guard CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made) == kCVReturnSuccess, let made else {
+            throw .failed("cannot make a pool of \(width)×\(height) '420v' buffers")
+        }
+        pool = made
+    }
+
+    /// One JPEG picture decoded into a pooled buffer; nil when it is corrupt, not of the
+    /// decoder's size, or every pooled buffer is held.
+    package func decode(_ bytes: UnsafeRawBufferPointer) -> CVPixelBuffer? {
+        lock.withLock {
+            guard let base = bytes.baseAddress, bytes.count > 0, let packet = av_packet_alloc() else { return nil }
+            var owned: UnsafeMutablePointer<AVPacket>? = packet
+            defer { av_packet_free(&owned) }
+            // Not reference counted: libavcodec copies the bytes, so the camera buffer can be requeued at once.
+            packet.pointee.data = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
+            packet.pointee.size = Int32(clamping: bytes.count)
+            packet.pointee.flags = AV_PKT_FLAG_KEY
+            guard (try? decoder.send(UnsafePointer(packet))) == true,
+                  case .frame(let decoded)? = try? decoder.receive(), !decoded.isCorrupt,
+                  decoded.width == width, decoded.height == height else { return nil }
+            let aux = [kCVPixelBufferPoolAllocationThresholdKey as String: NSNumber(value: poolCapacity)] as NSDictionary
+            var output: CVPixelBuffer?
+            guard CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(nil, pool, aux, &output) == kCVReturnSuccess,
+                  let output else { return nil }
+            let f = decoded.frame
+            let image = PixelImage(format: AVPixelFormat(rawValue: f.pointee.format), width: width, height: height,
+                                   fullRange: true, matrix: .itu601,
+                                   data: VideoFrame.dataPointers(f), linesize: VideoFrame.lineSizes(f))
+            // JFIF pictures are BT.601 at every size: said on the buffer, kept by the conversion
+            // (only the range changes).
+            PixelFormatColor.setAttachment(PixelFormatColor.matrixKey, PixelFormatColor.Matrix.itu601.rawValue, on: output)
+            do {
+                try PixelConverter.shared.convert(image, into: output)
+            } catch {
+                return nil
+            }
+            return output
+        }
     }
 }
