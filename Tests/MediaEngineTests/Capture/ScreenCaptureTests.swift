@@ -361,3 +361,33 @@ struct ScreenCapturePixelTests {
         if let last = collector.frames.last, let failedAt = failures.first?.1 { #expect(last.pts <= failedAt) }
     }
 }
+
+/// The cost of screen capture, measured on demand (`AVF_MEASURE_SCREEN_CAPTURE=1`; prints, asserts
+/// nothing timed): 10 s of 1920×1080 at 30 fps with the cursor, CPU time of this process
+/// (user + system, getrusage) per frame. docs/ARCHITECTURE.md quotes it beside ffmpeg's x11grab.
+@Suite("X11 screen capture cost", .enabled(if: ProcessInfo.processInfo.environment["AVF_MEASURE_SCREEN_CAPTURE"] == "1"
+                                             && CaptureServices.areAvailable, "set AVF_MEASURE_SCREEN_CAPTURE=1 to measure"))
+struct ScreenCaptureCostTests {
+    @Test func tenSecondsAt1080p30() throws {
+        let screen = try #require(X11ScreenDevice.screens(display: try CaptureServices.current.get().display).first)
+        let source = X11ScreenSource(device: screen)
+        let format = try #require(source.formats.first)
+        let collector = LiveFrameCollector()
+        func cpu() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
+        let start = cpu()
+        try source.start(format: format, frameDuration: CMTime(value: 1, timescale: 30), clock: CMClockGetHostTimeClock(),
+                         deliver: collector.deliver, failed: collector.fail)
+        usleep(10_000_000)
+        source.stop()
+        let used = cpu() - start
+        let frames = collector.frames.count
+        #expect(frames > 0)
+        print(String(format: "X11ScreenSource 1920x1080@30 for 10 s: %d frames, %.2f s CPU, %.2f ms CPU per frame",
+                     frames, used, used / Double(max(1, frames)) * 1000))
+    }
+}
