@@ -125,7 +125,7 @@ private final class V4L2Mapping: @unchecked Sendable {
 }
 
 /// One streaming run of a camera: format set, buffers queued, the capture thread.
-private final class V4L2Stream: @unchecked Sendable {
+final class V4L2Stream: @unchecked Sendable {
     let width: Int
     let height: Int
     let fourCC: V4L2FourCC
@@ -221,7 +221,6 @@ private final class V4L2Stream: @unchecked Sendable {
         let fd = mapping.handle.fd
         let hostClock = clock === CMClockGetHostTimeClock()
         var lastSequence: UInt32?
-        var delivered: UInt64 = 0
         while !isCancelled {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, 100)
@@ -235,7 +234,12 @@ private final class V4L2Stream: @unchecked Sendable {
             buffer.type = AVF_V4L2_BUF_TYPE_VIDEO_CAPTURE
             buffer.memory = AVF_V4L2_MEMORY_MMAP
             if let e = mapping.handle.ioctl(AVF_VIDIOC_DQBUF, &buffer) {
-                if e == EAGAIN { continue }
+                if e == EAGAIN {
+                    // With every buffer held by clients none is queued, and videobuf2's poll
+                    // reports POLLERR at once: wait for a buffer to come back instead of spinning.
+                    if pfd.revents & Int16(POLLERR) != 0 { usleep(5_000) }
+                    continue
+                }
                 return V4L2Handle.error(e, "VIDIOC_DQBUF on \(mapping.handle.path)")
             }
             let index = Int(buffer.index)
@@ -265,7 +269,6 @@ private final class V4L2Stream: @unchecked Sendable {
             }
             guard let pixelBuffer else { continue }
             deliver(LiveFrame(pixelBuffer: pixelBuffer, pts: pts, duration: frameDuration, sequence: UInt64(buffer.sequence)))
-            delivered += 1
         }
         return nil
     }
@@ -273,10 +276,19 @@ private final class V4L2Stream: @unchecked Sendable {
     /// A pixel buffer over buffer `index`'s memory; the buffer goes back to the driver when the
     /// last reference goes.
     private func wrap(index: Int) -> CVPixelBuffer? {
-        guard let pixelFormat = fourCC.delivery?.pixelFormat, let layout = CVPixelFormatLayout.layout(for: pixelFormat) else {
-            return nil
-        }
-        let base = mapping.buffers[index].address
+        let mapping = self.mapping
+        let buffer = mapping.buffers[index]
+        return Self.wrapFrame(base: buffer.address, length: buffer.length, fourCC: fourCC, width: width, height: height,
+                              bytesPerLine: bytesPerLine, release: { mapping.queue(index) })
+    }
+
+    /// A pixel buffer over one camera buffer of a zero-copy format (`bytesPerLine` per luma or
+    /// packed line, as `G_FMT` says; planar chroma lines half of it), `release` called once when
+    /// the last reference goes; nil when the format is not zero-copy or the buffer too short.
+    static func wrapFrame(base: UnsafeMutableRawPointer, length: Int, fourCC: V4L2FourCC, width: Int, height: Int,
+                          bytesPerLine: Int, release: @escaping @Sendable () -> Void) -> CVPixelBuffer? {
+        guard let delivery = fourCC.delivery, delivery.zeroCopy,
+              let layout = CVPixelFormatLayout.layout(for: delivery.pixelFormat) else { return nil }
         var planes: [CVPixelStorage.Plane] = []
         var offset = 0
         for (i, plane) in layout.planes.enumerated() {
@@ -288,11 +300,9 @@ private final class V4L2Stream: @unchecked Sendable {
                                                bytesPerRow: line))
             offset += line * rows
         }
-        guard offset <= mapping.buffers[index].length else { return nil }
-        let mapping = self.mapping
-        let storage = CVPixelStorage(width: width, height: height, pixelFormat: pixelFormat, planes: planes,
-                                     baseAddress: layout.isPlanar ? nil : base, dataSize: offset,
-                                     release: { mapping.queue(index) })
+        guard offset <= length else { return nil }
+        let storage = CVPixelStorage(width: width, height: height, pixelFormat: delivery.pixelFormat, planes: planes,
+                                     baseAddress: layout.isPlanar ? nil : base, dataSize: offset, release: release)
         return CVBuffer(storage: storage)
     }
 

@@ -122,6 +122,49 @@ struct V4L2FormatTests {
         #expect(device.cameraFormat(for: device.videoFormats[1])?.fourCC == .mjpeg)
     }
 
+    @Test("Camera buffers become pixel buffers over the same memory, honouring bytesperline; release requeues once")
+    func zeroCopyWrapping() throws {
+        final class Counter: @unchecked Sendable {
+            let lock = NSLock()
+            var count = 0
+            func bump() { lock.withLock { count += 1 } }
+        }
+        // NV12 640×480 with 704-byte lines (padding), luma 0x51, chroma (0x5A, 0xF0): pure red in BT.601 video range.
+        let (width, height, line) = (640, 480, 704)
+        let length = line * height * 3 / 2
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 64)
+        defer { memory.deallocate() }
+        memset(memory, 0x51, line * height)
+        let chroma = (memory + line * height).assumingMemoryBound(to: UInt8.self)
+        for i in stride(from: 0, to: line * height / 2, by: 2) { chroma[i] = 0x5A; chroma[i + 1] = 0xF0 }
+        let released = Counter()
+        do {
+            let wrapped = V4L2Stream.wrapFrame(base: memory, length: length, fourCC: .nv12, width: width, height: height,
+                                               bytesPerLine: line, release: { released.bump() })
+            let buffer = try #require(wrapped)
+            #expect(CVPixelBufferGetPixelFormatType(buffer) == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+            #expect(CVPixelBufferGetBaseAddressOfPlane(buffer, 0) == memory)
+            #expect(CVPixelBufferGetBaseAddressOfPlane(buffer, 1) == memory + line * height)
+            #expect(CVPixelBufferGetBytesPerRowOfPlane(buffer, 0) == line && CVPixelBufferGetBytesPerRowOfPlane(buffer, 1) == line)
+            let rgb = try PixelConverter.shared.makePixelBuffer(from: buffer, pixelFormat: kCVPixelFormatType_32BGRA)
+            CVPixelBufferLockBaseAddress(rgb, .readOnly)
+            let p = CVPixelBufferGetBaseAddress(rgb)!.assumingMemoryBound(to: UInt8.self) + 100 * CVPixelBufferGetBytesPerRow(rgb) + 400
+            #expect(p[2] > 240 && p[1] < 16 && p[0] < 16, "red, got B \(p[0]) G \(p[1]) R \(p[2])")
+            CVPixelBufferUnlockBaseAddress(rgb, .readOnly)
+            #expect(released.count == 0, "not requeued while a client holds the frame")
+        }
+        #expect(released.count == 1, "requeued once when the last reference went")
+        // YUYV with its own line length; a buffer too short for the format is refused.
+        let wrappedYUYV = V4L2Stream.wrapFrame(base: memory, length: length, fourCC: .yuyv, width: 320, height: 240,
+                                               bytesPerLine: 704, release: {})
+        let yuyv = try #require(wrappedYUYV)
+        #expect(CVPixelBufferGetPixelFormatType(yuyv) == OSType(fourCC: "yuvs") && CVPixelBufferGetBytesPerRow(yuyv) == 704)
+        #expect(V4L2Stream.wrapFrame(base: memory, length: 1000, fourCC: .yuyv, width: 320, height: 240, bytesPerLine: 640,
+                                     release: {}) == nil)
+        #expect(V4L2Stream.wrapFrame(base: memory, length: length, fourCC: .mjpeg, width: 320, height: 240, bytesPerLine: 640,
+                                     release: {}) == nil)
+    }
+
     @Test("No camera nodes in an empty directory")
     func noNodes() throws {
         let directory = try TestTools.temporaryDirectory("v4l2")
