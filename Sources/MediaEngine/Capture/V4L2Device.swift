@@ -343,16 +343,44 @@ package struct V4L2CameraDevice: LiveDeviceDescriptor, Hashable {
     /// The manufacturer string from sysfs, when there is one.
     package let sysfsManufacturer: String?
 
+    /// `v4l2:<bus_info>` (see `V4L2Capabilities.uniqueID`); for a camera sharing its bus with
+    /// another capture node (an IR and a colour sensor on one USB device) the card name is
+    /// added, then the position among those still alike (`#2`).
+    package let uniqueID: String
+
     package init(path: String, capabilities: V4L2Capabilities, cameraFormats: [V4L2CameraFormat],
-                 usbModel: String? = nil, sysfsManufacturer: String? = nil) {
+                 usbModel: String? = nil, sysfsManufacturer: String? = nil, uniqueID: String? = nil) {
         self.path = path
         self.capabilities = capabilities
         self.cameraFormats = cameraFormats
         self.usbModel = usbModel
         self.sysfsManufacturer = sysfsManufacturer
+        self.uniqueID = uniqueID ?? capabilities.uniqueID
     }
 
-    package var uniqueID: String { capabilities.uniqueID }
+    /// `cameras` with unique IDs told apart: duplicates get `:<card>`, and those still alike
+    /// `#2`, `#3`… in node order.
+    package static func disambiguated(_ cameras: [V4L2CameraDevice]) -> [V4L2CameraDevice] {
+        func with(_ camera: V4L2CameraDevice, _ id: String) -> V4L2CameraDevice {
+            V4L2CameraDevice(path: camera.path, capabilities: camera.capabilities, cameraFormats: camera.cameraFormats,
+                             usbModel: camera.usbModel, sysfsManufacturer: camera.sysfsManufacturer, uniqueID: id)
+        }
+        func counts(_ list: [V4L2CameraDevice]) -> [String: Int] { list.reduce(into: [:]) { $0[$1.uniqueID, default: 0] += 1 } }
+        var result = cameras
+        let first = counts(result)
+        result = result.map { first[$0.uniqueID, default: 0] > 1 && !$0.uniqueID.hasSuffix(":\($0.capabilities.card)")
+                                ? with($0, "\($0.uniqueID):\($0.capabilities.card)") : $0 }
+        let second = counts(result)
+        var seen: [String: Int] = [:]
+        result = result.map { camera in
+            guard second[camera.uniqueID, default: 0] > 1 else { return camera }
+            seen[camera.uniqueID, default: 0] += 1
+            let n = seen[camera.uniqueID]!
+            return n == 1 ? camera : with(camera, "\(camera.uniqueID)#\(n)")
+        }
+        return result
+    }
+
     package var modelID: String { usbModel ?? "v4l2:\(capabilities.driver)" }
     package var localizedName: String { capabilities.card.isEmpty ? capabilities.driver : capabilities.card }
     package var manufacturer: String { sysfsManufacturer ?? capabilities.driver }
@@ -399,12 +427,12 @@ package struct V4L2CameraDevice: LiveDeviceDescriptor, Hashable {
             guard name.hasPrefix("video"), let n = Int(name.dropFirst(5)) else { return nil }
             return (n, "\(directory)/\(name)")
         }.sorted { $0.0 < $1.0 }
-        return nodes.compactMap { _, path in
+        return disambiguated(nodes.compactMap { _, path in
             guard let handle = try? V4L2Handle(path: path), let caps = try? handle.capabilities(), caps.isCamera else { return nil }
             let sysfs = sysfsInfo(node: (path as NSString).lastPathComponent)
             return V4L2CameraDevice(path: path, capabilities: caps, cameraFormats: handle.formats(),
                                     usbModel: sysfs.model, sysfsManufacturer: sysfs.manufacturer)
-        }
+        })
     }
 
     /// USB vendor/product and manufacturer from `/sys/class/video4linux/<node>/device/..`.

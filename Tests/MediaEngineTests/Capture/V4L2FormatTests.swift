@@ -165,6 +165,44 @@ struct V4L2FormatTests {
                                      release: {}) == nil)
     }
 
+    @Test("Capture nodes sharing a bus (IR + colour sensor) get unique IDs from their card names, then #n")
+    func sharedBus() {
+        func node(_ n: Int, _ card: String, bus: String = "usb-0000:00:14.0-5") -> V4L2CameraDevice {
+            V4L2CameraDevice(path: "/dev/video\(n)", capabilities: V4L2Capabilities(driver: "uvcvideo", card: card, busInfo: bus,
+                                                                                   deviceCaps: 0x0420_0001), cameraFormats: [])
+        }
+        let ids = V4L2CameraDevice.disambiguated([
+            node(0, "Integrated Camera: Integrated C"), node(2, "Integrated Camera: Integrated I"),
+            node(4, "USB Camera", bus: "usb-0000:00:14.0-1"), node(6, "Twin"), node(8, "Twin"),
+        ]).map(\.uniqueID)
+        #expect(ids == ["v4l2:usb-0000:00:14.0-5:Integrated Camera: Integrated C", "v4l2:usb-0000:00:14.0-5:Integrated Camera: Integrated I",
+                        "v4l2:usb-0000:00:14.0-1", "v4l2:usb-0000:00:14.0-5:Twin", "v4l2:usb-0000:00:14.0-5:Twin#2"])
+        #expect(Set(ids).count == ids.count)
+    }
+
+    @Test("Starting a camera whose node is gone fails with .disconnected, not a crash")
+    func goneNode() throws {
+        let caps = V4L2Capabilities(driver: "uvcvideo", card: "Gone", busInfo: "usb-0000:00:14.0-9", deviceCaps: 0x0420_0001)
+        let device = V4L2CameraDevice(path: "/nonexistent/video9", capabilities: caps, cameraFormats: [
+            V4L2CameraFormat(fourCC: .yuyv, size: V4L2Size(width: 640, height: 480), intervals: .discrete([(1, 30)])),
+        ])
+        #expect(!device.isConnected)
+        let source = try #require(device.makeVideoSource())
+        let format = try #require(source.formats.first)
+        do {
+            try source.start(format: format, frameDuration: CMTime(value: 1, timescale: 30), clock: CMClockGetHostTimeClock(),
+                             deliver: { _ in }, failed: { _ in })
+            Issue.record("started a camera that does not exist")
+        } catch {
+            if case .disconnected = error {} else { Issue.record("expected .disconnected, got \(error)") }
+        }
+        // A frame duration outside the format's range is refused before the node is touched.
+        #expect(throws: LiveSourceError.self) {
+            try source.start(format: format, frameDuration: CMTime(value: 1, timescale: 60), clock: CMClockGetHostTimeClock(),
+                             deliver: { _ in }, failed: { _ in })
+        }
+    }
+
     @Test("No camera nodes in an empty directory")
     func noNodes() throws {
         let directory = try TestTools.temporaryDirectory("v4l2")
