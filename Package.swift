@@ -67,6 +67,19 @@ let package = Package(
         // with dlopen at the first window: loading it added 12–14 % to `avtool --help` start-up
         // (~20 more shared libraries; measured, docs/ARCHITECTURE.md). Only MediaEngine imports it.
         .target(name: "CSDL2", path: "Sources/CSDL2"),
+        // C: the kernel's Video4Linux2 API (linux/videodev2.h, raw ioctls, no libv4l2) with its
+        // request and fourcc macros re-exported as constants. Only MediaEngine imports it (cameras).
+        .systemLibrary(
+            name: "CV4L2",
+            providers: [.apt(["linux-libc-dev"])]
+        ),
+        // C: XCB with MIT-SHM and XFIXES through pkg-config. Only MediaEngine imports it (screen
+        // capture; XCB rather than Xlib, which exits the process when the X server goes away).
+        .systemLibrary(
+            name: "CXcb",
+            pkgConfig: "xcb xcb-shm xcb-xfixes",
+            providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev"])]
+        ),
         // Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
@@ -78,8 +91,8 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),
         // The engine: every FFmpeg call lives here.
-        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CZbar", "CSDL2", "CoreMedia", "CoreVideo",
-                                                   "CoreGraphics"],
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CV4L2", "CXcb", "CZbar", "CSDL2", "CoreMedia",
+                                                   "CoreVideo", "CoreGraphics"],
                 swiftSettings: strict),
         // Public frameworks that stand on the engine.
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),

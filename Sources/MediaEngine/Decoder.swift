@@ -71,6 +71,21 @@ package final class Decoder: @unchecked Sendable {
         avcodec_free_context(&context)
     }
 
+    /// A decoder for a codec outside any container (a camera's MJPEG): FFmpeg's decoder named
+    /// `codecName` for `width`×`height` pictures, timestamps in nanoseconds.
+    package convenience init(codecName: String, width: Int, height: Int, threads: Int = 1) throws(FFmpegError) {
+        MediaEngine.configure()
+        guard let codec = avcodec_find_decoder_by_name(codecName) else { throw FFmpegError(code: Decoder.decoderNotFound) }
+        guard let parameters = avcodec_parameters_alloc() else { throw .outOfMemory }
+        var owned: UnsafeMutablePointer<AVCodecParameters>? = parameters
+        defer { avcodec_parameters_free(&owned) }
+        parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        parameters.pointee.codec_id = codec.pointee.id
+        parameters.pointee.width = Int32(clamping: width)
+        parameters.pointee.height = Int32(clamping: height)
+        try self.init(parameters: parameters, timeBase: AVRational(num: 1, den: 1_000_000_000), threads: threads)
+    }
+
     /// `AVERROR_DECODER_NOT_FOUND` (FFERRTAG(0xF8,'D','E','C')).
     package static let decoderNotFound: Int32 = -Int32(bitPattern: UInt32(0xF8) | UInt32(UInt8(ascii: "D")) << 8
                                                            | UInt32(UInt8(ascii: "E")) << 16 | UInt32(UInt8(ascii: "C")) << 24)
