@@ -55,6 +55,14 @@ let package = Package(
             pkgConfig: "rubberband",
             providers: [.apt(["librubberband-dev"])]
         ),
+        // C: PulseAudio's client libraries (libpulse, libpulse-simple; headers in /usr/include,
+        // linked by the module map). Only MediaEngine imports it (`internal import`): the sound
+        // side of capture (Capture/PulseDirectory, PulseSource). No pkgConfig: libpulse's .pc
+        // cflags (-D_REENTRANT -pthread) are flags SwiftPM refuses with a warning on every build.
+        .systemLibrary(
+            name: "CPulse",
+            providers: [.apt(["libpulse-dev"])]
+        ),
         // Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
@@ -66,7 +74,7 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),
         // The engine: every FFmpeg call lives here.
-        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CoreMedia", "CoreVideo", "CoreGraphics"],
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CPulse", "CoreMedia", "CoreVideo", "CoreGraphics"],
                 swiftSettings: strict),
         // Public frameworks that stand on the engine.
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),
