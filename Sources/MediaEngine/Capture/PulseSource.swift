@@ -16,7 +16,10 @@ import Foundation
 ///   read); every later chunk is the anchor plus the frames counted since, in a timescale of the
 ///   sample rate, so consecutive PTS differ by exactly frames/rate. The stamp is checked against
 ///   the measured time at every read; when they differ by more than 20 ms (sound-card clock drift,
-///   lost samples) the run re-anchors and the next chunk is a discontinuity. Holes in the stream
+///   lost samples, the server lowering the source's latency after connecting) on every reading, on
+///   the same side, for half a second of sound (single readings jump by tens of ms when the
+///   server is late) and agreeing within 5 ms over the last ten, the run re-anchors on their
+///   median and the next chunk is a discontinuity. Holes in the stream
 ///   are counted as frames and also start a discontinuity.
 /// - Failure: a lost server or a removed source (`PA_STREAM_DONT_MOVE`: the stream is not moved to
 ///   another source) → `failed(.disconnected(…))`, once, on a thread of its own; no chunk after.
@@ -90,6 +93,9 @@ private final class PulseCaptureRun: @unchecked Sendable {
     private var anchorTime: Int64 = 0
     private var anchorFrame: Int64 = 0
     private var anchored = false
+    /// The current run of readings past the drift limit (measured − counted, ns) and where it began.
+    private var driftRun: [Int64] = []
+    private var driftRunStart: Int64 = 0
     /// Frames taken from the stream so far (holes included).
     private var framesRead: Int64 = 0
     /// The chunk being filled, the stream frame it starts at and whether it starts a discontinuity.
@@ -106,6 +112,8 @@ private final class PulseCaptureRun: @unchecked Sendable {
 
     /// Re-anchor when the counted time and the measured time part by more than this (20 ms).
     static let driftLimitNanoseconds: Int64 = 20_000_000
+    /// A re-anchor waits until the last ten readings lie within this of each other (5 ms).
+    static let settledSpreadNanoseconds: Int64 = 5_000_000
 
     init(sourceName: String, server: String?, format: LiveAudioFormat, positions: [Int32], clock: CMClock,
          deliver: @escaping @Sendable (LiveAudioChunk) -> Void,
@@ -313,15 +321,41 @@ private final class PulseCaptureRun: @unchecked Sendable {
         } else {
             return
         }
-        if anchored {
-            let predicted = Self.scale(anchorTime + (framesRead - anchorFrame), 1_000_000_000, rate)
-            guard abs(predicted - measured) > Self.driftLimitNanoseconds else { return }
-            flushPending()
-            pendingDiscontinuity = true
+        guard anchored else {
+            anchored = true
+            anchorFrame = framesRead
+            anchorTime = Self.scale(measured, rate, 1_000_000_000)
+            return
         }
-        anchored = true
+        // Measured − counted. One reading past the limit is not drift: when the server is late,
+        // latency readings jump by tens of milliseconds for a chunk or two. Only a run of readings
+        // past the limit, on the same side, covering half a second of sound re-anchors, once its
+        // last ten readings agree within 5 ms — on their median, so one odd reading does not set
+        // the new anchor. (Within ~2 s of connecting, the server lowers the source's latency to
+        // the 10 ms asked for; on a null sink's monitor the readings then fall by hundreds of
+        // milliseconds over ~0.4 s while samples keep coming at the real rate: one re-anchor,
+        // after the fall.)
+        let predicted = Self.scale(anchorTime + (framesRead - anchorFrame), 1_000_000_000, rate)
+        let difference = measured - predicted
+        guard abs(difference) > Self.driftLimitNanoseconds,
+              driftRun.isEmpty || (driftRun[0] > 0) == (difference > 0) else {
+            driftRun.removeAll(keepingCapacity: true)
+            driftRunStart = framesRead
+            return
+        }
+        if driftRun.isEmpty { driftRunStart = framesRead }
+        driftRun.append(difference)
+        if driftRun.count > 10 { driftRun.removeFirst(driftRun.count - 10) }
+        guard framesRead - driftRunStart >= rate / 2, driftRun.count == 10 else { return }
+        // Still moving (the server changing its latency): wait until the readings agree.
+        let recent = driftRun.sorted()
+        guard recent[9] - recent[0] <= Self.settledSpreadNanoseconds else { return }
+        let median = recent[5]
+        driftRun.removeAll(keepingCapacity: true)
+        flushPending()
+        pendingDiscontinuity = true
         anchorFrame = framesRead
-        anchorTime = Self.scale(measured, rate, 1_000_000_000)
+        anchorTime = Self.scale(predicted + median, rate, 1_000_000_000)
     }
 
     /// value × multiplier / divisor without overflowing for clock values (floor division for

@@ -22,8 +22,8 @@ import TestSupport
         #expect(watcher.isRunning)
 
         // Another file in the directory: nothing.
-        FileManager.default.createFile(atPath: directory.appendingPathComponent("other.mov").path, contents: Data([1]))
-        FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3]))
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("other.mov").path, contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3]))
         let connected = log.wait(seconds: 1) { $0.uniqueID == id && $0.connected }
         #expect(connected == DeviceChange(uniqueID: id, connected: true, origin: .virtualCamera), "\(log.all)")
         try FileManager.default.removeItem(atPath: path)
@@ -33,7 +33,7 @@ import TestSupport
 
         // Moved in (a rename into the directory), moved out.
         let outside = directory.appendingPathComponent("staging.tmp").path
-        FileManager.default.createFile(atPath: outside, contents: Data([4]))
+        _ = FileManager.default.createFile(atPath: outside, contents: Data([4]))
         try FileManager.default.moveItem(atPath: outside, toPath: path)
         #expect(log.wait(seconds: 1) { _ in log.all.count >= 3 } != nil)
         try FileManager.default.moveItem(atPath: path, toPath: outside)
@@ -43,7 +43,7 @@ import TestSupport
         watcher.stop()
         watcher.stop()
         #expect(!watcher.isRunning)
-        FileManager.default.createFile(atPath: path, contents: Data([5]))
+        _ = FileManager.default.createFile(atPath: path, contents: Data([5]))
         usleep(300_000)
         #expect(log.all.count == 4, "a stopped watcher reported \(log.all)")
 
@@ -59,7 +59,7 @@ import TestSupport
         let directory = try TestTools.temporaryDirectory("fake-dev")
         defer { try? FileManager.default.removeItem(at: directory) }
         // A regular file named like a node is not one.
-        FileManager.default.createFile(atPath: directory.appendingPathComponent("video0").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("video0").path, contents: Data())
         #expect(DeviceWatcher.videoNodes(in: directory.path).isEmpty)
         // /dev/null is a character device, but not named video*: the real /dev lists only video* nodes.
         #expect(DeviceWatcher.videoNodes(in: "/dev").allSatisfy { $0.hasPrefix("/dev/video") })

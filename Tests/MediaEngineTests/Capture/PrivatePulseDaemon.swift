@@ -10,7 +10,10 @@ final class PrivatePulseDaemon: @unchecked Sendable {
     let server: String
     let sink = "tone_sink"
     var monitor: String { sink + ".monitor" }
-    private let process: Process
+    /// The daemon's process ID.
+    let pid: pid_t
+    private let lock = NSLock()
+    private var reaped = false
 
     /// Whether the programs are installed (scripts/setup.sh installs them).
     static var isAvailable: Bool {
@@ -35,10 +38,9 @@ final class PrivatePulseDaemon: @unchecked Sendable {
             """
         try script.write(toFile: dir + "/test.pa", atomically: true, encoding: .utf8)
         try "autospawn = no\ncookie-file = \(dir)/pulse/cookie\n".write(toFile: dir + "/client.conf", atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pulseaudio")
-        process.arguments = ["-n", "-F", dir + "/test.pa", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
-                             "--use-pid-file=no", "--realtime=no", "--high-priority=no", "--log-target=file:\(dir)/pulse.log"]
+        // Spawned directly, not with Foundation's Process: swift-corelibs-foundation reaps its
+        // children with a blocking wait4 on one thread, so a long-lived child it tracks stalls
+        // waitUntilExit() of every later one (pactl, paplay).
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = dir + "/home"
         environment["XDG_RUNTIME_DIR"] = dir + "/xdg"
@@ -46,15 +48,14 @@ final class PrivatePulseDaemon: @unchecked Sendable {
         environment["PULSE_STATE_PATH"] = dir + "/pulse"
         environment["XDG_CONFIG_HOME"] = dir + "/home"
         environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let arguments = ["/usr/bin/pulseaudio", "-n", "-F", dir + "/test.pa", "--daemonize=no", "--exit-idle-time=-1",
+                         "--disallow-exit", "--use-pid-file=no", "--realtime=no", "--high-priority=no",
+                         "--log-target=file:\(dir)/pulse.log"]
+        pid = try Self.spawn(arguments, environment: environment.map { "\($0.key)=\($0.value)" })
         let deadline = Date().addingTimeInterval(15)
         while true {
             if let info = try? run("pactl", ["info"], deadline: 5), info.status == 0 { break }
-            guard process.isRunning, Date() < deadline else {
+            guard isRunning, Date() < deadline else {
                 let log = (try? String(contentsOfFile: dir + "/pulse.log", encoding: .utf8)) ?? ""
                 kill()
                 throw Failure(description: "the test's PulseAudio daemon did not come up: \(log.suffix(500))")
@@ -73,8 +74,29 @@ final class PrivatePulseDaemon: @unchecked Sendable {
         return String(cString: made)
     }
 
-    /// The daemon's process ID.
-    var pid: Int32 { process.processIdentifier }
+    private static func spawn(_ arguments: [String], environment: [String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        guard status == 0 else { throw Failure(description: "cannot start pulseaudio: \(String(cString: strerror(status)))") }
+        return pid
+    }
+
+    /// Whether the daemon still runs (reaps it when it has exited).
+    private var isRunning: Bool {
+        lock.withLock {
+            guard !reaped else { return false }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { reaped = true }
+            return !reaped
+        }
+    }
 
     /// The environment for a client tool of this daemon.
     var environment: [String: String] {
@@ -119,9 +141,12 @@ final class PrivatePulseDaemon: @unchecked Sendable {
 
     /// Kills the daemon at once (SIGKILL: a crash, no goodbye to clients) and removes its directory.
     func kill() {
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        lock.withLock {
+            guard !reaped else { return }
+            Glibc.kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+            reaped = true
         }
         try? FileManager.default.removeItem(at: directory)
     }
