@@ -152,7 +152,7 @@ struct PulseCaptureTests {
             sleepSeconds(0.1)
             let lastJump = recording.all.dropFirst().last { $0.chunk.isDiscontinuity }?.host.seconds ?? firstHost
             let now = hostSeconds()
-            if (now > firstHost + 3.4 && now > lastJump + 2.4) || now > firstHost + 8 { break }
+            if (now > firstHost + 3.8 && now > lastJump + 2.7) || now > firstHost + 9 { break }
         }
         source.stop()
         let after = recording.all.count
@@ -181,13 +181,20 @@ struct PulseCaptureTests {
             }
         }
         #expect(discontinuities.count <= 1, "\(discontinuities.count) re-anchors")
-        // Two seconds of host time after the settling second: frames delivered, no re-anchor.
+        // Frames delivered over two seconds of host time after the settling second. Deliveries
+        // are late by varying amounts (a loaded machine, the server's wake-ups), never early: each
+        // end of the span is the least-delayed delivery (smallest host − frames/rate) of its
+        // 0.3 s neighbourhood, and the count is scaled to exactly 2 s between them.
         let windowStart = max(first.host.seconds + 1.2, (discontinuities.last?.host.seconds ?? 0) + 0.1)
-        let start = try #require(all.first { $0.host.seconds >= windowStart })
-        let end = try #require(all.last { $0.host.seconds <= start.host.seconds + 2 })
-        try #require(end.host.seconds > start.host.seconds + 1.9, "the capture ended too early")
-        let frames = end.totalFrames - start.totalFrames
-        print("PulseCaptureTests: \(frames) frames delivered in 2 s of host time (\(all.count) chunks in all)")
+        func leastDelayed(from time: Double) -> Delivery? {
+            all.filter { $0.host.seconds >= time && $0.host.seconds < time + 0.3 }
+                .min { $0.host.seconds - Double($0.totalFrames) / 48_000 < $1.host.seconds - Double($1.totalFrames) / 48_000 }
+        }
+        let start = try #require(leastDelayed(from: windowStart))
+        let end = try #require(leastDelayed(from: windowStart + 2), "the capture ended too early")
+        let frames = Int((Double(end.totalFrames - start.totalFrames) * 2 / (end.host.seconds - start.host.seconds)).rounded())
+        print("PulseCaptureTests: \(end.totalFrames - start.totalFrames) frames delivered in \(end.host.seconds - start.host.seconds) s "
+              + "of host time: \(frames) in 2 s (\(all.count) chunks in all)")
         #expect(abs(frames - 96_000) <= 960, "\(frames) frames in 2 s")
         #expect(!discontinuities.contains { $0.host.seconds > start.host.seconds })
         // Stamped on the host clock: the first sample was captured after start was called and
