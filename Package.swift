@@ -80,6 +80,14 @@ let package = Package(
             pkgConfig: "xcb xcb-shm xcb-xfixes",
             providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev"])]
         ),
+        // C: PulseAudio's client libraries (libpulse, libpulse-simple; headers in /usr/include,
+        // linked by the module map). Only MediaEngine imports it (`internal import`): the sound
+        // side of capture (Capture/PulseDirectory, PulseSource). No pkgConfig: libpulse's .pc
+        // cflags (-D_REENTRANT -pthread) are flags SwiftPM refuses with a warning on every build.
+        .systemLibrary(
+            name: "CPulse",
+            providers: [.apt(["libpulse-dev"])]
+        ),
         // Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
@@ -91,8 +99,8 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),
         // The engine: every FFmpeg call lives here.
-        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CV4L2", "CXcb", "CZbar", "CSDL2", "CoreMedia",
-                                                   "CoreVideo", "CoreGraphics"],
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CPulse", "CV4L2", "CXcb", "CZbar", "CSDL2",
+                                                   "CoreMedia", "CoreVideo", "CoreGraphics"],
                 swiftSettings: strict),
         // Public frameworks that stand on the engine.
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),

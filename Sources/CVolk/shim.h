@@ -2,7 +2,8 @@
 // the CPU: SSE/AVX/NEON): the audio mixer's gain-and-sum, the pixel converter's 'b64a' byte
 // order and the audio repacker's big-endian and signed 8-bit samples run through it, so
 // per-sample work is vectorised C whatever the client's build configuration. AVFoundation
-// (AudioGainKernel.swift) and MediaEngine (PixelRepack.swift, AudioResampler.swift) import
+// (AudioGainKernel.swift) and MediaEngine (PixelRepack.swift, AudioResampler.swift,
+// Live/AudioLevelMeter.swift: capture level meters) import
 // this module (`internal import CVolk`). The wrappers below only name the kernels:
 // VOLK's dispatchers are C function-pointer globals, which Swift 6 would see as shared mutable state.
 #include <volk/volk.h>
@@ -50,4 +51,9 @@ static inline void avf_volk_convert_16i_8i(int8_t *out, const int16_t *source, u
 /// Reverses the 8 bytes of each of `count` 64-bit words, in place.
 static inline void avf_volk_byteswap64(uint64_t *words, unsigned int count) {
     volk_64u_byteswap(words, count);
+}
+
+/// out[i] = max(a[i], b[i])
+static inline void avf_volk_max(float *out, const float *a, const float *b, unsigned int count) {
+    volk_32f_x2_max_32f(out, a, b, count);
 }
