@@ -290,6 +290,15 @@ package final class Muxer: @unchecked Sendable {
         if result < 0 { throw writeError(result, action: "cannot write the header") }
         if let pb = ctx.pointee.pb, pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write the header") }
         if customFragments, let pb = ctx.pointee.pb {
+            // Room for the movie header to grow when it is rewritten at the end (edit lists,
+            // durations, metadata) without moving the fragments: a `free` box the rewrite
+            // absorbs. Fragments address their data from their own `moof` (default_base_moof),
+            // and the fragment index records real offsets, so the box moves nothing.
+            var free = [UInt8](repeating: 0, count: Muxer.movieHeaderReserve)
+            let size = UInt32(Muxer.movieHeaderReserve)
+            free.replaceSubrange(0..<8, with: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF),
+                                               0x66, 0x72, 0x65, 0x65])
+            avio_write(pb, free, Int32(free.count))
             // The empty movie header reaches the disk before any sample.
             avio_flush(pb)
             if pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write the header") }
@@ -315,6 +324,9 @@ package final class Muxer: @unchecked Sendable {
         pendingBytes = 0
         fragmentCount += 1
     }
+
+    /// Custom fragments: the size of the `free` box written after the empty movie header.
+    static let movieHeaderReserve = 64 << 10
 
     /// Custom fragments: moves `packet` so its stream starts at 0 (see `firstDecodeTimes`).
     private func shiftToZero(_ packet: EncodedPacket, stream index: Int) {
