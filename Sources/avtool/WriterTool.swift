@@ -230,7 +230,7 @@ extension WriterTool {
             recorder.finish()
             done.wait()
             let dropped = recorder.droppedSampleCounts
-            print("frames=\(i) droppedVideo=\(dropped.video + unavailable) droppedAudio=\(dropped.audio) fragments=\(recorder.fragmentsWritten)")
+            print("frames=\(i) droppedVideo=\(dropped.video + unavailable) (input not ready \(dropped.video), no pixel buffer \(unavailable)) droppedAudio=\(dropped.audio) fragments=\(recorder.fragmentsWritten)")
             print(outcome.withLock { $0 })
         }
 

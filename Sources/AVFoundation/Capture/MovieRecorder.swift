@@ -240,6 +240,9 @@ package final class MovieRecorder: @unchecked Sendable {
     /// Whether the video input would take a sample now (an append when it is not drops the sample).
     package var isReadyForMoreVideo: Bool { videoInput?.isReadyForMoreMediaData ?? false }
 
+    /// Whether the audio input would take a sample now.
+    package var isReadyForMoreAudio: Bool { audioInput?.isReadyForMoreMediaData ?? false }
+
     /// Complete movie fragments on disk.
     package var fragmentsWritten: Int { writer.fragmentsWritten }
 
@@ -357,7 +360,15 @@ package final class MovieRecorder: @unchecked Sendable {
         let duration = CMSampleBufferGetDuration(sample)
         enum Step { case skip, write(CMTime), drained }
         let step: Step = lock.withLock {
-            guard state == .recording || state == .draining, !paused, !resuming else { return .skip }
+            guard state == .recording || state == .draining, !paused else { return .skip }
+            if resuming {
+                // With video, sound waits for the first frame after the pause to learn the span;
+                // without, this buffer gives it.
+                guard videoInput == nil, let end = audioEnd else { return .skip }
+                let gap = CMTimeSubtract(CMTimeSubtract(pts, offset), end)
+                if gap > .zero { offset = CMTimeAdd(offset, gap) }
+                resuming = false
+            }
             let shifted = CMTimeSubtract(pts, offset)
             let end = duration.isNumeric ? CMTimeAdd(shifted, duration) : shifted
             if videoInput == nil, sessionStart == nil {

@@ -264,4 +264,46 @@ import Testing
                                                           "stream_side_data=rotation", "-of", "csv=p=0", url.path])
         #expect(rotation.output.contains("-90"), "\(rotation.output)")
     }
+
+    @Test func hevcIsRecordedWhenAskedFor() throws {
+        let url = try WriterFixtures.outputURL("hevc.mov")
+        let done = RecorderFixtures.Completion()
+        var configuration = RecorderFixtures.configuration(url)
+        configuration.videoSettings = MovieRecorder.defaultVideoSettings(width: 320, height: 240, frameRate: 30, codec: .hevc)
+        configuration.movieFragmentInterval = CMTime(value: 1, timescale: 2)
+        let recorder = try MovieRecorder(configuration: configuration, completion: done.handler)
+        #expect(recorder.start())
+        RecordingFeed().feed(recorder, frames: 45)
+        recorder.finish()
+        #expect(done.wait().error == nil)
+        #expect(try RecorderFixtures.codecs(url) == ["hevc", "aac"])
+        #expect(try WriterFixtures.stream(url, "v")["codec_tag_string"] == "hvc1")
+        #expect(abs((try RecorderFixtures.duration(url) ?? 0) - 1.5) <= Self.frameTolerance)
+        #expect(try WriterFixtures.packets(url, "v").count == 45)
+        #expect(try RecorderFixtures.decodesCleanly(url).ok)
+    }
+
+    @Test func anAudioOnlyRecordingStartsAtItsFirstSampleAndStopsAtItsLimit() async throws {
+        let url = try WriterFixtures.outputURL("sound.mov")
+        let done = RecorderFixtures.Completion()
+        var configuration = RecorderFixtures.configuration(url)
+        configuration.videoSettings = nil
+        configuration.maxRecordedDuration = CMTime(value: 1, timescale: 1)
+        let recorder = try MovieRecorder(configuration: configuration, completion: done.handler)
+        #expect(recorder.start())
+        let feed = RecordingFeed()
+        // Tone only: 2 s offered in 480-frame (10 ms) buffers.
+        for i in 0..<200 where recorder.currentState != .finished {
+            for _ in 0..<4_000 where !recorder.isReadyForMoreAudio && recorder.currentState != .finished { usleep(250) }
+            recorder.appendAudio(feed.audioSample(firstFrame: Int64(i) * 480, count: 480))
+        }
+        let error = try #require(done.wait().error)
+        #expect(error.code == AVError.Code.maximumDurationReached.rawValue)
+        #expect(error.userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool == true)
+        #expect(recorder.sessionStartTime == feed.base)
+        #expect(try RecorderFixtures.codecs(url) == ["aac"])
+        let facts = try await RecorderFixtures.assetFacts(url)
+        #expect(facts.types == [.audio])
+        #expect(abs(facts.duration - 1.0) < 0.025, "\(facts.duration)")
+    }
 }
