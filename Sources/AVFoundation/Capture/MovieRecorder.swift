@@ -136,6 +136,9 @@ package final class MovieRecorder: @unchecked Sendable {
 
     package let configuration: Configuration
     private let completion: @Sendable ((any Error)?) -> Void
+    /// Called once, on a global queue, with the session's start time when the first sample is
+    /// written (the movie file output's `didStartRecordingTo…startPTS`). Set before `start()`.
+    package var startHandler: (@Sendable (CMTime) -> Void)?
     private let writer: AVAssetWriter
     private let videoInput: AVAssetWriterInput?
     private let audioInput: AVAssetWriterInput?
@@ -317,6 +320,7 @@ package final class MovieRecorder: @unchecked Sendable {
             if sessionStart == nil {
                 sessionStart = shifted
                 writer.startSession(atSourceTime: shifted)
+                announceStart(shifted)
             }
             let start = sessionStart!
             if configuration.maxRecordedDuration.isNumeric, configuration.maxRecordedDuration > .zero {
@@ -374,6 +378,7 @@ package final class MovieRecorder: @unchecked Sendable {
             if videoInput == nil, sessionStart == nil {
                 sessionStart = shifted
                 writer.startSession(atSourceTime: shifted)
+                announceStart(shifted)
             }
             guard let start = sessionStart, end > start else { return .skip }
             if let last = audioEnd, end <= last { return .skip }
@@ -425,6 +430,12 @@ package final class MovieRecorder: @unchecked Sendable {
         }
         guard go else { return }
         finishWriting()
+    }
+
+    /// Tells `startHandler` (asynchronously: the lock is held) that the session started at `time`.
+    private func announceStart(_ time: CMTime) {
+        guard let handler = startHandler else { return }
+        DispatchQueue.global().async { handler(time) }
     }
 
     // MARK: Ending

@@ -12,6 +12,9 @@ import Testing
         let url = try WriterFixtures.outputURL("three.mov")
         let done = RecorderFixtures.Completion()
         let recorder = try MovieRecorder(configuration: RecorderFixtures.configuration(url), completion: done.handler)
+        let started = RecorderFixtures.Completion()
+        let startedHandler = started.handler
+        recorder.startHandler = { time in startedHandler(time == CMTime(value: 5_000 * 30_000, timescale: 30_000) ? nil : AVError(.unknown)) }
         #expect(recorder.start())
         let feed = RecordingFeed()
         // Audio before the first frame is not recorded.
@@ -25,6 +28,8 @@ import Testing
         #expect(outcome.called)
         #expect(outcome.error == nil, "\(String(describing: outcome.error))")
         #expect(recorder.sessionStartTime == feed.base)
+        let start = started.wait()
+        #expect(start.called && start.error == nil && started.count == 1)
 
         #expect(try RecorderFixtures.codecs(url) == ["h264", "aac"])
         let duration = try #require(try RecorderFixtures.duration(url))
