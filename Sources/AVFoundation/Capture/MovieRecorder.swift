@@ -189,6 +189,10 @@ package final class MovieRecorder: @unchecked Sendable {
             input.expectsMediaDataInRealTime = true
             input.encoderSpeedPreset = configuration.encoderSpeedPreset
             input.transform = configuration.videoTransform
+            // Capture times come on the host clock (nanoseconds, or sums of them with frame
+            // durations whose timescale overflows to 2^31 − 1): 90 kHz holds every whole and NTSC
+            // frame rate exactly and keeps the track's durations small numbers.
+            input.mediaTimeScale = 90_000
             guard writer.canAdd(input) else {
                 throw AVError(.formatUnsupported, userInfo: [
                     NSLocalizedFailureReasonErrorKey: "The video settings cannot be recorded into a \(configuration.fileType.rawValue) file."])
