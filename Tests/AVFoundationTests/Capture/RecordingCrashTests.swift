@@ -88,6 +88,26 @@ import TestSupport
         #expect(try RecorderFixtures.decodesCleanly(url).ok)
     }
 
+    /// A file-size limit of the process (`ulimit -f`, EFBIG) ends the recording with
+    /// `.maximumFileSizeReached` and the file kept up to its last fragment.
+    @Test func aFileSizeLimitOfTheSystemEndsTheRecordingWithMaximumFileSizeReached() async throws {
+        guard let avtool = AssetWriterFaultTests.avtool else {
+            Issue.record("avtool is not built (swift build --build-tests builds it)")
+            return
+        }
+        let url = try AssetFixtures.tempDirectory().appendingPathComponent("efbig.mov")
+        // 128 KiB may be written: the 640×480 pattern (about 35 KB a second) passes it within seconds.
+        let result = try AssetFixtures.run("/bin/bash", ["-c", "ulimit -f 128; exec \"$0\" writer record-pattern \"$1\" --duration 30 --fragment-interval 1",
+                                                         avtool.path, url.path])
+        #expect(result.output.contains("error=\(AVFoundationErrorDomain) \(AVError.Code.maximumFileSizeReached.rawValue) finished=true"), "\(result.output)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber).intValue
+        #expect(size <= 128 * 1024)
+        let facts = try await RecorderFixtures.assetFacts(url)
+        #expect(Set(facts.types) == [.video, .audio])
+        #expect(facts.duration >= 0.9, "\(facts.duration)")
+        #expect(try RecorderFixtures.decodesCleanly(url).ok)
+    }
+
     /// `avtool writer record-pattern` (the test pattern and a tone through the recorder, 1 s
     /// fragments) killed with SIGKILL at seeded random moments between 2 and 8 s.
     @Test func aRecordingKilledAtAnyMomentLeavesAReadableFile() async throws {
