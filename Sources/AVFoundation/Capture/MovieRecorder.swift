@@ -162,6 +162,8 @@ package final class MovieRecorder: @unchecked Sendable {
     /// End of the last appended audio sample, in file-source time (shifted).
     private var audioEnd: CMTime?
     private var lastVideoDuration: CMTime = .invalid
+    /// Time of the last appended video sample, in file-source time (shifted).
+    private var lastVideoPTS: CMTime?
     private var appendedVideo = 0
     private var droppedVideo = 0
     private var droppedAudio = 0
@@ -280,7 +282,10 @@ package final class MovieRecorder: @unchecked Sendable {
         }
         if writer.startWriting() { return true }
         lock.withLock { state = .finished }
-        complete(with: writer.error ?? AVError(.unknown))
+        var info = (writer.error as NSError?)?.userInfo ?? [:]
+        info[AVErrorRecordingSuccessfullyFinishedKey] = false
+        let code = (writer.error as NSError?).flatMap { $0.domain == AVFoundationErrorDomain ? AVError.Code(rawValue: $0.code) : nil } ?? .unknown
+        complete(with: AVError(code, userInfo: info))
         return false
     }
 
@@ -320,7 +325,9 @@ package final class MovieRecorder: @unchecked Sendable {
                 resuming = false
             }
             let shifted = CMTimeSubtract(pts, offset)
-            if let end = videoEnd, shifted < end { return .skip }
+            // Times must increase (a frame's nominal duration may reach past the next one's
+            // capture time: cameras jitter, so only the order is checked).
+            if let last = lastVideoPTS, shifted <= last { return .skip }
             if sessionStart == nil {
                 sessionStart = shifted
                 writer.startSession(atSourceTime: shifted)
@@ -353,6 +360,7 @@ package final class MovieRecorder: @unchecked Sendable {
             lock.withLock {
                 let end = duration.isNumeric && duration > .zero ? CMTimeAdd(shifted, duration) : shifted
                 videoEnd = max(videoEnd ?? end, end)
+                lastVideoPTS = shifted
                 appendedVideo += 1
             }
             return .appended

@@ -94,6 +94,7 @@ import Testing
         let error = try #require(outcome.error)
         #expect(error.domain == AVFoundationErrorDomain)
         #expect(error.code == AVError.Code.fileAlreadyExists.rawValue)
+        #expect(error.userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool == false)
         #expect(try Data(contentsOf: url) == original)
         #expect(RecordingFeed().feed(recorder, frames: 1, waitForReady: false) == [.skipped])
         recorder.finish()
@@ -310,5 +311,32 @@ import Testing
         let facts = try await RecorderFixtures.assetFacts(url)
         #expect(facts.types == [.audio])
         #expect(abs(facts.duration - 1.0) < 0.025, "\(facts.duration)")
+    }
+
+    @Test func framesThatComeEarlierThanTheirNominalDurationAreKeptAndOnesOutOfOrderSkipped() throws {
+        let url = try WriterFixtures.outputURL("jitter.mov")
+        let done = RecorderFixtures.Completion()
+        let recorder = try MovieRecorder(configuration: RecorderFixtures.configuration(url), completion: done.handler)
+        #expect(recorder.start())
+        let feed = RecordingFeed()
+        // A camera's frames say 1/30 s but come 2 ms early now and then.
+        var results: [MovieRecorder.AppendResult] = []
+        for i in 0..<30 {
+            for _ in 0..<4_000 where !recorder.isReadyForMoreVideo { usleep(250) }
+            var timing = CMSampleTimingInfo(duration: feed.frameDuration,
+                                            presentationTimeStamp: CMTimeSubtract(feed.time(ofFrame: Int64(i)),
+                                                                                  CMTime(value: i % 3 == 1 ? 2 : 0, timescale: 1_000)),
+                                            decodeTimeStamp: .invalid)
+            var sample: CMSampleBuffer?
+            CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: feed.frames[i], formatDescription: feed.videoFormat,
+                                                     sampleTiming: &timing, sampleBufferOut: &sample)
+            results.append(recorder.appendVideo(sample!))
+        }
+        #expect(results.allSatisfy { $0 == .appended })
+        // A frame older than the last one written is skipped, not an error.
+        #expect(recorder.appendVideo(feed.videoSample(10)) == .skipped)
+        recorder.finish()
+        #expect(done.wait().error == nil)
+        #expect(try WriterFixtures.packets(url, "v").count == 30)
     }
 }
