@@ -167,6 +167,11 @@ package final class MovieRecorder: @unchecked Sendable {
     private var appendedVideo = 0
     private var droppedVideo = 0
     private var droppedAudio = 0
+    /// Watches the writer's status: a failure (a full disk at a fragment cut) ends the
+    /// recording at once, even when no sample comes after it.
+    private var statusObservation: NSKeyValueObservation?
+    /// The writer created the file (`start()` succeeded).
+    private var fileCreated = false
     private var lastDiskCheck: UInt64 = 0
     private var fragmentsAtDiskCheck = 0
     private var completed = false
@@ -280,7 +285,18 @@ package final class MovieRecorder: @unchecked Sendable {
                                           reason: "The disk has \(free) bytes free, less than the \(configuration.minFreeDiskSpaceLimit) bytes the recording must leave."))
             return false
         }
-        if writer.startWriting() { return true }
+        if writer.startWriting() {
+            let observation = writer.observe(\.status, options: [.new]) { [weak self] writer, _ in
+                if writer.status == .failed { _ = self?.failed() }
+            }
+            lock.withLock {
+                fileCreated = true
+                statusObservation = observation
+            }
+            // A failure before the observation was in place.
+            if writer.status == .failed { _ = failed() }
+            return true
+        }
         lock.withLock { state = .finished }
         var info = (writer.error as NSError?)?.userInfo ?? [:]
         info[AVErrorRecordingSuccessfullyFinishedKey] = false
@@ -352,6 +368,7 @@ package final class MovieRecorder: @unchecked Sendable {
         case .write(let shifted):
             if checkDiskSpace(at: shifted) { return .skipped }
             guard input.isReadyForMoreMediaData else {
+                if writer.status != .writing { return failed() }
                 lock.withLock { droppedVideo += 1 }
                 return .dropped
             }
@@ -410,6 +427,7 @@ package final class MovieRecorder: @unchecked Sendable {
             return .skipped
         case .write(let shifted):
             guard input.isReadyForMoreMediaData else {
+                if writer.status != .writing { return failed() }
                 lock.withLock { droppedAudio += 1 }
                 return .dropped
             }
@@ -577,7 +595,10 @@ package final class MovieRecorder: @unchecked Sendable {
     /// `.maximumFileSizeReached`), finished when the file was kept.
     private func reportWriterFailure() {
         let error = writer.error as NSError?
-        let finished = writer.keptFileAfterFailure || (writer.status == .failed && FileManager.default.fileExists(atPath: configuration.outputURL.path))
+        // Kept by the engine (cut back to its last fragment), or complete when the failure came
+        // after the muxer finished (the metadata pass replaces the file only when it succeeds).
+        let created = lock.withLock { fileCreated }
+        let finished = writer.keptFileAfterFailure || (created && FileManager.default.fileExists(atPath: configuration.outputURL.path))
         guard let error else {
             complete(with: recordingError(.unknown, finished: finished, reason: nil))
             return
@@ -606,11 +627,13 @@ package final class MovieRecorder: @unchecked Sendable {
     }
 
     private func complete(with error: (any Error)?) {
-        let first: Bool = lock.withLock {
-            guard !completed else { return false }
+        let (first, observation): (Bool, NSKeyValueObservation?) = lock.withLock {
+            guard !completed else { return (false, nil) }
             completed = true
-            return true
+            defer { statusObservation = nil }
+            return (true, statusObservation)
         }
+        observation?.invalidate()
         guard first else { return }
         let completion = self.completion
         let box = ErrorBox(error)
