@@ -448,15 +448,20 @@ package final class MovieRecorder: @unchecked Sendable {
     /// completion handler gets `error` (nil for a plain stop) — `.deviceWasDisconnected`,
     /// `.sessionWasInterrupted`… — with `AVErrorRecordingSuccessfullyFinishedKey` set. Stopping
     /// before any video sample arrived deletes the file and reports `.noDataCaptured`.
+    /// Finishing a recorder that was never started reports `.noDataCaptured` (no file is made).
     package func finish(error code: AVError.Code? = nil) {
-        let go: Bool = lock.withLock {
+        let (go, neverStarted): (Bool, Bool) = lock.withLock {
             guard state == .recording || state == .draining else {
-                if state == .idle { state = .finished }
-                return false
+                let idle = state == .idle
+                if idle { state = .finished }
+                return (false, idle)
             }
             if state == .recording { pendingError = code }
             state = .finished
-            return true
+            return (true, false)
+        }
+        if neverStarted {
+            complete(with: recordingError(.noDataCaptured, finished: false, reason: "The recording was stopped before it started."))
         }
         guard go else { return }
         finishWriting()

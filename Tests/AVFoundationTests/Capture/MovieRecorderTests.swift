@@ -149,7 +149,7 @@ import Testing
         #expect(try RecorderFixtures.decodesCleanly(url).ok)
     }
 
-    @Test func stoppingBeforeAnyFrameReportsNoDataAndLeavesNoFile() throws {
+    @Test func stoppingBeforeAnyFrameReportsNoDataAndLeavesNoFile() async throws {
         let url = try WriterFixtures.outputURL("empty.mov")
         let done = RecorderFixtures.Completion()
         let recorder = try MovieRecorder(configuration: RecorderFixtures.configuration(url), completion: done.handler)
@@ -160,6 +160,17 @@ import Testing
         #expect(error.code == AVError.Code.noDataCaptured.rawValue)
         #expect(error.userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool == false)
         #expect(!FileManager.default.fileExists(atPath: url.path))
+
+        // Never started: the same answer, once; no file.
+        let never = RecorderFixtures.Completion()
+        let idle = try MovieRecorder(configuration: RecorderFixtures.configuration(url), completion: never.handler)
+        idle.finish()
+        idle.finish()
+        #expect(never.wait().error?.code == AVError.Code.noDataCaptured.rawValue)
+        #expect(!idle.start())
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(never.count == 1)
     }
 
     @Test func aStopByTheOwnerCarriesItsReasonWithTheFileFinished() throws {
