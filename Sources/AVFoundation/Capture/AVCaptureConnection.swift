@@ -57,6 +57,10 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
 
     var isVideo: Bool { ports.contains { $0.mediaType == .video } }
 
+    /// Whether the running graph passes frames through: the connection and its ports enabled
+    /// (membership changes reach the graph at commit, not through this).
+    var passesMedia: Bool { isEnabled && ports.allSatisfy(\.isEnabled) }
+
     // MARK: Rotation
 
     /// Whether `videoOrientation` may be set (video connections).

@@ -240,6 +240,8 @@ final class CaptureDeviceCore: @unchecked Sendable {
     private let lock = NSLock()
     private var _descriptor: any LiveDeviceDescriptor
     private var connectedOverride: Bool?
+    /// The connection state last reported to observers and in notifications.
+    private var reportedConnected: Bool
     private var cachedFormats: [AVCaptureDevice.Format] = []
     private var activeIndex: Int?
     private var minDuration: CMTime?
@@ -257,6 +259,7 @@ final class CaptureDeviceCore: @unchecked Sendable {
     init(descriptor: any LiveDeviceDescriptor) {
         uniqueID = descriptor.uniqueID
         _descriptor = descriptor
+        reportedConnected = descriptor.isConnected
         controls = CaptureDeviceControls()
         let device = AVCaptureDevice(core: self)
         primary = device
@@ -288,14 +291,15 @@ final class CaptureDeviceCore: @unchecked Sendable {
         for handle in allHandles { KVORegistry.shared.didChange(handle, keyPath, old: old) }
     }
 
-    /// A fresh descriptor from the backend.
+    /// A fresh descriptor from the backend. Its connection state becomes the known one
+    /// silently: changes are reported by watchers, through `setConnected`.
     func update(_ descriptor: any LiveDeviceDescriptor) {
-        let wasConnected = isConnected
+        let connected = descriptor.isConnected
         lock.withLock {
             _descriptor = descriptor
             connectedOverride = nil
+            reportedConnected = connected
         }
-        if wasConnected != isConnected { notify(\.isConnected, old: wasConnected) }
     }
 
     var isConnected: Bool {
@@ -305,8 +309,13 @@ final class CaptureDeviceCore: @unchecked Sendable {
 
     /// Records what a device watcher saw; true when the connection state changed.
     func setConnected(_ connected: Bool) -> Bool {
-        let old = isConnected
-        lock.withLock { connectedOverride = connected }
+        let old = lock.withLock { () -> Bool in
+            defer {
+                connectedOverride = connected
+                reportedConnected = connected
+            }
+            return reportedConnected
+        }
         guard old != connected else { return false }
         notify(\.isConnected, old: old)
         return true

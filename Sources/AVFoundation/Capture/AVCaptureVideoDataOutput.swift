@@ -27,11 +27,44 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     /// Frames that wait for a busy delegate when late frames are kept.
     static let keptLateFrames = 8
 
-    /// A frame on its way to the delegate.
-    struct Pending: @unchecked Sendable {
-        let frame: LiveFrame
+    /// A frame on its way to the delegate. A frame about to be dropped lets go of the camera's
+    /// buffer at once (`strip()`), so that frames waiting for their drop report on a busy
+    /// delegate queue do not starve the camera's pool.
+    final class Pending: @unchecked Sendable {
+        let pts: CMTime
+        let duration: CMTime
         let connection: AVCaptureConnection
         let geometry: CaptureVideoGeometry
+        private let lock = NSLock()
+        private var frame: LiveFrame?
+        private var taken = false
+
+        init(frame: LiveFrame, connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
+            self.frame = frame
+            pts = frame.pts
+            duration = frame.duration
+            self.connection = connection
+            self.geometry = geometry
+        }
+
+        /// The frame for delivery (nil when it was stripped).
+        func take() -> LiveFrame? {
+            lock.withLock {
+                taken = true
+                return frame
+            }
+        }
+
+        /// Drops the picture unless delivery has begun.
+        func strip() {
+            lock.withLock { if !taken { frame = nil } }
+        }
+
+        /// Lets go of the picture once it was converted (the hand-over queue may keep the
+        /// object a while after delivery).
+        func release() {
+            lock.withLock { frame = nil }
+        }
     }
 
     /// What `videoSettings` asks for.
@@ -47,6 +80,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     private var settings = Settings()
     private var discardsLate = true
     private var handOver: DropLateQueue<Pending>?
+    private var lastPending: Pending?
     private var accepting = false
     private var deliveryGeneration = 0
     private var pools = BufferPools()
@@ -188,6 +222,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
         let queue = lock.withLock { () -> DropLateQueue<Pending>? in
             accepting = false
             deliveryGeneration += 1
+            lastPending = nil
             defer { handOver = nil }
             return handOver
         }
@@ -197,8 +232,20 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     override func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
-        let queue = lock.withLock { accepting ? handOver : nil }
-        queue?.enqueue(Pending(frame: frame, connection: connection, geometry: geometry))
+        let pending = Pending(frame: frame, connection: connection, geometry: geometry)
+        let (queue, previous, keepNewest) = lock.withLock { () -> (DropLateQueue<Pending>?, Pending?, Bool) in
+            defer { lastPending = pending }
+            return (accepting ? handOver : nil, lastPending, discardsLate)
+        }
+        guard let queue else { return }
+        if keepNewest {
+            // A waiting frame is pushed out by this one.
+            previous?.strip()
+        } else if queue.waitingCount >= Self.keptLateFrames {
+            // This one will not fit.
+            pending.strip()
+        }
+        queue.enqueue(pending)
     }
 
     /// A new hand-over queue for the current delegate, queue and policy (called with the lock
@@ -237,17 +284,22 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
 
     private func deliver(_ pending: Pending, generation: Int) {
         guard let (delegate, settings) = current(generation) else { return }
-        let sample: CMSampleBuffer
+        let rendered: Result<CVPixelBuffer?, any Error>
         do {
-            guard let buffer = try render(pending, settings: settings) else {
-                reportDrop(pending, reason: .outOfBuffers, generation: generation)
+            // The camera's buffer is let go before the delegate runs.
+            guard let frame = pending.take() else {
+                reportDrop(pending, reason: .frameWasLate, generation: generation)
                 return
             }
-            guard let made = Self.sampleBuffer(buffer, pts: pending.frame.pts, duration: pending.frame.duration) else { return }
-            sample = made
-        } catch {
+            rendered = Result { try render(pending, frame: frame, settings: settings) }
+            pending.release()
+        }
+        guard case .success(let converted) = rendered else { return }
+        guard let buffer = converted else {
+            reportDrop(pending, reason: .outOfBuffers, generation: generation)
             return
         }
+        guard let sample = Self.sampleBuffer(buffer, pts: pending.pts, duration: pending.duration) else { return }
         Thread.current.threadDictionary[Self.deliveringKey] = true
         delegate.captureOutput(self, didOutput: sample, from: pending.connection)
         Thread.current.threadDictionary[Self.deliveringKey] = nil
@@ -259,7 +311,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
         var format: CMVideoFormatDescription?
         CMVideoFormatDescriptionCreate(allocator: nil, codecType: settings.pixelFormat, width: Int32(size.width),
                                        height: Int32(size.height), extensions: nil, formatDescriptionOut: &format)
-        var timing = CMSampleTimingInfo(duration: pending.frame.duration, presentationTimeStamp: pending.frame.pts,
+        var timing = CMSampleTimingInfo(duration: pending.duration, presentationTimeStamp: pending.pts,
                                         decodeTimeStamp: .invalid)
         var sample: CMSampleBuffer?
         CMSampleBufferCreate(allocator: nil, dataBuffer: nil, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
@@ -284,7 +336,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// The frame converted, cropped, scaled, turned and mirrored into a pooled buffer; nil when
     /// the delegate holds every buffer of the pool.
-    private func render(_ pending: Pending, settings: Settings) throws -> CVPixelBuffer? {
+    private func render(_ pending: Pending, frame: LiveFrame, settings: Settings) throws -> CVPixelBuffer? {
         let (angle, mirrored) = pending.connection.videoSettingsSnapshot
         let size = outputSize(pending, settings: settings)
         let turned = angle % 180 != 0
@@ -292,7 +344,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
         var options = PixelConverter.Options()
         options.sourceRect = pending.geometry.zoomedCrop
         options.fast = true
-        let source = pending.frame.pixelBuffer
+        let source = frame.pixelBuffer
         guard let output = pools.make(settings.pixelFormat, size.width, size.height, limit: Self.poolCapacity) else { return nil }
         if angle == 0 && !mirrored {
             try PixelConverter.shared.transfer(from: source, to: output, options: options)

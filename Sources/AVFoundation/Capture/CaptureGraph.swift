@@ -85,7 +85,7 @@ final class CaptureGraph: @unchecked Sendable {
 
         func deliver(_ frame: LiveFrame) {
             let (targets, geometry) = lock.withLock { (self.targets, self.geometry) }
-            for target in targets where target.connection.isActive {
+            for target in targets where target.connection.passesMedia {
                 guard target.connection.admitsFrame(at: frame.pts, sourceDuration: frame.duration) else { continue }
                 target.output.receive(video: frame, from: target.connection, geometry: geometry)
             }
@@ -108,7 +108,7 @@ final class CaptureGraph: @unchecked Sendable {
 
         func deliver(_ chunk: LiveAudioChunk) {
             let targets = lock.withLock { self.targets }
-            for target in targets where target.connection.isActive {
+            for target in targets where target.connection.passesMedia {
                 target.output.receive(audio: chunk, from: target.connection)
             }
         }

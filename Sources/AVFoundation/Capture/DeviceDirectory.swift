@@ -76,7 +76,7 @@ final class DeviceDirectory: @unchecked Sendable {
     /// `AVCaptureDevice.wasConnectedNotification` / `wasDisconnectedNotification` (object: the
     /// device) and tells discovery sessions to re-evaluate their `devices`.
     func deviceConnectionChanged(uniqueID: String, connected: Bool) {
-        _ = allDevices()
+        if existingCore(uniqueID: uniqueID) == nil { _ = allDevices() }
         guard let core = existingCore(uniqueID: uniqueID) else { return }
         guard core.setConnected(connected) else { return }
         let device = core.primary
