@@ -111,7 +111,8 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable {
     open var formats: [AVCaptureDevice.Format] { core.formats() }
 
     /// The format in use. Setting it needs `lockForConfiguration()`; a format not in `formats`
-    /// raises. Sessions set it from their preset. Observable.
+    /// raises. Sessions set it from their preset; setting it yourself switches the sessions
+    /// using the device to `.inputPriority` and applies at once. Observable.
     open var activeFormat: AVCaptureDevice.Format {
         get {
             guard let format = core.activeFormat() else {
@@ -124,7 +125,9 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable {
             guard core.formats().contains(newValue) else {
                 CaptureException.raise("AVCaptureDevice", "setActiveFormat:", "Unsupported format (\(newValue))")
             }
+            let changed = core.activeFormat() != newValue
             core.setActiveFormat(newValue)
+            if changed { AVCaptureSession.deviceConfigurationChanged(core, formatChanged: true) }
         }
     }
 
@@ -140,6 +143,7 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable {
                                        "Unsupported frame duration - use -activeFormat.videoSupportedFrameRateRanges to discover valid ranges")
             }
             core.setFrameDurations(min: newValue.isValid ? newValue : nil, max: nil, changeMax: false)
+            AVCaptureSession.deviceConfigurationChanged(core, formatChanged: false)
         }
     }
 

@@ -41,6 +41,36 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
 
     public override init() {
         super.init()
+        Self.register(self)
+    }
+
+    // MARK: Sessions using a device
+
+    private struct WeakSession { weak var session: AVCaptureSession? }
+    private static let registryLock = NSLock()
+    nonisolated(unsafe) private static var sessions: [WeakSession] = []
+
+    private static func register(_ session: AVCaptureSession) {
+        registryLock.withLock {
+            sessions.removeAll { $0.session == nil }
+            sessions.append(WeakSession(session: session))
+        }
+    }
+
+    /// A client set a device's active format (`formatChanged`) or frame durations: sessions
+    /// using the device apply it at once — a new format switches their preset to
+    /// `.inputPriority`, as on Apple platforms.
+    static func deviceConfigurationChanged(_ device: CaptureDeviceCore, formatChanged: Bool) {
+        let live = registryLock.withLock { sessions.compactMap(\.session) }
+        for session in live {
+            let uses = session.lock.withLock { session.configuration.deviceInputs.contains { $0.device.core === device } }
+            guard uses else { continue }
+            if formatChanged {
+                session.mutate { $0.preset = .inputPriority }
+            } else {
+                session.mutate { _ in }
+            }
+        }
     }
 
     // MARK: Preset

@@ -147,6 +147,26 @@ extension CaptureTests {
             #expect(recorder.frames.dropFirst(firstHD + 1).allSatisfy { $0.width == 1280 && $0.height == 720 })
         }
 
+        @Test func settingTheDeviceFormatWhileRunningSwitchesToInputPriority() throws {
+            let camera = try CaptureCameras.vgaCamera()
+            let recorder = FrameRecorder()
+            let (session, _) = try makeSession(camera: camera, preset: .vga640x480, recorder: recorder)
+            session.startRunning()
+            defer {
+                session.stopRunning()
+                session.sessionPreset = .high
+            }
+            #expect(waitUntil(10) { recorder.count >= 2 })
+            let small = try #require(camera.formats.first { CMVideoFormatDescriptionGetDimensions($0.formatDescription).width == 320 })
+            try camera.lockForConfiguration()
+            camera.activeFormat = small
+            camera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 10)
+            camera.unlockForConfiguration()
+            #expect(session.sessionPreset == .inputPriority)
+            let mark = recorder.count
+            #expect(waitUntil(10) { recorder.frames.dropFirst(mark).contains { $0.width == 320 && $0.duration == CMTime(value: 1, timescale: 10) } })
+        }
+
         @Test func removingAFileCamerasFilePostsARuntimeErrorAndStops() throws {
             CaptureCameras.install()
             try CaptureCameras.makeFileCameraClip()
