@@ -44,6 +44,11 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
         Self.register(self)
     }
 
+    deinit {
+        // A session released while running stops its sources.
+        graph?.stop()
+    }
+
     // MARK: Sessions using a device
 
     private struct WeakSession { weak var session: AVCaptureSession? }

@@ -73,6 +73,7 @@ final class FrameRecorder: NSObject, AVCaptureVideoDataOutputSampleBufferDelegat
         var holding = false
         var delay: useconds_t = 0
         var firstPixelBuffer: CVPixelBuffer?
+        var latencies: [Double] = []
     }
 
     private let state = Mutex(State())
@@ -82,6 +83,8 @@ final class FrameRecorder: NSObject, AVCaptureVideoDataOutputSampleBufferDelegat
     var count: Int { state.withLock { $0.frames.count } }
     var drops: [String] { state.withLock { $0.drops } }
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+    /// How old each frame was (host time − PTS, seconds) when its callback began.
+    var latencies: [Double] { state.withLock { $0.latencies } }
     var lastPixelBuffer: CVPixelBuffer? { state.withLock { $0.firstPixelBuffer } }
 
     /// Makes each callback take `seconds`.
@@ -95,7 +98,9 @@ final class FrameRecorder: NSObject, AVCaptureVideoDataOutputSampleBufferDelegat
     }
 
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        let age = (CMClockGetTime(CMClockGetHostTimeClock()) - CMSampleBufferGetPresentationTimeStamp(sampleBuffer)).seconds
         let delay = state.withLock { s -> useconds_t in
+            s.latencies.append(age)
             s.inFlight += 1
             s.maxInFlight = max(s.maxInFlight, s.inFlight)
             return s.delay

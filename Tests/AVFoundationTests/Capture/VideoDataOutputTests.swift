@@ -75,6 +75,9 @@ extension CaptureTests {
             let frames = recorder.frames
             #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.pts < $1.pts })
             #expect(recorder.maxInFlight == 1)
+            // No backlog: each delivered frame is the newest, a frame or so old, not 200 ms.
+            let ages = recorder.latencies.sorted()
+            #expect(ages[ages.count / 2] < 0.1, "\(ages)")
 
             // Keeping late frames: all delivered in order, a backlog of at most 8 waits.
             let keeper = FrameRecorder()
