@@ -21,6 +21,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     private var minFrameDuration = CMTime.invalid
     private var maxFrameDuration = CMTime.invalid
     private var scaleAndCrop: CGFloat = 1
+    private var preferredStabilization = AVCaptureVideoStabilizationMode.off
     private var channels: [AVCaptureAudioChannel] = []
     /// The session the connection is in, if any.
     weak var session: AVCaptureSession?
@@ -177,6 +178,15 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
 
     /// Whether video stabilization is offered (never here).
     open var isVideoStabilizationSupported: Bool { false }
+
+    /// The stabilization asked for (default `.off`); stored, as no camera here stabilizes.
+    open var preferredVideoStabilizationMode: AVCaptureVideoStabilizationMode {
+        get { lock.withLock { preferredStabilization } }
+        set { lock.withLock { preferredStabilization = newValue } }
+    }
+
+    /// The stabilization applied: `.off`.
+    open var activeVideoStabilizationMode: AVCaptureVideoStabilizationMode { .off }
 
     /// Decides whether a frame at `pts` passes the frame-rate limit (`videoMinFrameDuration`),
     /// `sourceDuration` being the source's frame interval; records it when it passes.

@@ -70,6 +70,11 @@ extension AVCaptureDevice {
             audio == nil ? [CMVideoDimensions(width: Int32(live.width), height: Int32(live.height))] : []
         }
 
+        /// Whether the format offers `videoStabilizationMode`: only `.off` here.
+        open func isVideoStabilizationModeSupported(_ videoStabilizationMode: AVCaptureVideoStabilizationMode) -> Bool {
+            videoStabilizationMode == .off
+        }
+
         /// Whether `frameDuration` is within one of the format's ranges.
         func supports(frameDuration: CMTime) -> Bool {
             guard audio == nil, frameDuration.isNumeric else { return false }

@@ -30,6 +30,8 @@ public let AVCaptureSessionInterruptionReasonKey: String = "AVCaptureSessionInte
 open class AVCaptureSession: NSObject, @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var configuration = SessionConfiguration()
+    /// The configuration as of the last applied transaction (what a start runs).
+    private var committed = SessionConfiguration()
     private var depth = 0
     private var running = false
     private var interrupted = false
@@ -283,7 +285,10 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     /// running graph.
     private func apply() {
         runLock.withLock {
-            let snapshot = lock.withLock { configuration }
+            let snapshot = lock.withLock { () -> SessionConfiguration in
+                committed = configuration
+                return configuration
+            }
             applyFormats(snapshot)
             guard let graph else { return }
             if let error = graph.apply(snapshot) {
@@ -323,7 +328,8 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     open func startRunning() {
         runLock.withLock {
             guard !lock.withLock({ running }) else { return }
-            let snapshot = lock.withLock { configuration }
+            // Inside a configuration block the session starts as last committed.
+            let snapshot = lock.withLock { committed }
             applyFormats(snapshot)
             generation += 1
             let generation = self.generation

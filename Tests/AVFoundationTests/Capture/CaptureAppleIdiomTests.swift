@@ -121,16 +121,23 @@ private final class CameraManager: NSObject, AVCaptureVideoDataOutputSampleBuffe
 extension CaptureTests {
     @Suite("Capture as Apple's sample code writes it")
     struct AppleIdiomTests {
-        @Test func cameraManagerWithASessionQueue() async throws {
+        @Test func cameraManagerWithASessionQueue() throws {
             CaptureCameras.install()
             let manager = CameraManager()
-            let result = await withCheckedContinuation { continuation in
-                manager.configure { continuation.resume(returning: $0) }
+            // Synchronous waits: the test must not hold a thread of the (small) cooperative pool.
+            let configured = DispatchSemaphore(value: 0)
+            let result = Mutex<CameraManager.SetupResult?>(nil)
+            manager.configure { outcome in
+                result.withLock { $0 = outcome }
+                configured.signal()
             }
-            #expect(result == .success)
+            #expect(configured.wait(timeout: .now() + 60) == .success)
+            #expect(result.withLock { $0 } == .success)
             manager.start()
             #expect(waitUntil(10) { manager.frameSizes.count >= 5 })
-            await withCheckedContinuation { continuation in manager.stop { continuation.resume() } }
+            let stopped = DispatchSemaphore(value: 0)
+            manager.stop { stopped.signal() }
+            #expect(stopped.wait(timeout: .now() + 60) == .success)
             #expect(manager.frameSizes.allSatisfy { $0 == CGSize(width: 480, height: 640) })
             #expect(manager.runningChanges.withLock { $0 } == [true, false])
             #expect(!manager.session.isRunning)
