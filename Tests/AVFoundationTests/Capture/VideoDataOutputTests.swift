@@ -128,6 +128,29 @@ extension CaptureTests {
             #expect(recorder.frames.allSatisfy { $0.exifWidth == 480 && $0.exifHeight == 640 })
         }
 
+        /// What part of the camera's picture fills the output: the centre crop to the preset's
+        /// aspect, narrowed by the device's zoom.
+        @Test func presetAndZoomCrops() throws {
+            let wide = CaptureVideoGeometry(sourceWidth: 1280, sourceHeight: 720, width: 640, height: 480, device: nil)
+            #expect(wide.crop == .init(x: 160, y: 0, width: 960, height: 720))
+            let tall = CaptureVideoGeometry(sourceWidth: 640, sourceHeight: 480, width: 1280, height: 720, device: nil)
+            #expect(tall.crop == .init(x: 0, y: 60, width: 640, height: 360))
+            let same = CaptureVideoGeometry(sourceWidth: 640, sourceHeight: 480, width: 480, height: 360, device: nil)
+            #expect(same.crop == .init(x: 0, y: 0, width: 640, height: 480))
+            #expect(same.zoomedCrop == same.crop)
+            let camera = try CaptureCameras.vgaCamera()
+            let zoomed = CaptureVideoGeometry(sourceWidth: 640, sourceHeight: 480, width: 640, height: 480, device: camera.core)
+            try camera.lockForConfiguration()
+            defer {
+                camera.videoZoomFactor = 1
+                camera.unlockForConfiguration()
+            }
+            camera.videoZoomFactor = 2
+            #expect(zoomed.zoomedCrop == .init(x: 160, y: 120, width: 320, height: 240))
+            camera.videoZoomFactor = 16
+            #expect(zoomed.zoomedCrop == .init(x: 300, y: 224, width: 40, height: 30))
+        }
+
         /// The pixel move behind rotation and mirroring, on a picture with one marked corner.
         @Test(arguments: [(0, false, 0, 0), (90, false, 1, 0), (180, false, 3, 1), (270, false, 0, 3), (90, true, 0, 0), (0, true, 3, 0)])
         func rotationMovesTheTopLeftPixel(angle: Int, mirrored: Bool, x: Int, y: Int) throws {
