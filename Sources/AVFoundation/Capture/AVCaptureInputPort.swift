@@ -5,7 +5,9 @@ import Foundation
 extension AVCaptureInput {
     /// One stream an input provides; connections link ports to outputs.
     open class Port: NSObject, @unchecked Sendable {
-        private unowned(unsafe) let owner: AVCaptureInput
+        /// Held strongly: a connection may outlive its input's place in a session, and
+        /// `input` is not optional (the input–port cycle lasts as long as the input is used).
+        private let owner: AVCaptureInput
         private let type: AVMediaType
         private let lock = NSLock()
         private var enabled = true

@@ -18,7 +18,8 @@ public let AVCaptureSessionInterruptionReasonKey: String = "AVCaptureSessionInte
 /// the running capture — devices, formats and routing change together at the commit, as one
 /// transaction. Outside a pair each change is its own transaction.
 ///
-/// Running: `startRunning()` and `stopRunning()` block until the capture started or stopped;
+/// Running: `startRunning()` and `stopRunning()` block until the capture started (first frames
+/// on their way) or stopped;
 /// call them off the main thread as on Apple platforms (and never on an output's delegate
 /// queue). `didStartRunningNotification` and `didStopRunningNotification` are posted on the
 /// calling thread before they return; `isRunning` is observable. After `stopRunning()` returns
@@ -323,8 +324,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     @available(*, deprecated, renamed: "synchronizationClock")
     open var masterClock: CMClock? { synchronizationClock }
 
-    /// Starts the capture and returns when the sources run. When a source cannot start,
-    /// `runtimeErrorNotification` is posted and the session stays stopped.
+    /// Starts the capture and returns when every camera delivered its first frame (or after
+    /// 5 s). When a source cannot start, `runtimeErrorNotification` is posted and the session
+    /// stays stopped.
     open func startRunning() {
         runLock.withLock {
             guard !lock.withLock({ running }) else { return }
@@ -343,6 +345,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
                                          device: error.device, reason: error.error.description))
                 return
             }
+            // Running means frames flow: wait for each camera's first frame (a camera slower
+            // than 5 s to start is left to deliver when it can).
+            _ = graph.waitForFirstFrames(seconds: 5)
             self.graph = graph
             lock.withLock { running = true }
             KVORegistry.shared.didChange(self, \AVCaptureSession.isRunning, old: false)

@@ -83,8 +83,23 @@ final class CaptureGraph: @unchecked Sendable {
             }
         }
 
+        /// Signalled by the first frame.
+        private let firstFrame = DispatchSemaphore(value: 0)
+        private var sawFrame = false
+
+        /// Waits until the first frame arrived, or `deadline`; true when it did.
+        func waitForFirstFrame(until deadline: DispatchTime) -> Bool {
+            guard firstFrame.wait(timeout: deadline) == .success else { return false }
+            firstFrame.signal()
+            return true
+        }
+
         func deliver(_ frame: LiveFrame) {
-            let (targets, geometry) = lock.withLock { (self.targets, self.geometry) }
+            let (targets, geometry, first) = lock.withLock { () -> ([Target], CaptureVideoGeometry, Bool) in
+                defer { sawFrame = true }
+                return (self.targets, self.geometry, !sawFrame)
+            }
+            if first { firstFrame.signal() }
             for target in targets where target.connection.passesMedia {
                 guard target.connection.admitsFrame(at: frame.pts, sourceDuration: frame.duration) else { continue }
                 target.output.receive(video: frame, from: target.connection, geometry: geometry)
@@ -229,6 +244,13 @@ final class CaptureGraph: @unchecked Sendable {
         }
         activeOutputs = outputs
         return nil
+    }
+
+    /// Waits (up to `seconds`) until every running camera delivered its first frame; true when
+    /// all did.
+    func waitForFirstFrames(seconds: Double) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        return videoRoutes.values.allSatisfy { $0.waitForFirstFrame(until: deadline) }
     }
 
     /// Stops every source (no frame is delivered after this), then tells the outputs.
