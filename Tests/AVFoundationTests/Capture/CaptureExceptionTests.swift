@@ -7,6 +7,16 @@ import Testing
 extension CaptureTests {
     @Suite("Capture exceptions")
     struct ExceptionTests {
+        /// Not an exception: another process sees the same unique IDs (they are stable).
+        @Test func anotherProcessSeesTheSameUniqueIDs() async {
+            await #expect(processExitsWith: .success) {
+                CaptureCameras.install()
+                let ids = AVCaptureDevice.DiscoverySession(deviceTypes: [.external], mediaType: .video, position: .unspecified)
+                    .devices.map(\.uniqueID)
+                guard ids.starts(with: [CaptureCameras.vga, CaptureCameras.hd]) else { exit(1) }
+            }
+        }
+
         @Test func settingTheActiveFormatWithoutTheLockStopsTheProgram() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 CaptureCameras.install()
