@@ -42,6 +42,7 @@ extension CaptureTests {
             usleep(500_000)
             #expect(recorder.count == count, "frames after stopRunning returned")
             #expect((60...80).contains(count), "\(count) frames in 5 s")
+            print("AT-C1: \(count) frames of 480×360 BGRA in 5 s at videoMinFrameDuration 1/15 on a 30 fps camera")
             let frames = recorder.frames
             #expect(frames.allSatisfy { $0.width == 480 && $0.height == 360 && $0.pixelFormat == kCVPixelFormatType_32BGRA })
             #expect(frames.allSatisfy { $0.exifWidth == 480 && $0.exifHeight == 360 && $0.mediaType == kCMMediaType_Video })
@@ -78,6 +79,8 @@ extension CaptureTests {
             // No backlog: each delivered frame is the newest, a frame or so old, not 200 ms.
             let ages = recorder.latencies.sorted()
             #expect(ages[ages.count / 2] < 0.1, "\(ages)")
+            print("AT-C2: \(count) frames delivered in 5 s to a 200 ms delegate, \(drops.count) dropped as FrameWasLate, "
+                  + "median age at delivery \(Int(ages[ages.count / 2] * 1000)) ms")
 
             // Keeping late frames: all delivered in order, a backlog of at most 8 waits.
             let keeper = FrameRecorder()
