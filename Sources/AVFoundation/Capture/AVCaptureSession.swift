@@ -368,6 +368,11 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     }
 
     private func sourceFailed(_ error: LiveSourceError, device: AVCaptureDevice, generation: Int) {
+        // A source that lost its device is a disconnection the device watchers may not have
+        // seen yet (a file camera notices its file gone at the loop's seam).
+        if error.isDisconnection {
+            DeviceDirectory.shared.deviceConnectionChanged(uniqueID: device.uniqueID, connected: false)
+        }
         runLock.withLock {
             guard self.generation == generation, lock.withLock({ running }) else { return }
             fail(device, AVError(error.isDisconnection ? .deviceWasDisconnected : .unknown, device: device, reason: error.description))

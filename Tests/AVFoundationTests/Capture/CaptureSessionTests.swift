@@ -176,6 +176,7 @@ extension CaptureTests {
             let (session, _) = try makeSession(camera: camera, preset: .high, recorder: recorder)
             let errors = Mutex<[AVError]>([])
             let stops = Mutex(0)
+            let disconnections = Mutex(0)
             let center = NotificationCenter.default
             let observers = [
                 center.addObserver(forName: AVCaptureSession.runtimeErrorNotification, object: session, queue: nil) { note in
@@ -183,6 +184,10 @@ extension CaptureTests {
                 },
                 center.addObserver(forName: AVCaptureSession.didStopRunningNotification, object: session, queue: nil) { _ in
                     stops.withLock { $0 += 1 }
+                },
+                // The notification's object is the device's shared object, equal to `camera`.
+                center.addObserver(forName: AVCaptureDevice.wasDisconnectedNotification, object: nil, queue: nil) { note in
+                    if (note.object as? AVCaptureDevice) == camera { disconnections.withLock { $0 += 1 } }
                 },
             ]
             defer { observers.forEach(center.removeObserver) }
@@ -194,6 +199,8 @@ extension CaptureTests {
             #expect(waitUntil(30) { !session.isRunning })
             #expect(errors.withLock { $0.map(\.code) } == [.deviceWasDisconnected])
             #expect(stops.withLock { $0 } == 1)
+            #expect(disconnections.withLock { $0 } == 1)
+            #expect(!camera.isConnected)
             let count = recorder.count
             usleep(300_000)
             #expect(recorder.count == count)
