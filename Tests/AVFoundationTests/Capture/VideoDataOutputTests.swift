@@ -131,6 +131,23 @@ extension CaptureTests {
             #expect(recorder.frames.allSatisfy { $0.exifWidth == 480 && $0.exifHeight == 640 })
         }
 
+        /// macOS's size keys and the other pixel formats.
+        @Test func sizeKeysAndOtherPixelFormats() throws {
+            let camera = try CaptureCameras.vgaCamera()
+            for format in [kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange] {
+                let recorder = FrameRecorder()
+                let (session, output) = try makeSession(camera: camera, preset: .vga640x480, recorder: recorder) { output, _ in
+                    output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: format),
+                                            kCVPixelBufferWidthKey as String: 320, kCVPixelBufferHeightKey as String: 240]
+                }
+                #expect((output.videoSettings[kCVPixelBufferWidthKey as String] as? NSNumber)?.intValue == 320)
+                session.startRunning()
+                #expect(waitUntil(10) { recorder.count >= 3 })
+                session.stopRunning()
+                #expect(recorder.frames.allSatisfy { $0.width == 320 && $0.height == 240 && $0.pixelFormat == format })
+            }
+        }
+
         /// What part of the camera's picture fills the output: the centre crop to the preset's
         /// aspect, narrowed by the device's zoom.
         @Test func presetAndZoomCrops() throws {
