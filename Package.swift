@@ -55,6 +55,18 @@ let package = Package(
             pkgConfig: "rubberband",
             providers: [.apt(["librubberband-dev"])]
         ),
+        // C: zbar (barcode and QR code reader) through pkg-config. Only MediaEngine imports it
+        // (`internal import`): the capture metadata output's code scanner. Linked: it adds 3–5 % to
+        // `avtool --help` start-up (measured; docs/ARCHITECTURE.md).
+        .systemLibrary(
+            name: "CZbar",
+            pkgConfig: "zbar",
+            providers: [.apt(["libzbar-dev"])]
+        ),
+        // C: SDL2 (windows for the capture preview and, later, the player) — headers only, loaded
+        // with dlopen at the first window: loading it added 12–14 % to `avtool --help` start-up
+        // (~20 more shared libraries; measured, docs/ARCHITECTURE.md). Only MediaEngine imports it.
+        .target(name: "CSDL2", path: "Sources/CSDL2"),
         // Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
@@ -66,7 +78,8 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),
         // The engine: every FFmpeg call lives here.
-        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CoreMedia", "CoreVideo", "CoreGraphics"],
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CZbar", "CSDL2", "CoreMedia", "CoreVideo",
+                                                   "CoreGraphics"],
                 swiftSettings: strict),
         // Public frameworks that stand on the engine.
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),

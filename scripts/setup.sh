@@ -23,7 +23,8 @@ fi
 # 1. System packages. The -dev packages give the C libraries through pkg-config (capture: PulseAudio,
 #    XCB with SHM and XFIXES, zbar, SDL2, and the kernel's V4L2 header linux/videodev2.h); the CLI
 #    tools are what tests and benchmarks compare against; PulseAudio, Xvfb and their clients are the
-#    services capture tests run against (scripts/capture-services.sh).
+#    services capture tests run against (scripts/capture-services.sh); qrencode and zint make the
+#    codes the code scanner's tests read.
 APT_PACKAGES=(
     pkg-config
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
@@ -32,6 +33,7 @@ APT_PACKAGES=(
     ffmpeg
     mediainfo
     atomicparsley libimage-exiftool-perl python3-mutagen
+    qrencode zint
     libpulse-dev libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libzbar-dev libsdl2-dev linux-libc-dev
     pulseaudio pulseaudio-utils xvfb x11-utils xauth
     python3 python3-pip

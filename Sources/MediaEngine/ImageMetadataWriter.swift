@@ -7,18 +7,11 @@ package enum ImageMetadataWriter {
     /// `data` with EXIF orientation `orientation` (1…8) recorded.
     package static func settingOrientation(_ orientation: Int, in data: Data, format: ImageFormat) -> Data {
         guard (1 ... 8).contains(orientation) else { return data }
-        // A little-endian TIFF structure holding IFD0 with the single Orientation (0x0112) tag.
-        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,
-                             0x01, 0x00,
-                             0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, UInt8(orientation), 0x00, 0x00, 0x00,
-                             0x00, 0x00, 0x00, 0x00]
+        // A TIFF structure holding IFD0 with the single Orientation (0x0112) tag (ExifWriter).
+        let tiff = ExifWriter.tiffStructure(tiff: ["Orientation": orientation], exif: nil)
         switch format {
         case .jpeg:
-            var segment: [UInt8] = [0xFF, 0xE1]
-            let length = 2 + 6 + tiff.count
-            segment += [UInt8(length >> 8), UInt8(length & 0xFF)]
-            segment += Array("Exif".utf8) + [0, 0] + tiff
-            return insertingJPEGSegment(segment, into: data)
+            return (try? ExifWriter.settingExif(tiff: ["Orientation": orientation], exif: nil, in: data)) ?? data
         case .png:
             return insertingPNGChunk(type: "eXIf", body: tiff, into: data)
         default:
@@ -47,18 +40,6 @@ package enum ImageMetadataWriter {
         default:
             return data
         }
-    }
-
-    /// Inserts a marker segment after SOI and any JFIF APP0 segment.
-    private static func insertingJPEGSegment(_ segment: [UInt8], into data: Data) -> Data {
-        let bytes = [UInt8](data)
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return data }
-        var at = 2
-        if bytes[2] == 0xFF, bytes[3] == 0xE0, bytes.count > 6 {
-            at = 4 + (Int(bytes[4]) << 8 | Int(bytes[5]))
-        }
-        guard at <= bytes.count else { return data }
-        return Data(bytes[..<at] + segment + bytes[at...])
     }
 
     /// Inserts a chunk right after IHDR (before any image data, as the PNG spec requires for

@@ -1,0 +1,472 @@
+// WindowSink: a window on the desktop showing pixel buffers (SDL2) — the capture preview layer's
+// display, and later the player layer's. One render thread owns every SDL call.
+internal import CSDL2
+import CoreGraphics
+import CoreVideo
+import Foundation
+
+/// Shows pictures in a window: the newest `CVPixelBuffer` given to `show(_:)` is drawn at the
+/// place a placement function computes from the window and picture sizes (the caller's video
+/// gravity, rotation and mirroring), with black around it.
+///
+/// All SDL work happens on one process-wide render thread, whatever thread calls the sink:
+/// windows are created and destroyed there, frames uploaded and presented there, events pumped
+/// there (every 10 ms while a window is open). SDL2 itself is loaded with `dlopen` at the first
+/// window, so processes that never show one do not load it.
+///
+/// `'420v'`/`'420f'` (NV12) buffers are uploaded as NV12 textures (SDL converts with the
+/// buffer's matrix: full range as JPEG, else BT.709 from 720 lines up or when tagged 709, BT.601
+/// below); `'BGRA'` as 32-bit textures; other formats are converted to `'BGRA'` first.
+///
+/// Without a display — no `DISPLAY` or `WAYLAND_DISPLAY`, `AVFOUNDATION_PREVIEW=off`, SDL2
+/// missing, or SDL failing to start or to make the window — the sink is `.headless` with the
+/// reason and counts the frames it is given; it never fails otherwise. Closing the window (the
+/// window manager's close button) makes it headless too. `close()` destroys the window.
+package final class WindowSink: @unchecked Sendable {
+    /// Where the picture goes in the window (window pixels, top-left origin): the rectangle of
+    /// the *unrotated* picture, turned `angle` degrees clockwise about its centre after being
+    /// flipped left to right when `flipHorizontally` (SDL's `RenderCopyEx` convention).
+    package struct Placement: Sendable, Equatable {
+        package var destination: CGRect
+        package var angle: Int
+        package var flipHorizontally: Bool
+
+        package init(destination: CGRect, angle: Int = 0, flipHorizontally: Bool = false) {
+            self.destination = destination
+            self.angle = angle
+            self.flipHorizontally = flipHorizontally
+        }
+
+        /// The picture stretched over the whole window.
+        package static func fill(window: CGSize, picture: CGSize) -> Placement {
+            Placement(destination: CGRect(origin: .zero, size: window))
+        }
+    }
+
+    /// Computes the placement from the window's size and the picture's (both in pixels).
+    package typealias Placer = @Sendable (_ window: CGSize, _ picture: CGSize) -> Placement
+
+    /// What the sink is doing.
+    package enum State: Sendable, Equatable {
+        /// A window is open and shows the frames.
+        case showing
+        /// No window: frames are counted and dropped. The text says why.
+        case headless(String)
+        /// `close()` was called.
+        case closed
+    }
+
+    private let lock = NSCondition()
+    private var _state: State = .headless("opening")
+    private var pending: CVPixelBuffer?
+    private var _presented = 0
+    private var _received = 0
+    private var _placer: Placer
+    private var _windowSize: CGSize = .zero
+    /// The render thread's record of this sink's window (touched only on the render thread).
+    fileprivate var window: SDLWindow?
+
+    /// Opens a `width`×`height` window titled `title` at `position` (screen pixels; centred
+    /// when nil), or goes headless with the reason. Returns once the window exists (or not).
+    package init(title: String, width: Int, height: Int, position: (x: Int, y: Int)? = nil,
+                 placement: @escaping Placer = Placement.fill) {
+        _placer = placement
+        let outcome = SDLRenderThread.shared.open(self, title: title, width: max(1, width), height: max(1, height),
+                                                   position: position)
+        lock.withLock { _state = outcome }
+    }
+
+    deinit { SDLRenderThread.shared.closeWithoutWaiting(window) }
+
+    /// `.showing`, `.headless(why)` or `.closed`.
+    package var state: State { lock.withLock { _state } }
+
+    /// How many frames were drawn and presented in the window.
+    package var presentedCount: Int { lock.withLock { _presented } }
+
+    /// How many frames `show` was given (drawn, replaced by a newer one, or dropped headless).
+    package var receivedCount: Int { lock.withLock { _received } }
+
+    /// The window's drawable size in pixels (zero when headless).
+    package var windowSize: CGSize { lock.withLock { _windowSize } }
+
+    /// Changes how the picture is placed (gravity, rotation, mirroring); redrawn at once.
+    package func setPlacement(_ placement: @escaping Placer) {
+        lock.withLock { _placer = placement }
+        SDLRenderThread.shared.wake(redraw: self)
+    }
+
+    /// Shows `pixelBuffer` next: it replaces any frame not yet drawn (the newest wins). The
+    /// buffer is read on the render thread and released after the upload.
+    package func show(_ pixelBuffer: CVPixelBuffer) {
+        let showing = lock.withLock { () -> Bool in
+            _received += 1
+            guard _state == .showing else { return false }
+            pending = pixelBuffer
+            return true
+        }
+        if showing { SDLRenderThread.shared.wake(redraw: nil) }
+    }
+
+    /// Waits until at least `count` frames were presented, the sink stops showing, or `timeout`
+    /// seconds pass; true when `count` were presented.
+    @discardableResult
+    package func waitUntilPresented(count: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while _presented < count, _state == .showing {
+            if !lock.wait(until: deadline) { break }
+        }
+        return _presented >= count
+    }
+
+    /// Destroys the window (waiting for the render thread to do so); the sink is `.closed`.
+    package func close() {
+        let wasOpen = lock.withLock { () -> Bool in
+            defer { _state = .closed; pending = nil; lock.broadcast() }
+            return _state != .closed
+        }
+        if wasOpen { SDLRenderThread.shared.close(self) }
+    }
+
+    // MARK: Render-thread side
+
+    fileprivate func takePending() -> CVPixelBuffer? {
+        lock.withLock {
+            let frame = pending
+            pending = nil
+            return frame
+        }
+    }
+
+    /// The current placement function.
+    fileprivate var placer: Placer { lock.withLock { _placer } }
+
+    fileprivate func didPresent(windowSize: CGSize, counted: Bool) {
+        lock.withLock {
+            _windowSize = windowSize
+            if counted { _presented += 1 }
+            lock.broadcast()
+        }
+    }
+
+    fileprivate func becameHeadless(_ why: String) {
+        lock.withLock {
+            if _state == .showing { _state = .headless(why) }
+            pending = nil
+            _windowSize = .zero
+            lock.broadcast()
+        }
+    }
+}
+
+/// A window, its renderer and texture (render thread only).
+fileprivate final class SDLWindow {
+    let window: OpaquePointer
+    let renderer: OpaquePointer
+    let id: UInt32
+    var texture: OpaquePointer?
+    var textureFormat: OSType = 0
+    var textureSize = (width: 0, height: 0)
+    var lastPicture: CGSize = .zero
+    weak var sink: WindowSink?
+
+    init(window: OpaquePointer, renderer: OpaquePointer, id: UInt32, sink: WindowSink) {
+        self.window = window
+        self.renderer = renderer
+        self.id = id
+        self.sink = sink
+    }
+}
+
+/// The one thread that makes SDL calls.
+private final class SDLRenderThread: @unchecked Sendable {
+    static let shared = SDLRenderThread()
+
+    private let lock = NSCondition()
+    private var commands: [() -> Void] = []
+    private var wakeups = 0
+    private var started = false
+    // Render-thread state.
+    private var api: avf_sdl_api?
+    private var videoStarted = false
+    private var windows: [SDLWindow] = []
+    private var redraw: Set<ObjectIdentifier> = []
+    private let converter = PixelConverter(capacity: 2, threads: 1)
+
+    /// Runs `work` on the render thread and waits for its result.
+    private func sync<T>(_ work: @escaping () -> T) -> T {
+        if Thread.current.name == "com.avfoundation.sdl-render" { return work() }
+        let done = NSCondition()
+        var result: T?
+        enqueue {
+            let value = work()
+            done.withLock { result = value; done.signal() }
+        }
+        done.lock()
+        while result == nil { done.wait() }
+        done.unlock()
+        return result!
+    }
+
+    private func enqueue(_ work: @escaping () -> Void) {
+        lock.withLock {
+            commands.append(work)
+            if !started {
+                started = true
+                let thread = Thread { [unowned self] in self.run() }
+                thread.name = "com.avfoundation.sdl-render"
+                thread.start()
+            }
+            lock.signal()
+        }
+    }
+
+    /// Asks the thread to look for new frames (and redraw `sink`'s window when given).
+    func wake(redraw sink: WindowSink?) {
+        lock.withLock {
+            wakeups += 1
+            if let sink { commands.append { [weak self, weak sink] in
+                guard let self, let window = sink?.window else { return }
+                self.redraw.insert(ObjectIdentifier(window))
+            } }
+            lock.signal()
+        }
+    }
+
+    func open(_ sink: WindowSink, title: String, width: Int, height: Int, position: (x: Int, y: Int)?) -> WindowSink.State {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["AVFOUNDATION_PREVIEW"]?.lowercased() == "off" {
+            return .headless("no display: AVFOUNDATION_PREVIEW=off")
+        }
+        if (environment["DISPLAY"] ?? "").isEmpty && (environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            return .headless("no display: neither DISPLAY nor WAYLAND_DISPLAY is set")
+        }
+        return sync { self.create(sink, title: title, width: width, height: height, position: position) }
+    }
+
+    func close(_ sink: WindowSink) {
+        _ = sync { () -> Bool in
+            if let window = sink.window { self.destroy(window) }
+            sink.window = nil
+            return true
+        }
+    }
+
+    /// From a sink's deinit: the window (if any) is destroyed later on the thread.
+    func closeWithoutWaiting(_ window: SDLWindow?) {
+        guard let window else { return }
+        enqueue { [weak self] in self?.destroy(window) }
+    }
+
+    // MARK: The thread
+
+    private func run() {
+        while true {
+            lock.lock()
+            if commands.isEmpty && wakeups == 0 {
+                if windows.isEmpty {
+                    lock.wait()
+                } else {
+                    _ = lock.wait(until: Date().addingTimeInterval(0.010))
+                }
+            }
+            let work = commands
+            commands.removeAll()
+            wakeups = 0
+            lock.unlock()
+            for item in work { item() }
+            guard let api else { continue }
+            pumpEvents(api)
+            for window in windows { render(window, api) }
+        }
+    }
+
+    private func message(_ api: avf_sdl_api) -> String {
+        api.GetError().map { String(cString: $0) } ?? "unknown SDL error"
+    }
+
+    private func startVideo() -> String? {
+        if videoStarted { return nil }
+        if api == nil {
+            guard let loaded = avf_sdl_load() else {
+                return "no display: " + String(cString: avf_sdl_load_error())
+            }
+            api = loaded.pointee
+        }
+        guard let api else { return "no display: SDL2 not loaded" }
+        // SDL must not take SIGINT/SIGTERM (avtool's recorder stops on them), nor bypass the
+        // compositor; the software renderer works everywhere (Xvfb, VMs, remote X) and the
+        // SDL_RENDER_DRIVER environment variable still overrides it.
+        _ = api.SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
+        _ = api.SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        _ = api.SetHint(SDL_HINT_RENDER_DRIVER, "software")
+        // X only, unless a Wayland compositor is named (SDL would otherwise try Wayland first
+        // and print libwayland's complaints); the SDL_VIDEODRIVER variable still overrides it.
+        if (ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            _ = api.SetHint(SDL_HINT_VIDEODRIVER, "x11")
+        }
+        if api.InitSubSystem(UInt32(SDL_INIT_VIDEO)) != 0 {
+            return "no display: SDL could not start its video subsystem: \(message(api))"
+        }
+        // With no X server or compositor to talk to, SDL falls back to its "offscreen" driver
+        // (windows nobody sees): that is no display.
+        let driver = api.GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        if driver.isEmpty || driver == "offscreen" || driver == "dummy" {
+            api.QuitSubSystem(UInt32(SDL_INIT_VIDEO))
+            return "no display: SDL found no display server (video driver '\(driver.isEmpty ? "none" : driver)')"
+        }
+        videoStarted = true
+        return nil
+    }
+
+    private func stopVideoIfIdle() {
+        guard windows.isEmpty, videoStarted, let api else { return }
+        api.QuitSubSystem(UInt32(SDL_INIT_VIDEO))
+        videoStarted = false
+    }
+
+    private func create(_ sink: WindowSink, title: String, width: Int, height: Int,
+                        position: (x: Int, y: Int)?) -> WindowSink.State {
+        if let why = startVideo() { return .headless(why) }
+        guard let api else { return .headless("no display: SDL2 not loaded") }
+        let centred = Int32(bitPattern: UInt32(SDL_WINDOWPOS_CENTERED_MASK))
+        let x = position.map { Int32(clamping: $0.x) } ?? centred
+        let y = position.map { Int32(clamping: $0.y) } ?? centred
+        guard let window = api.CreateWindow(title, x, y, Int32(clamping: width), Int32(clamping: height),
+                                            UInt32(SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)) else {
+            let why = "no display: SDL could not make a window: \(message(api))"
+            stopVideoIfIdle()
+            return .headless(why)
+        }
+        guard let renderer = api.CreateRenderer(window, -1, 0) else {
+            let why = "no display: SDL could not make a renderer: \(message(api))"
+            api.DestroyWindow(window)
+            stopVideoIfIdle()
+            return .headless(why)
+        }
+        let record = SDLWindow(window: window, renderer: renderer, id: api.GetWindowID(window), sink: sink)
+        sink.window = record
+        windows.append(record)
+        // A black window until the first frame.
+        draw(record, api, counted: false)
+        return .showing
+    }
+
+    private func destroy(_ window: SDLWindow) {
+        guard let api, let index = windows.firstIndex(where: { $0 === window }) else { return }
+        windows.remove(at: index)
+        redraw.remove(ObjectIdentifier(window))
+        if let texture = window.texture { api.DestroyTexture(texture) }
+        api.DestroyRenderer(window.renderer)
+        api.DestroyWindow(window.window)
+        stopVideoIfIdle()
+    }
+
+    private func pumpEvents(_ api: avf_sdl_api) {
+        var event = SDL_Event()
+        while api.PollEvent(&event) == 1 {
+            guard avf_sdl_event_type(&event) == SDL_WINDOWEVENT.rawValue else { continue }
+            let id = avf_sdl_window_event_id(&event)
+            guard let window = windows.first(where: { $0.id == id }) else { continue }
+            switch UInt32(avf_sdl_window_event(&event)) {
+            case SDL_WINDOWEVENT_CLOSE.rawValue:
+                window.sink?.becameHeadless("no display: the window was closed")
+                window.sink?.window = nil
+                destroy(window)
+                return
+            case SDL_WINDOWEVENT_EXPOSED.rawValue, SDL_WINDOWEVENT_SIZE_CHANGED.rawValue, SDL_WINDOWEVENT_RESIZED.rawValue:
+                redraw.insert(ObjectIdentifier(window))
+            default:
+                break
+            }
+        }
+    }
+
+    private func render(_ window: SDLWindow, _ api: avf_sdl_api) {
+        guard let sink = window.sink else { return }
+        if let frame = sink.takePending() {
+            // A frame that cannot be uploaded (a format the converter does not read) is dropped;
+            // the window keeps the previous picture.
+            if upload(frame, to: window, api) { draw(window, api, counted: true) }
+        } else if redraw.remove(ObjectIdentifier(window)) != nil {
+            draw(window, api, counted: false)
+        }
+    }
+
+    /// Puts the picture in the window's texture (made or remade for its format and size).
+    private func upload(_ buffer: CVPixelBuffer, to window: SDLWindow, _ api: avf_sdl_api) -> Bool {
+        var picture = buffer
+        var format = CVPixelBufferGetPixelFormatType(buffer)
+        let nv12: Set<OSType> = [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
+        if !nv12.contains(format) && format != kCVPixelFormatType_32BGRA {
+            guard let converted = try? converter.makePixelBuffer(from: buffer, pixelFormat: kCVPixelFormatType_32BGRA) else {
+                return false
+            }
+            picture = converted
+            format = kCVPixelFormatType_32BGRA
+        }
+        let width = CVPixelBufferGetWidth(picture), height = CVPixelBufferGetHeight(picture)
+        let isNV12 = nv12.contains(format)
+        let sdlFormat = isNV12 ? UInt32(SDL_PIXELFORMAT_NV12.rawValue) : UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)
+        if window.texture == nil || window.textureFormat != format || window.textureSize != (width, height) {
+            if let old = window.texture { api.DestroyTexture(old) }
+            window.texture = api.CreateTexture(window.renderer, sdlFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                               Int32(width), Int32(height))
+            window.textureFormat = format
+            window.textureSize = (width, height)
+        }
+        guard let texture = window.texture,
+              CVPixelBufferLockBaseAddress(picture, .readOnly) == kCVReturnSuccess else { return false }
+        defer { CVPixelBufferUnlockBaseAddress(picture, .readOnly) }
+        let status: Int32
+        if isNV12 {
+            guard let y = CVPixelBufferGetBaseAddressOfPlane(picture, 0), let uv = CVPixelBufferGetBaseAddressOfPlane(picture, 1) else {
+                return false
+            }
+            let mode: SDL_YUV_CONVERSION_MODE
+            if format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
+                mode = SDL_YUV_CONVERSION_JPEG
+            } else {
+                let matrix = CVBufferCopyAttachment(picture, kCVImageBufferYCbCrMatrixKey, nil) as? String
+                if matrix == (kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String) {
+                    mode = SDL_YUV_CONVERSION_BT709
+                } else if matrix == (kCVImageBufferYCbCrMatrix_ITU_R_601_4 as String) {
+                    mode = SDL_YUV_CONVERSION_BT601
+                } else {
+                    mode = height >= 720 ? SDL_YUV_CONVERSION_BT709 : SDL_YUV_CONVERSION_BT601
+                }
+            }
+            api.SetYUVConversionMode(mode)
+            status = api.UpdateNVTexture(texture, nil, y.assumingMemoryBound(to: UInt8.self),
+                                         Int32(CVPixelBufferGetBytesPerRowOfPlane(picture, 0)),
+                                         uv.assumingMemoryBound(to: UInt8.self),
+                                         Int32(CVPixelBufferGetBytesPerRowOfPlane(picture, 1)))
+        } else {
+            guard let base = CVPixelBufferGetBaseAddress(picture) else { return false }
+            status = api.UpdateTexture(texture, nil, base, Int32(CVPixelBufferGetBytesPerRow(picture)))
+        }
+        window.lastPicture = CGSize(width: width, height: height)
+        return status == 0
+    }
+
+    /// Clears the window to black, draws the texture at its placement and presents.
+    private func draw(_ window: SDLWindow, _ api: avf_sdl_api, counted: Bool) {
+        var w: Int32 = 0, h: Int32 = 0
+        _ = api.GetRendererOutputSize(window.renderer, &w, &h)
+        let size = CGSize(width: Int(w), height: Int(h))
+        _ = api.SetRenderDrawColor(window.renderer, 0, 0, 0, 255)
+        _ = api.RenderClear(window.renderer)
+        if let texture = window.texture, let sink = window.sink, window.lastPicture.width > 0 {
+            let placement = sink.placer(size, window.lastPicture)
+            let d = placement.destination.standardized
+            var rect = SDL_Rect(x: Int32(clamping: Int(d.minX.rounded())), y: Int32(clamping: Int(d.minY.rounded())),
+                                w: Int32(clamping: Int(d.width.rounded())), h: Int32(clamping: Int(d.height.rounded())))
+            let flip = placement.flipHorizontally ? SDL_FLIP_HORIZONTAL : SDL_FLIP_NONE
+            _ = api.RenderCopyEx(window.renderer, texture, nil, &rect, Double(placement.angle), nil, flip)
+        }
+        api.RenderPresent(window.renderer)
+        window.sink?.didPresent(windowSize: size, counted: counted)
+    }
+}
