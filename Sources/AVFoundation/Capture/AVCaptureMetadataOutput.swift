@@ -116,8 +116,10 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
             accepting = false
             generation += 1
         }
-        // On the delegate's own thread (stopRunning called from a callback) waiting would never
-        // end; the generation check keeps later work from reaching the delegate.
+        // Waits for a scan, and for a delegate call already under way — not for calls still
+        // queued (they see the stop and make no call), so a client queue that is the caller's own
+        // (the main queue, say) cannot deadlock. Inside a delegate call (stopRunning called from
+        // the callback) there is nothing to wait for.
         if !Self.isDelivering { inFlight.wait() }
     }
 
@@ -159,22 +161,31 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
                 return true
             }
             guard report else {
-                finish()
+                finish(leaving: true)
                 return
             }
             job.queue.async { [self] in
-                defer { finish() }
-                guard lock.withLock({ accepting && generation == job.generation }) else { return }
+                // A call begins only while capture runs; stopping waits for one that began.
+                let begins = lock.withLock { () -> Bool in
+                    guard accepting, generation == job.generation else { return false }
+                    inFlight.enter()
+                    return true
+                }
+                defer { finish(leaving: begins) }
+                guard begins else { return }
                 Thread.current.threadDictionary[Self.deliveringKey] = true
                 job.delegate.metadataOutput(self, didOutput: objects, from: connection)
                 Thread.current.threadDictionary[Self.deliveringKey] = nil
             }
+            // The scan is over (the delegate call, if any, is tracked on its own).
+            inFlight.leave()
         }
     }
 
-    private func finish() {
+    /// The scan (and its delegate call) is over: the next frame may be scanned.
+    private func finish(leaving: Bool) {
         lock.withLock { busy = false }
-        inFlight.leave()
+        if leaving { inFlight.leave() }
     }
 
     private static let deliveringKey = "AVCaptureMetadataOutput.delivering"

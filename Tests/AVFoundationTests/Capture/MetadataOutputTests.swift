@@ -155,6 +155,24 @@ extension CaptureTests {
             #expect(code.stringValue == "left side" && code.bounds.maxX < 0.5)
         }
 
+        /// Stopping the session from inside the delegate call returns (no wait on its own
+        /// queue), and no call follows.
+        @Test func stoppingFromTheDelegateCall() throws {
+            let camera = try CodeCameras.qr("stop here")
+            defer { CaptureCameras.install() }
+            let session = AVCaptureSession()
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            let output = AVCaptureMetadataOutput()
+            session.addOutput(output)
+            let stopper = StoppingRecorder(session: session)
+            output.setMetadataObjectsDelegate(stopper, queue: stopper.queue)
+            output.metadataObjectTypes = [.qr]
+            session.startRunning()
+            #expect(waitUntil(10) { !session.isRunning }, "the session did not stop from the callback")
+            usleep(300_000)
+            #expect(stopper.count == 1)
+        }
+
         @Test func anUnavailableTypeStopsTheProgram() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 CaptureCameras.install()
@@ -173,5 +191,21 @@ extension CaptureTests {
             }
             expectExit(result, says: "Unsupported type found")
         }
+    }
+}
+
+/// A metadata delegate that stops its session on the first call.
+final class StoppingRecorder: NSObject, AVCaptureMetadataOutputObjectsDelegate, @unchecked Sendable {
+    private let calls = Mutex(0)
+    private weak var session: AVCaptureSession?
+    let queue = DispatchQueue(label: "stopping recorder")
+    var count: Int { calls.withLock { $0 } }
+
+    init(session: AVCaptureSession) { self.session = session }
+
+    func metadataOutput(_ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject],
+                        from connection: AVCaptureConnection) {
+        calls.withLock { $0 += 1 }
+        session?.stopRunning()
     }
 }
