@@ -1,0 +1,117 @@
+// AVCapturePhotoSettings: what one photo request asks for (format, flash, size, metadata), with
+// the unique identifier that keeps a settings object from being used twice.
+import CoreMedia
+import CoreVideo
+import Foundation
+
+/// The settings of one photo capture request, passed to
+/// `AVCapturePhotoOutput.capturePhoto(with:delegate:)`.
+///
+/// Every object gets its own `uniqueID` (a copy made with `copy()` keeps it; `init(from:)`
+/// makes a new one). Settings are checked when the capture is requested; a settings object
+/// already used for a capture raises there.
+open class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
+    private static let idLock = NSLock()
+    nonisolated(unsafe) private static var lastID: Int64 = 0
+
+    private static func nextID() -> Int64 {
+        idLock.withLock {
+            lastID += 1
+            return lastID
+        }
+    }
+
+    private let lock = NSLock()
+    private let _uniqueID: Int64
+    private let _format: [String: Any]?
+    private var _flashMode: AVCaptureDevice.FlashMode = .off
+    private var _maxPhotoDimensions = CMVideoDimensions()
+    private var _metadata: [String: Any] = [:]
+
+    private init(uniqueID: Int64, format: [String: Any]?) {
+        _uniqueID = uniqueID
+        _format = format
+        super.init()
+    }
+
+    /// Settings for a JPEG photo (`[AVVideoCodecKey: AVVideoCodecType.jpeg]`).
+    public convenience override init() {
+        self.init(uniqueID: Self.nextID(), format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+    }
+
+    /// Settings for a photo in `format`: `AVVideoCodecKey` (a compressed photo, one of the
+    /// output's `availablePhotoCodecTypes`) or `kCVPixelBufferPixelFormatTypeKey` (an
+    /// uncompressed one, one of `availablePhotoPixelFormatTypes`); nil means JPEG.
+    public convenience init(format: [String: Any]?) {
+        self.init(uniqueID: Self.nextID(), format: format ?? [AVVideoCodecKey: AVVideoCodecType.jpeg])
+    }
+
+    /// New settings (with a new `uniqueID`) copying every value of `photoSettings`.
+    public convenience init(from photoSettings: AVCapturePhotoSettings) {
+        self.init(uniqueID: Self.nextID(), format: photoSettings.format)
+        copyValues(from: photoSettings)
+    }
+
+    private func copyValues(from other: AVCapturePhotoSettings) {
+        let (flash, dimensions, metadata) = other.lock.withLock { (other._flashMode, other._maxPhotoDimensions, other._metadata) }
+        lock.withLock {
+            _flashMode = flash
+            _maxPhotoDimensions = dimensions
+            _metadata = metadata
+        }
+    }
+
+    /// A copy with the same `uniqueID` (using it for a second capture raises too).
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = AVCapturePhotoSettings(uniqueID: _uniqueID, format: _format)
+        copy.copyValues(from: self)
+        return copy
+    }
+
+    /// This object's identifier, unique among settings objects (copies made with `copy()` share it).
+    open var uniqueID: Int64 { _uniqueID }
+
+    /// The photo's format, as given to `init(format:)`.
+    open var format: [String: Any]? { _format }
+
+    /// The file type of the processed photo: JPEG for JPEG photos, nil for uncompressed ones.
+    open var processedFileType: AVFileType? {
+        guard let codec = _format?[AVVideoCodecKey] else { return nil }
+        return Self.codecName(codec) == AVVideoCodecType.jpeg.rawValue ? .jpg : nil
+    }
+
+    /// The flash mode (default `.off`).
+    open var flashMode: AVCaptureDevice.FlashMode {
+        get { lock.withLock { _flashMode } }
+        set { lock.withLock { _flashMode = newValue } }
+    }
+
+    /// The largest photo wanted; 0×0 (the default) takes the output's `maxPhotoDimensions`.
+    open var maxPhotoDimensions: CMVideoDimensions {
+        get { lock.withLock { _maxPhotoDimensions } }
+        set { lock.withLock { _maxPhotoDimensions = newValue } }
+    }
+
+    /// Metadata written into the photo's file in addition to the output's (ImageIO property
+    /// dictionaries, e.g. `kCGImagePropertyExifDictionary` or `kCGImagePropertyTIFFDictionary`).
+    open var metadata: [String: Any] {
+        get { lock.withLock { _metadata } }
+        set { lock.withLock { _metadata = newValue } }
+    }
+
+    /// A codec value as its name ("jpeg", "hvc1"), from an `AVVideoCodecType` or a string.
+    static func codecName(_ value: Any) -> String? {
+        if let codec = value as? AVVideoCodecType { return codec.rawValue }
+        if let text = value as? String { return text }
+        if let text = value as? NSString { return String(text) }
+        return nil
+    }
+
+    /// A pixel format value as an `OSType`.
+    static func pixelFormat(_ value: Any) -> OSType? {
+        if let n = value as? NSNumber { return n.uint32Value }
+        if let u = value as? UInt32 { return u }
+        if let i = value as? Int { return OSType(truncatingIfNeeded: i) }
+        return nil
+    }
+}
