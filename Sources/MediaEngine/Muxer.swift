@@ -14,6 +14,15 @@ import Foundation
 /// decode time); `finish()` writes the trailer (the second pass of a fast-start movie happens
 /// here) and closes the file. `abort()` closes and deletes the file at any point.
 ///
+/// Two ways of writing movie fragments (QuickTime family, `Options.fragmentInterval`):
+/// `.automatic` lets libavformat cut a fragment every interval and holds the movie header back
+/// until the first fragment (`delay_moov`), so it can carry the edit list B-frame decode delay
+/// needs — the file has no movie header until the first interval has passed. `.custom` writes an
+/// empty movie header at once (`empty_moov`, `default_base_moof`, `frag_custom`) and cuts a
+/// fragment only when the caller says (`cutFragment()`), flushing it to disk — the recording
+/// mode: a process killed at any moment leaves a file readable up to its last cut. The empty
+/// header cannot hold an edit list, so `.custom` is for media without decode delay (no B-frames).
+///
 /// Every FFmpeg return code and the I/O context's error are checked, so a full disk (`ENOSPC`),
 /// a file-size limit (`EFBIG`) or a vanished directory fails the call that hit it with a
 /// `MediaError` carrying the POSIX code. Not thread-safe: callers serialize access.
@@ -28,6 +37,11 @@ package final class Muxer: @unchecked Sendable {
         /// the first fragment, then `moof`/`mdat` pairs), so a file cut anywhere stays readable to
         /// its last complete fragment. Nil or not positive: no fragments.
         package var fragmentInterval: CMTime?
+        /// How fragments are cut when `fragmentInterval` is set.
+        package var fragmentMode: FragmentMode = .automatic
+        /// `.custom` fragments: when writing fails (a full disk, a size limit), or `abortKeepingFragments()`
+        /// is called, the file is cut back to its last complete fragment and kept instead of deleted.
+        package var keepsFragmentsOnFailure = false
         /// QuickTime family: the movie header's timescale (nil: libavformat's default, 1000).
         package var movieTimescale: Int32?
         /// File-level tags (libavformat names: "title", "artist", "album", "comment", "date"…).
@@ -36,6 +50,15 @@ package final class Muxer: @unchecked Sendable {
         package init(formatName: String) {
             self.formatName = formatName
         }
+    }
+
+    /// How movie fragments are cut.
+    package enum FragmentMode: Sendable {
+        /// libavformat cuts a fragment every `fragmentInterval`; the movie header comes with the
+        /// first fragment (`delay_moov`).
+        case automatic
+        /// An empty movie header at once; fragments are cut by `cutFragment()` and flushed to disk.
+        case custom
     }
 
     /// Per-stream container properties.
@@ -67,8 +90,29 @@ package final class Muxer: @unchecked Sendable {
     /// Whether the trailer has been written and the file closed.
     package private(set) var isFinished = false
 
+    /// Bytes on disk after the header (custom fragments: after the last cut), with what the I/O
+    /// buffer holds.
+    package private(set) var bytesFlushed: Int64 = 0
+    /// Payload bytes handed to the muxer since the last cut (custom fragments hold them in memory
+    /// until the cut; otherwise they are already counted in `bytesFlushed` as they are written).
+    package private(set) var pendingBytes: Int64 = 0
+    /// The file's length at the end of the last complete fragment (custom fragments); 0 before.
+    package private(set) var lastFragmentEnd: Int64 = 0
+    /// Fragments cut and flushed so far (custom fragments).
+    package private(set) var fragmentCount = 0
+
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private let options: Options
+    /// Custom fragments, by stream: the first packet's decode time (stream time base). Each stream
+    /// is written from 0 (the empty movie header cannot hold the edit that would shift it: AAC
+    /// priming before 0, a track starting late); the edit lists put them back when finishing.
+    private var firstDecodeTimes: [Int: Int64] = [:]
+    /// Custom fragments, by stream: the latest presentation end, in the stream's time base,
+    /// before the shift to 0.
+    private var presentationEnds: [Int: Int64] = [:]
+    private var customFragments: Bool {
+        options.fragmentMode == .custom && options.fragmentInterval.map { $0.isNumeric && $0 > .zero } == true
+    }
     private var requestedTimeBases: [AVRational] = []
     private var fileCreated = false
 
@@ -216,11 +260,16 @@ package final class Muxer: @unchecked Sendable {
         if quickTime {
             var flags: [String] = []
             if let interval = options.fragmentInterval, interval.isNumeric, interval > .zero {
-                let micros = CMTimeConvertScale(interval, timescale: 1_000_000, method: .roundHalfAwayFromZero).value
-                av_dict_set(&dict, "frag_duration", String(max(1, min(Int64(Int32.max), micros))), 0)
-                // The movie header goes out with the first fragment, so it can carry the edit
-                // list that starts presentation at 0 despite B-frame decode delay.
-                flags += ["delay_moov", "default_base_moof"]
+                if customFragments {
+                    // An empty movie header on disk at once; fragments where the caller cuts them.
+                    flags += ["empty_moov", "default_base_moof", "frag_custom"]
+                } else {
+                    let micros = CMTimeConvertScale(interval, timescale: 1_000_000, method: .roundHalfAwayFromZero).value
+                    av_dict_set(&dict, "frag_duration", String(max(1, min(Int64(Int32.max), micros))), 0)
+                    // The movie header goes out with the first fragment, so it can carry the edit
+                    // list that starts presentation at 0 despite B-frame decode delay.
+                    flags += ["delay_moov", "default_base_moof"]
+                }
             } else if options.fastStart {
                 flags.append("faststart")
             }
@@ -240,7 +289,83 @@ package final class Muxer: @unchecked Sendable {
         let result = avformat_write_header(ctx, &dict)
         if result < 0 { throw writeError(result, action: "cannot write the header") }
         if let pb = ctx.pointee.pb, pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write the header") }
+        if customFragments, let pb = ctx.pointee.pb {
+            // Room for the movie header to grow when it is rewritten at the end (edit lists,
+            // durations, metadata) without moving the fragments: a `free` box the rewrite
+            // absorbs. Fragments address their data from their own `moof` (default_base_moof),
+            // and the fragment index records real offsets, so the box moves nothing.
+            var free = [UInt8](repeating: 0, count: Muxer.movieHeaderReserve)
+            let size = UInt32(Muxer.movieHeaderReserve)
+            free.replaceSubrange(0..<8, with: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF),
+                                               0x66, 0x72, 0x65, 0x65])
+            avio_write(pb, free, Int32(free.count))
+            // The empty movie header reaches the disk before any sample.
+            avio_flush(pb)
+            if pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write the header") }
+        }
+        bytesFlushed = ctx.pointee.pb.map { avio_tell($0) } ?? 0
         isStarted = true
+    }
+
+    /// Custom fragments: ends the open fragment — every packet handed over so far is written in
+    /// one `moof`/`mdat` pair — and flushes it to disk. Nothing to do when no packet is waiting.
+    package func cutFragment() throws(MediaError) {
+        guard let ctx = context, isStarted, !isFinished, customFragments, pendingBytes > 0 else { return }
+        // Empty the interleaving queue into the fragment, then cut it.
+        var result = av_interleaved_write_frame(ctx, nil)
+        if result < 0 { throw writeError(result, action: "cannot write media data") }
+        result = av_write_frame(ctx, nil)
+        if result < 0 { throw writeError(result, action: "cannot write a movie fragment") }
+        guard let pb = ctx.pointee.pb else { return }
+        avio_flush(pb)
+        if pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write a movie fragment") }
+        bytesFlushed = avio_tell(pb)
+        lastFragmentEnd = bytesFlushed
+        pendingBytes = 0
+        fragmentCount += 1
+    }
+
+    /// Custom fragments: the size of the `free` box written after the empty movie header.
+    static let movieHeaderReserve = 64 << 10
+
+    /// Custom fragments: moves `packet` so its stream starts at 0 (see `firstDecodeTimes`).
+    private func shiftToZero(_ packet: EncodedPacket, stream index: Int) {
+        guard let time = packet.dts ?? packet.pts else { return }
+        let first = firstDecodeTimes[index] ?? time
+        firstDecodeTimes[index] = first
+        if let pts = packet.pts {
+            let end = pts.addingReportingOverflow(packet.duration)
+            if !end.overflow { presentationEnds[index] = max(presentationEnds[index] ?? end.partialValue, end.partialValue) }
+        }
+        guard first != 0 else { return }
+        packet.pts = packet.pts.map { $0 &- first }
+        packet.dts = packet.dts.map { $0 &- first }
+    }
+
+    /// Custom fragments: the edit list that shows each stream at its own times again (media from
+    /// the priming's end; a late start as an empty edit), lasting to its presentation end.
+    private func customFragmentEdits() -> [Int32: [MovieEdit]] {
+        var edits: [Int32: [MovieEdit]] = [:]
+        for (index, first) in firstDecodeTimes {
+            guard let end = presentationEnds[index] else { continue }
+            let tb = timeBase(ofStream: index)
+            guard tb.num > 0, tb.den > 0 else { continue }
+            let scale = tb.den
+            func time(_ units: Int64) -> CMTime { CMTime(value: units * Int64(tb.num), timescale: scale) }
+            let shown = end - max(first, 0)
+            guard shown > 0 else { continue }
+            var list: [MovieEdit] = []
+            if first > 0 { list.append(MovieEdit(duration: time(first), mediaStart: nil)) }
+            list.append(MovieEdit(duration: time(shown), mediaStart: time(max(0, -first))))
+            edits[Int32(index + 1)] = list
+        }
+        return edits
+    }
+
+    /// The decode time of `packet` in seconds (its presentation time when it has no decode time).
+    package func seconds(of packet: EncodedPacket) -> Double? {
+        guard let t = packet.dts ?? packet.pts, packet.timeBase.den != 0 else { return nil }
+        return Double(t) * Double(packet.timeBase.num) / Double(packet.timeBase.den)
     }
 
     /// Writes one packet of `stream`; its timestamps are rescaled from the packet's time base to
@@ -250,9 +375,16 @@ package final class Muxer: @unchecked Sendable {
         guard index >= 0, index < requestedTimeBases.count else { throw MediaError.invalidArgument(message: "no stream \(index)") }
         packet.rescale(to: timeBase(ofStream: index))
         packet.pointer.pointee.stream_index = Int32(index)
+        let size = Int64(packet.size)
+        if customFragments { shiftToZero(packet, stream: index) }
         let result = av_interleaved_write_frame(ctx, packet.pointer)
         if result < 0 { throw writeError(result, action: "cannot write media data") }
         if let pb = ctx.pointee.pb, pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write media data") }
+        if customFragments {
+            pendingBytes += size
+        } else if let pb = ctx.pointee.pb {
+            bytesFlushed = avio_tell(pb)
+        }
     }
 
     /// Flushes the interleaving queue, writes the trailer and closes the file.
@@ -277,6 +409,7 @@ package final class Muxer: @unchecked Sendable {
         let trims = trimEnd != nil && movie
         // Every track gets an edit list, so that each one can be cut.
         if trims, let priv = ctx.pointee.priv_data { av_opt_set(priv, "use_editlist", "1", 0) }
+        let fragmentEdits = customFragments ? customFragmentEdits() : [:]
         let trailer = av_write_trailer(ctx)
         var pbError: Int32 = 0
         if let pb = ctx.pointee.pb {
@@ -288,9 +421,25 @@ package final class Muxer: @unchecked Sendable {
         context = nil
         isFinished = true
         for code in [trailer, pbError, closed] where code < 0 {
-            unlink(url.path)
+            if keepsFragments {
+                cutBackToLastFragment()
+            } else {
+                unlink(url.path)
+            }
             throw writeError(code, action: "cannot finish the file")
         }
+        if !fragmentEdits.isEmpty {
+            // The movie header written first was empty: now it gets the tracks' edit lists and
+            // durations (the file stays readable if this fails: it is replaced only when done).
+            do {
+                try EditListBox.rewrite(url, edits: fragmentEdits)
+            } catch {
+                if let failure = error as? MediaError { throw failure }
+                throw MediaError.other(code: -1, message: "\(url.path): cannot write the edit lists: \(error)")
+            }
+        }
+        if let size = fileLength() { bytesFlushed = size }
+        pendingBytes = 0
         if trims, let trimEnd {
             do {
                 try MovieHeaderTrimmer.trim(path: url.path, to: trimEnd)
@@ -310,6 +459,46 @@ package final class Muxer: @unchecked Sendable {
                 throw MediaError.other(code: -1, message: "\(url.path): cannot write the edit lists: \(error)")
             }
         }
+    }
+
+    private var keepsFragments: Bool { customFragments && options.keepsFragmentsOnFailure }
+
+    /// Stops writing without a trailer. With custom fragments and `keepsFragmentsOnFailure`, the
+    /// file is cut back to the end of its last complete fragment and kept when it has one (true);
+    /// otherwise it is deleted (false), as `abort()` does.
+    @discardableResult
+    package func abortKeepingFragments() -> Bool {
+        guard keepsFragments else {
+            abort()
+            return false
+        }
+        if let ctx = context {
+            // Whatever the I/O buffer still holds belongs to the unfinished fragment.
+            if ctx.pointee.pb != nil { avio_closep(&ctx.pointee.pb) }
+            avformat_free_context(ctx)
+            context = nil
+        }
+        isFinished = true
+        return cutBackToLastFragment()
+    }
+
+    /// Truncates the file to its last complete fragment; deletes it when there is none.
+    @discardableResult
+    private func cutBackToLastFragment() -> Bool {
+        guard fileCreated else { return false }
+        fileCreated = false
+        if lastFragmentEnd > 0, truncate(url.path, off_t(lastFragmentEnd)) == 0 {
+            bytesFlushed = lastFragmentEnd
+            pendingBytes = 0
+            return true
+        }
+        unlink(url.path)
+        return false
+    }
+
+    private func fileLength() -> Int64? {
+        var st = stat()
+        return stat(url.path, &st) == 0 ? Int64(st.st_size) : nil
     }
 
     /// Stops writing: closes the file and deletes it (never leaves a partial file behind).

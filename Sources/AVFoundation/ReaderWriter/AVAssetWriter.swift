@@ -53,6 +53,8 @@ open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
         var directoryForTemporaryFiles: URL?
         var engine: WriterEngine?
         var finishing = false
+        /// A capture recording's way of writing (MovieRecorder); nil for an ordinary writer.
+        var recording: WriterRecordingOptions?
     }
     private let state = Mutex(State())
 
@@ -228,8 +230,9 @@ open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
             options.movieTimescale = movieTimeScale > 0 ? movieTimeScale : AVAssetWriter.convenientMovieTimescale(for: inputs)
         }
         let url = outputURL
+        let recording = state.withLock { $0.recording }
         do {
-            let engine = try WriterEngine(url: url, container: container, options: options) { [weak self] error in
+            let engine = try WriterEngine(url: url, container: container, options: options, recording: recording) { [weak self] error in
                 self?.transitionToFailed(error)
             }
             let inputs = self.inputs
@@ -316,7 +319,8 @@ open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
                     }
                     if completed { didChangeStatus(from: .writing) }
                 } catch {
-                    unlink(outputURL.path)
+                    // A recording keeps its file: the metadata pass replaces it only when done.
+                    if state.withLock({ $0.recording == nil }) { unlink(outputURL.path) }
                     transitionToFailed(error)
                 }
             }
@@ -369,6 +373,33 @@ open class AVAssetWriter: NSObject, WriterConfigurable, @unchecked Sendable {
         guard let index = inputs.firstIndex(where: { $0 === input }) else { return }
         engine?.setMovieEdits(edits, forTrackAt: index)
     }
+
+    // MARK: Recording (MovieRecorder)
+
+    /// Makes this writer write as a capture recording does (set before `startWriting()`): movie
+    /// fragments cut at video keyframes every `fragmentInterval` with an empty movie header on disk
+    /// from the start, and a file kept up to its last complete fragment when writing fails.
+    func setRecordingOptions(_ options: WriterRecordingOptions) {
+        state.withLock { $0.recording = options }
+    }
+
+    /// Replaces the file-level metadata while writing (a recording's metadata may change until it
+    /// finishes; the items are written when writing finishes).
+    func setRecordingMetadata(_ items: [AVMetadataItem]) {
+        state.withLock { $0.metadata = items }
+    }
+
+    /// The size of the file so far (on disk plus the open fragment); 0 before writing.
+    var recordedFileSize: Int64 { engine?.recordedFileSize ?? 0 }
+
+    /// Complete movie fragments on disk.
+    var fragmentsWritten: Int { engine?.fragmentsWritten ?? 0 }
+
+    /// Video packets handed to the muxer so far, and their bytes.
+    var videoPacketsWritten: (count: Int, bytes: Int64) { engine?.videoPacketsWritten ?? (0, 0) }
+
+    /// After a failure: whether the file was kept, readable to its last complete fragment.
+    var keptFileAfterFailure: Bool { engine?.keptFileAfterFailure ?? false }
 
     // MARK: Engine access for inputs
 

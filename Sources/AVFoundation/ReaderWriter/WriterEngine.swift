@@ -5,6 +5,17 @@ import CoreMedia
 import Dispatch
 import Foundation
 internal import MediaEngine
+import Synchronization
+
+/// How a recording (the capture movie file output's `MovieRecorder`) asks the writer to write:
+/// movie fragments cut at video keyframes and flushed to disk as they are cut, and a file that is
+/// kept — cut back to its last complete fragment — when writing fails.
+struct WriterRecordingOptions: Sendable {
+    /// How often a fragment is cut: at the first video keyframe at or after this long since the
+    /// last cut (the first cut after at most a second, so short recordings are readable early).
+    /// Nil: no fragments (the movie header is written at the end, as without a recording).
+    var fragmentInterval: CMTime?
+}
 
 /// What an input hands to its track's worker.
 enum WriterItem {
@@ -46,13 +57,48 @@ final class WriterEngine: @unchecked Sendable {
     /// Called once with the first failure (on the thread that hit it).
     private let onFailure: @Sendable (any Error) -> Void
 
-    init(url: URL, container: WriterContainer, options: Muxer.Options, onFailure: @escaping @Sendable (any Error) -> Void)
-        throws(MediaError) {
+    /// Recording: fragments cut here and a file kept on failure (nil: an ordinary writer).
+    let recording: WriterRecordingOptions?
+    /// Recording: the source-free time (seconds, the muxer's decode time) at which the next
+    /// fragment may be cut (muxLock).
+    private var nextCut: Double?
+    /// The file's size: bytes on disk plus media waiting in the open fragment (updated after each
+    /// packet, read from any thread).
+    private let sizeCounter = Atomic<Int64>(0)
+    /// Complete fragments on disk (recording).
+    private let fragmentCounter = Atomic<Int>(0)
+    /// Whether a failure left a readable file (recording: at least one complete fragment).
+    private let keptFileFlag = Atomic<Bool>(false)
+    /// Video packets handed to the muxer and their bytes (a recording's size estimate).
+    private let videoPacketCounter = Atomic<Int>(0)
+    private let videoByteCounter = Atomic<Int64>(0)
+
+    init(url: URL, container: WriterContainer, options: Muxer.Options, recording: WriterRecordingOptions? = nil,
+         onFailure: @escaping @Sendable (any Error) -> Void) throws(MediaError) {
         self.url = url
         self.container = container
         self.onFailure = onFailure
+        self.recording = recording
+        var options = options
+        if let recording {
+            options.fragmentInterval = recording.fragmentInterval
+            options.fragmentMode = .custom
+            options.keepsFragmentsOnFailure = true
+            options.fastStart = false
+        }
         muxer = try Muxer(url: url, options: options)
     }
+
+    /// The size of the file being written: what is on disk and what waits in the open fragment.
+    var recordedFileSize: Int64 { sizeCounter.load(ordering: .relaxed) }
+    /// The complete fragments on disk.
+    var fragmentsWritten: Int { fragmentCounter.load(ordering: .relaxed) }
+    /// Video packets handed to the muxer so far, and their bytes.
+    var videoPacketsWritten: (count: Int, bytes: Int64) {
+        (videoPacketCounter.load(ordering: .relaxed), videoByteCounter.load(ordering: .relaxed))
+    }
+    /// After a failure: whether the file was kept (cut back to its last complete fragment).
+    var keptFileAfterFailure: Bool { keptFileFlag.load(ordering: .relaxed) }
 
     /// Creates the tracks (inputs in order).
     func attach(_ inputs: [AVAssetWriterInput]) {
@@ -86,7 +132,8 @@ final class WriterEngine: @unchecked Sendable {
     /// The failure or cancellation that stopped writing; nil while writing goes on.
     var isStopped: Bool { lock.withLock { stoppedError != nil || isCancelled } }
 
-    /// Records the first failure, stops every track, deletes the partial file and tells the writer.
+    /// Records the first failure, stops every track, deletes the partial file (a recording: cuts
+    /// it back to its last complete fragment and keeps it when there is one) and tells the writer.
     func fail(_ error: any Error) {
         let first: Bool = lock.withLock {
             guard stoppedError == nil, !isCancelled else { return false }
@@ -96,7 +143,13 @@ final class WriterEngine: @unchecked Sendable {
         guard first else { return }
         muxLock.withLock {
             preHeader.removeAll()
-            muxer.abort()
+            if recording != nil {
+                let kept = muxer.isFinished ? FileManager.default.fileExists(atPath: url.path) : muxer.abortKeepingFragments()
+                keptFileFlag.store(kept, ordering: .relaxed)
+                sizeCounter.store(kept ? muxer.bytesFlushed : 0, ordering: .relaxed)
+            } else {
+                muxer.abort()
+            }
         }
         onFailure(error)
         readinessChanged()
@@ -203,6 +256,7 @@ final class WriterEngine: @unchecked Sendable {
                         track.streamIndex.flatMap { stream in edits[track.index].map { (stream, $0) } }
                     })
                     try muxer.finish(presentationEnd: end, edits: byStream)
+                    sizeCounter.store(muxer.bytesFlushed, ordering: .relaxed)
                 } catch let error as MediaError {
                     throw AVError.from(error, writingTo: url)
                 }
@@ -257,9 +311,33 @@ final class WriterEngine: @unchecked Sendable {
     private func writeLocked(_ packet: EncodedPacket, track: WriterTrack) throws {
         guard let stream = track.streamIndex else { return }
         do {
+            if recording?.fragmentInterval != nil { try cutFragmentIfDue(before: packet, track: track) }
+            let bytes = Int64(packet.size)
             try muxer.write(packet, stream: stream)
+            if track.config.mediaType == .video {
+                videoPacketCounter.add(1, ordering: .relaxed)
+                videoByteCounter.add(bytes, ordering: .relaxed)
+            }
+            sizeCounter.store(muxer.bytesFlushed + muxer.pendingBytes, ordering: .relaxed)
         } catch {
             throw AVError.from(error, writingTo: url)
         }
+    }
+
+    /// Recording: cuts the open fragment before `packet` when it is a video keyframe (any packet
+    /// when the file has no video) at or after the time the next cut is due.
+    private func cutFragmentIfDue(before packet: EncodedPacket, track: WriterTrack) throws(MediaError) {
+        guard let interval = recording?.fragmentInterval?.seconds, interval > 0, let time = muxer.seconds(of: packet) else { return }
+        let hasVideo = tracks.contains { $0.config.mediaType == .video && $0.streamIndex != nil }
+        guard !hasVideo || (track.config.mediaType == .video && packet.isKeyframe) else { return }
+        guard let due = nextCut else {
+            // The first fragment closes after at most a second.
+            nextCut = time + min(interval, 1)
+            return
+        }
+        guard time >= due - 1e-6 else { return }
+        try muxer.cutFragment()
+        fragmentCounter.store(muxer.fragmentCount, ordering: .relaxed)
+        nextCut = time + interval
     }
 }
