@@ -51,6 +51,7 @@ extension AVCaptureFileOutputRecordingDelegate {
 /// internal serial queue, in order: started, paused/resumed, will finish, finished (exactly once
 /// per start). A recording also ends when a limit is reached (`.maximumDurationReached`,
 /// `.maximumFileSizeReached`, `.diskFull`), when the session stops (`.sessionWasInterrupted`),
+/// when a reconfiguration removes the output or its inputs (`.sessionConfigurationChanged`),
 /// when a device of the recording is lost (`.deviceWasDisconnected`) — each with
 /// `AVErrorRecordingSuccessfullyFinishedKey` true when the file is playable.
 open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
@@ -62,8 +63,6 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         let width: Int
         let height: Int
         var recorder: MovieRecorder!
-        /// Set once the end is under way (no more samples are queued).
-        var ending = false
         var started = false
         var toldWillFinish = false
 
@@ -240,7 +239,6 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     func endCurrent(error code: AVError.Code?) {
         guard let recording = fileLock.withLock({ () -> Recording? in
             guard let current else { return nil }
-            current.ending = true
             self.current = nil
             pausedFlag = false
             return current
@@ -255,13 +253,23 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     var activeRecording: Recording? { fileLock.withLock { current } }
 
     override func captureDidStop() {
-        // The session stopped or the output left it; a device of the recording gone is a
-        // disconnection (the session marks it before it stops).
-        guard activeRecording != nil else { return }
-        let lost = connections.contains { connection in
+        // The session stopped, or a reconfiguration took the output (or its inputs) out of the
+        // running graph. A device of the recording gone is a disconnection (the session marks
+        // a failed source's device before it stops).
+        guard let recording = activeRecording else { return }
+        let lost = recording.connections.contains { connection in
             connection.inputPorts.contains { ($0.input as? AVCaptureDeviceInput)?.device.isConnected == false }
         }
-        endCurrent(error: lost ? .deviceWasDisconnected : .sessionWasInterrupted)
+        let code: AVError.Code
+        if lost {
+            code = .deviceWasDisconnected
+        } else if let session = owningSession,
+                  recording.connections.allSatisfy({ connection in session.connections.contains { $0 === connection } }) {
+            code = .sessionWasInterrupted
+        } else {
+            code = .sessionConfigurationChanged
+        }
+        endCurrent(error: code)
     }
 
     // MARK: Ending

@@ -282,6 +282,27 @@ extension CaptureTests {
             #expect(try RecorderFixtures.decodesCleanly(url).ok)
         }
 
+        /// Removing the output from the running session ends its recording as a configuration change.
+        @Test func removingTheOutputEndsTheRecording() throws {
+            let camera = try CaptureCameras.vgaCamera()
+            let (session, output) = try makeSession(camera: camera)
+            defer { session.stopRunning() }
+            let directory = try TestTools.temporaryDirectory("movie-output")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let url = directory.appendingPathComponent("removed.mov")
+            let delegate = FileRecordingDelegate()
+            output.startRecording(to: url, recordingDelegate: delegate)
+            #expect(waitUntil(5) { output.recordedDuration.seconds > 1 })
+            session.removeOutput(output)
+            let finish = try #require(delegate.waitForFinish())
+            #expect(session.isRunning)
+            let error = try #require(finish.error)
+            #expect(error.code == AVError.Code.sessionConfigurationChanged.rawValue)
+            #expect((error.userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool) == true)
+            #expect(try RecorderFixtures.duration(url) ?? 0 >= 1)
+            #expect(try RecorderFixtures.decodesCleanly(url).ok)
+        }
+
         /// As on macOS, starting again while recording finishes the first file (no error) and
         /// records the second.
         @Test func startingAgainWhileRecordingSwitchesFiles() throws {
