@@ -65,6 +65,8 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         var recorder: MovieRecorder!
         var started = false
         var toldWillFinish = false
+        /// The recorder reported its end.
+        var done = false
 
         init(url: URL, delegate: any AVCaptureFileOutputRecordingDelegate, connections: [AVCaptureConnection], width: Int, height: Int) {
             self.url = url
@@ -189,16 +191,19 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
                 if tell { recording.delegate.fileOutput(self, didStartRecordingTo: recording.url, startPTS: pts, from: recording.connections) }
             }
         }
-        let old = fileLock.withLock { () -> Bool in
+        fileLock.withLock { lastRecording = recording }
+        setRecordingFlag(true)
+        // The file is created (the writer started) before any sample can reach the recorder;
+        // on failure (an existing file…) the completion reports the error.
+        guard recorder.start() else { return }
+        let published = fileLock.withLock { () -> Bool in
+            // A failure right after the start may already have ended it.
+            guard !recording.done else { return false }
             current = recording
-            lastRecording = recording
             pausedFlag = false
-            defer { recordingFlag = true }
-            return recordingFlag
+            return true
         }
-        if !old { KVORegistry.shared.didChange(self, \AVCaptureFileOutput.isRecording, old: false) }
-        // On failure (an existing file…) the completion reports the error.
-        recorder.start()
+        if !published { setRecordingFlag(false) }
     }
 
     /// Stops recording; the delegate's `didFinishRecordingTo` comes when the file is finished.
@@ -285,7 +290,8 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     /// The recorder called its completion (on a global queue): the recording is over.
     private func recorderFinished(_ recording: Recording, error: (any Error)?) {
         let wasCurrent = fileLock.withLock { () -> Bool in
-            guard current === recording else { return false }
+            recording.done = true
+            guard current === recording else { return lastRecording === recording && recordingFlag }
             current = nil
             pausedFlag = false
             return true
