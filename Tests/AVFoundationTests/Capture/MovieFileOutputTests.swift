@@ -303,6 +303,39 @@ extension CaptureTests {
             #expect(try RecorderFixtures.decodesCleanly(url).ok)
         }
 
+        /// The settings a recording uses, and HEVC asked through `setOutputSettings`.
+        @Test func outputSettingsAndHEVC() throws {
+            let camera = try CaptureCameras.vgaCamera()
+            let (session, output) = try makeSession(camera: camera)
+            defer { session.stopRunning() }
+            let connection = try #require(output.connection(with: .video))
+            #expect(output.supportedOutputSettingsKeys(for: connection) == [AVVideoCodecKey, AVVideoCompressionPropertiesKey])
+            #expect(!output.recordsVideoOrientationAndMirroringChangesAsMetadataTrack(for: connection))
+            let defaults = output.outputSettings(for: connection)
+            #expect((defaults[AVVideoCodecKey] as? AVVideoCodecType) == .h264)
+            #expect((defaults[AVVideoWidthKey] as? Int) == 640 && (defaults[AVVideoHeightKey] as? Int) == 480)
+            let properties = try #require(defaults[AVVideoCompressionPropertiesKey] as? [String: Any])
+            #expect((properties[AVVideoMaxKeyFrameIntervalKey] as? Int) == 30)
+            #expect((properties[AVVideoAllowFrameReorderingKey] as? Bool) == false)
+            output.setOutputSettings([AVVideoCodecKey: AVVideoCodecType.hevc], for: connection)
+            #expect((output.outputSettings(for: connection)[AVVideoCodecKey] as? AVVideoCodecType) == .hevc)
+            let directory = try TestTools.temporaryDirectory("movie-output")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let url = directory.appendingPathComponent("hevc.mov")
+            let delegate = FileRecordingDelegate()
+            output.maxRecordedDuration = CMTime(value: 1, timescale: 1)
+            output.startRecording(to: url, recordingDelegate: delegate)
+            let finish = try #require(delegate.waitForFinish())
+            #expect(finish.error?.code == AVError.Code.maximumDurationReached.rawValue)
+            #expect(try RecorderFixtures.codecs(url) == ["hevc"])
+            #expect(try RecorderFixtures.decodesCleanly(url).ok)
+            output.setOutputSettings(nil, for: connection)
+            #expect((output.outputSettings(for: connection)[AVVideoCodecKey] as? AVVideoCodecType) == .h264)
+            // Fragmented as it was recorded (default interval): the movie header first, then fragments.
+            let boxes = try RecorderFixtures.topLevelBoxes(url)
+            #expect(Array(boxes.prefix(2)) == ["ftyp", "moov"] && boxes.contains("moof"), "\(boxes)")
+        }
+
         /// As on macOS, starting again while recording finishes the first file (no error) and
         /// records the second.
         @Test func startingAgainWhileRecordingSwitchesFiles() throws {
