@@ -19,6 +19,7 @@ final class DeviceDirectory: @unchecked Sendable {
     /// Adding a backend is one line here.
     static let enumerators: [Enumerator] = [
         { VirtualDevices.fromEnvironment() },
+        { PulseDirectory.shared.devices() },
     ]
 
     static let shared = DeviceDirectory(enumerators: enumerators)

@@ -1,0 +1,257 @@
+// AVCaptureMovieFileOutput: records the session's video and sound to QuickTime movie files —
+// each recording one MovieRecorder, fed from the capture threads through one serial queue.
+import CoreGraphics
+import CoreMedia
+import CoreVideo
+import Foundation
+internal import MediaEngine
+
+/// Records video and audio to a QuickTime movie file (`.mp4`/`.m4v` extensions: MPEG-4).
+///
+/// Takes one video and one audio connection. Video is H.264 (HEVC with
+/// `setOutputSettings([AVVideoCodecKey: AVVideoCodecType.hevc], for:)`) at the session preset's
+/// size (the active format's for `.inputPriority`) and the device's frame rate, a keyframe every
+/// second, no frame reordering; sound is AAC at the microphone's rate and channel count. A
+/// connection's `videoRotationAngle` and `isVideoMirrored` (as they are when the recording
+/// starts) become the video track's matrix: the pixels are recorded as captured. With a
+/// `movieFragmentInterval` (10 s by default) the movie header is on disk at once and a fragment
+/// is added every interval, so a recording cut short (a crash, a full disk) stays playable up
+/// to its last fragment. `metadata` may be set at any time and is written when the file is
+/// finished.
+open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
+    private let movieLock = NSLock()
+    private var fragmentInterval = CMTime(value: 10, timescale: 1)
+    private var metadataItems: [AVMetadataItem]?
+    private var settings: [ObjectIdentifier: [String: Any]] = [:]
+    private var pool: (width: Int, height: Int, pool: CVPixelBufferPool)?
+    /// Video frames queued for the recorder and not yet appended.
+    private var backlog = 0
+    /// Frames waiting beyond this are dropped (the recorder could not keep up).
+    private static let maxBacklog = 15
+
+    public override init() {
+        super.init()
+    }
+
+    // MARK: Properties
+
+    /// How often a movie fragment is written (default 10 s); `.invalid`: no fragments (the movie
+    /// header is written when the recording finishes). Read when a recording starts.
+    open var movieFragmentInterval: CMTime {
+        get { movieLock.withLock { fragmentInterval } }
+        set { movieLock.withLock { fragmentInterval = newValue } }
+    }
+
+    /// File-level metadata written into the movie when it is finished; may be set while recording.
+    open var metadata: [AVMetadataItem]? {
+        get { movieLock.withLock { metadataItems } }
+        set {
+            movieLock.withLock { metadataItems = newValue }
+            activeRecording?.recorder.metadata = newValue ?? []
+        }
+    }
+
+    /// The video codecs a recording can use: H.264 and HEVC.
+    open var availableVideoCodecTypes: [AVVideoCodecType] { [.h264, .hevc] }
+
+    /// Whether changes of the connection's orientation and mirroring are recorded as a timed
+    /// metadata track: never (the matrix at the start of the recording applies to the whole file).
+    open func recordsVideoOrientationAndMirroringChangesAsMetadataTrack(for connection: AVCaptureConnection) -> Bool { false }
+
+    /// The keys `setOutputSettings(_:for:)` takes for `connection`: the codec and compression
+    /// properties for video, the format and bit rate for audio.
+    open func supportedOutputSettingsKeys(for connection: AVCaptureConnection) -> [String] {
+        switch mediaType(of: connection, selector: "supportedOutputSettingsKeysForConnection:") {
+        case .video: return [AVVideoCodecKey, AVVideoCompressionPropertiesKey]
+        default: return [AVFormatIDKey, AVEncoderBitRateKey]
+        }
+    }
+
+    /// The settings a recording from `connection` uses (the defaults merged with what
+    /// `setOutputSettings(_:for:)` set).
+    open func outputSettings(for connection: AVCaptureConnection) -> [String: Any] {
+        let media = mediaType(of: connection, selector: "outputSettingsForConnection:")
+        let custom = movieLock.withLock { settings[ObjectIdentifier(connection)] } ?? [:]
+        if media == .video {
+            let (width, height, fps) = videoShape(of: connection, preset: owningSession?.sessionPreset ?? .high) ?? (0, 0, 30)
+            return Self.videoSettings(width: width, height: height, fps: fps, custom: custom)
+        }
+        let format = audioFormat(of: connection)
+        return Self.audioSettings(channels: format?.channelCount ?? 2, sampleRate: format?.sampleRate ?? 48_000, custom: custom)
+    }
+
+    /// Sets the settings for `connection`'s recordings (nil: the defaults). Keys outside
+    /// `supportedOutputSettingsKeys(for:)`, a codec outside `availableVideoCodecTypes` or an
+    /// audio format other than AAC raise.
+    open func setOutputSettings(_ outputSettings: [String: Any]?, for connection: AVCaptureConnection) {
+        let selector = "setOutputSettings:forConnection:"
+        let media = mediaType(of: connection, selector: selector)
+        if let outputSettings {
+            let supported = supportedOutputSettingsKeys(for: connection)
+            if let key = outputSettings.keys.first(where: { !supported.contains($0) }) {
+                CaptureException.raise("AVCaptureMovieFileOutput", selector, "Unsupported output settings key \(key) - use -supportedOutputSettingsKeysForConnection:")
+            }
+            if media == .video, let codec = outputSettings[AVVideoCodecKey] {
+                let type = (codec as? AVVideoCodecType) ?? (codec as? String).map(AVVideoCodecType.init(rawValue:))
+                guard let type, availableVideoCodecTypes.contains(type) else {
+                    CaptureException.raise("AVCaptureMovieFileOutput", selector, "Unsupported video codec \(codec) - use -availableVideoCodecTypes")
+                }
+            }
+            if media == .audio, let format = outputSettings[AVFormatIDKey] {
+                let id = (format as? NSNumber)?.uint32Value ?? (format as? UInt32) ?? (format as? Int).map(UInt32.init)
+                guard id == kAudioFormatMPEG4AAC else {
+                    CaptureException.raise("AVCaptureMovieFileOutput", selector, "Unsupported audio format \(format) - only kAudioFormatMPEG4AAC")
+                }
+            }
+        }
+        movieLock.withLock { settings[ObjectIdentifier(connection)] = outputSettings }
+    }
+
+    // MARK: Settings
+
+    private func mediaType(of connection: AVCaptureConnection, selector: String) -> AVMediaType {
+        guard connections.contains(where: { $0 === connection }) else {
+            CaptureException.raise("AVCaptureMovieFileOutput", selector, "The connection is not one of the output's connections")
+        }
+        return connection.inputPorts.contains { $0.mediaType == .video } ? .video : .audio
+    }
+
+    /// The recorded picture size and frame rate from `connection`'s device under `preset`.
+    private func videoShape(of connection: AVCaptureConnection, preset: AVCaptureSession.Preset) -> (Int, Int, Double)? {
+        guard let device = (connection.inputPorts.first?.input as? AVCaptureDeviceInput)?.device,
+              let choice = CaptureGraph.videoChoice(for: device, preset: preset) else { return nil }
+        var duration = device.activeVideoMinFrameDuration
+        if !duration.isNumeric || duration <= .zero { duration = choice.format.minFrameDuration }
+        let limit = connection.videoMinFrameDuration
+        if limit.isNumeric, limit > duration { duration = limit }
+        let fps = duration.isNumeric && duration > .zero ? 1 / duration.seconds : 30
+        return (choice.width, choice.height, fps)
+    }
+
+    private func audioFormat(of connection: AVCaptureConnection) -> LiveAudioFormat? {
+        (connection.inputPorts.first?.input as? AVCaptureDeviceInput)?.device.core.descriptor.audioFormats.first
+    }
+
+    private static func videoSettings(width: Int, height: Int, fps: Double, custom: [String: Any]) -> [String: Any] {
+        let codec = (custom[AVVideoCodecKey] as? AVVideoCodecType) ?? (custom[AVVideoCodecKey] as? String).map(AVVideoCodecType.init(rawValue:)) ?? .h264
+        var result = MovieRecorder.defaultVideoSettings(width: width, height: height, frameRate: fps, codec: codec)
+        if let extra = custom[AVVideoCompressionPropertiesKey] as? [String: Any] {
+            var properties = result[AVVideoCompressionPropertiesKey] as? [String: Any] ?? [:]
+            properties.merge(extra) { _, new in new }
+            result[AVVideoCompressionPropertiesKey] = properties
+        }
+        return result
+    }
+
+    private static func audioSettings(channels: Int, sampleRate: Double, custom: [String: Any]) -> [String: Any] {
+        var result = MovieRecorder.defaultAudioSettings(channels: channels, sampleRate: sampleRate)
+        if let rate = custom[AVEncoderBitRateKey] { result[AVEncoderBitRateKey] = rate }
+        return result
+    }
+
+    /// The track matrix showing pixels of `width`×`height` turned clockwise by `angle` and mirrored.
+    static func trackTransform(angle: Int, mirrored: Bool, width: Int, height: Int) -> CGAffineTransform {
+        let w = CGFloat(width), h = CGFloat(height)
+        var transform: CGAffineTransform
+        var displayWidth = w
+        switch angle {
+        case 90:
+            transform = CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
+            displayWidth = h
+        case 180:
+            transform = CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
+        case 270:
+            transform = CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
+            displayWidth = h
+        default:
+            transform = .identity
+        }
+        if mirrored {
+            transform = transform.concatenating(CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: displayWidth, ty: 0))
+        }
+        return transform
+    }
+
+    // MARK: Recording
+
+    override func recorderConfiguration(for url: URL, session: AVCaptureSession) -> (MovieRecorder.Configuration, Int, Int)? {
+        let active = connections.filter(\.isEnabled)
+        var configuration = MovieRecorder.Configuration(outputURL: url)
+        var size = (0, 0)
+        if let video = active.first(where: { $0.inputPorts.contains { $0.mediaType == .video } }),
+           let (width, height, _) = videoShape(of: video, preset: session.sessionPreset) {
+            configuration.videoSettings = outputSettings(for: video)
+            let (angle, mirrored) = video.videoSettingsSnapshot
+            configuration.videoTransform = Self.trackTransform(angle: angle, mirrored: mirrored, width: width, height: height)
+            size = (width, height)
+        }
+        if let audio = active.first(where: { $0.inputPorts.contains { $0.mediaType == .audio } }) {
+            configuration.audioSettings = outputSettings(for: audio)
+        }
+        guard configuration.videoSettings != nil || configuration.audioSettings != nil else { return nil }
+        let (interval, items) = movieLock.withLock { (fragmentInterval, metadataItems) }
+        configuration.movieFragmentInterval = interval
+        configuration.metadata = items ?? []
+        return (configuration, size.0, size.1)
+    }
+
+    // MARK: Sink
+
+    override func connectionLimit(for mediaType: AVMediaType) -> Int { mediaType == .video || mediaType == .audio ? 1 : 0 }
+
+    override func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
+        guard let recording = activeRecording, recording.width > 0 else { return }
+        let queued = movieLock.withLock { () -> Bool in
+            guard backlog < Self.maxBacklog else { return false }
+            backlog += 1
+            return true
+        }
+        guard queued else { return }
+        let crop = geometry.zoomedCrop
+        work.async { [self] in
+            defer { movieLock.withLock { backlog -= 1 } }
+            guard let sample = sampleBuffer(frame, crop: crop, width: recording.width, height: recording.height) else { return }
+            recording.recorder.appendVideo(sample)
+        }
+    }
+
+    override func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {
+        guard let recording = activeRecording else { return }
+        work.async {
+            guard let sample = chunk.makeSampleBuffer() else { return }
+            recording.recorder.appendAudio(sample)
+        }
+    }
+
+    /// The frame's preset crop as a `'420v'` picture of the recorded size, at its capture time.
+    private func sampleBuffer(_ frame: LiveFrame, crop: PixelConverter.Rect, width: Int, height: Int) -> CMSampleBuffer? {
+        guard let buffer = makeBuffer(width: width, height: height) else { return nil }
+        var options = PixelConverter.Options()
+        options.sourceRect = crop
+        options.fast = true
+        do {
+            try PixelConverter.shared.transfer(from: frame.pixelBuffer, to: buffer, options: options)
+        } catch {
+            return nil
+        }
+        return AVCaptureVideoDataOutput.sampleBuffer(buffer, pts: frame.pts, duration: frame.duration)
+    }
+
+    /// A `'420v'` buffer of the size from the output's pool (on the work queue).
+    private func makeBuffer(width: Int, height: Int) -> CVPixelBuffer? {
+        if pool == nil || pool?.width != width || pool?.height != height {
+            let attributes: NSDictionary = [
+                kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
+                kCVPixelBufferWidthKey as String: NSNumber(value: width),
+                kCVPixelBufferHeightKey as String: NSNumber(value: height)]
+            var made: CVPixelBufferPool?
+            CVPixelBufferPoolCreate(nil, nil, attributes, &made)
+            guard let made else { return nil }
+            pool = (width, height, made)
+        }
+        guard let pool = pool?.pool else { return nil }
+        var buffer: CVPixelBuffer?
+        guard CVPixelBufferPoolCreatePixelBuffer(nil, pool, &buffer) == kCVReturnSuccess else { return nil }
+        return buffer
+    }
+}
