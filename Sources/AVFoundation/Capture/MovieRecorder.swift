@@ -331,7 +331,8 @@ package final class MovieRecorder: @unchecked Sendable {
         var duration = CMSampleBufferGetDuration(sample)
         enum Step { case skip, write(CMTime), limit(CMTime, AVError.Code) }
         let step: Step = lock.withLock {
-            guard state == .recording, !paused else { return .skip }
+            // Until the writer has started (start() on another thread) a sample cannot be written.
+            guard state == .recording, fileCreated, !paused else { return .skip }
             if !duration.isNumeric || duration <= .zero { duration = lastVideoDuration }
             if duration.isNumeric, duration > .zero { lastVideoDuration = duration }
             if resuming, let end = videoEnd {
@@ -393,7 +394,7 @@ package final class MovieRecorder: @unchecked Sendable {
         let duration = CMSampleBufferGetDuration(sample)
         enum Step { case skip, write(CMTime), drained }
         let step: Step = lock.withLock {
-            guard state == .recording || state == .draining, !paused else { return .skip }
+            guard state == .recording || state == .draining, fileCreated, !paused else { return .skip }
             if resuming {
                 // With video, sound waits for the first frame after the pause to learn the span;
                 // without, this buffer gives it.
