@@ -67,6 +67,8 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         var toldWillFinish = false
         /// The recorder reported its end.
         var done = false
+        /// Where the last chunk of sound handed to the recorder ended (on the work queue only).
+        var audioEnd: CMTime?
 
         init(url: URL, delegate: any AVCaptureFileOutputRecordingDelegate, connections: [AVCaptureConnection], width: Int, height: Int) {
             self.url = url

@@ -217,10 +217,31 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
 
     override func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {
         guard let recording = activeRecording else { return }
-        work.async {
+        work.async { [self] in
+            // Sound the source lost (a gap before this chunk: a PulseAudio stream settling its
+            // latency, an overloaded server) is recorded as silence, so everything after the gap
+            // stays in step with the picture; the encoder would otherwise close the gap up.
+            if isRecordingPaused {
+                recording.audioEnd = nil
+            } else if let end = recording.audioEnd, let silence = Self.silence(from: end, to: chunk.pts, format: chunk.format),
+                      let sample = silence.makeSampleBuffer() {
+                recording.recorder.appendAudio(sample)
+            }
+            recording.audioEnd = CMTimeAdd(chunk.pts, CMTime(value: CMTimeValue(chunk.frameCount), timescale: CMTimeScale(chunk.format.sampleRate)))
             guard let sample = chunk.makeSampleBuffer() else { return }
             recording.recorder.appendAudio(sample)
         }
+    }
+
+    /// Silence filling the gap between the end of the last chunk and the next one's start, when
+    /// it is longer than 5 ms and shorter than 5 s (a longer gap is a stall, not lost sound).
+    static func silence(from end: CMTime, to next: CMTime, format: LiveAudioFormat) -> LiveAudioChunk? {
+        let gap = CMTimeSubtract(next, end)
+        guard gap.isNumeric, gap.seconds > 0.005, gap.seconds < 5, format.channelCount > 0 else { return nil }
+        let frames = Int((gap.seconds * format.sampleRate).rounded())
+        guard frames > 0 else { return nil }
+        return LiveAudioChunk(samples: Data(count: frames * format.channelCount * 4), frameCount: frames, format: format,
+                              pts: end, isDiscontinuity: true)
     }
 
     /// The frame's preset crop as a `'420v'` picture of the recorded size, at its capture time.

@@ -371,7 +371,7 @@ extension CaptureTests {
             let microphone = try #require(AVCaptureDevice.default(for: .audio), "no audio device on the capture services' PulseAudio")
             let (session, output) = try makeSession(camera: camera, microphone: microphone)
             defer { session.stopRunning() }
-            // PulseAudio re-anchors a new stream's times while the server lowers its latency (the
+            // (Recorded after the stream settled; aRecordingStartedAtOnceKeepsItsSoundTrackWhole covers the start.) PulseAudio re-anchors a new stream's times while the server lowers its latency (the
             // first ~2 s: see PulseSource); a recording started then loses sound at the jump
             // (measured: 1.39 s of sound in a 2 s file started 1 s after startRunning). Record
             // once the stream has settled.
@@ -396,6 +396,35 @@ extension CaptureTests {
             #expect(abs((Double(audioDuration.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 2.0) <= 0.1, "audio \(audioDuration)")
             let facts = try await RecorderFixtures.assetFacts(url)
             #expect(Set(facts.types) == [.video, .audio])
+        }
+
+        /// Sound lost by the source (PulseAudio settling a new stream's latency in its first
+        /// seconds re-anchors its times forward) is recorded as silence: a recording started at
+        /// once keeps a sound track as long as the picture, in step with it.
+        @Test func aRecordingStartedAtOnceKeepsItsSoundTrackWhole() throws {
+            let services = try CaptureServices.current.get()
+            setenv("PULSE_SERVER", services.pulseServer, 1)
+            if let config = services.pulseClientConfig { setenv("PULSE_CLIENTCONFIG", config, 1) }
+            let camera = try CaptureCameras.vgaCamera()
+            let microphone = try #require(AVCaptureDevice.default(for: .audio), "no audio device on the capture services' PulseAudio")
+            let (session, output) = try makeSession(camera: camera, microphone: microphone)
+            defer { session.stopRunning() }
+            let directory = try TestTools.temporaryDirectory("movie-output")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let url = directory.appendingPathComponent("at-once.mov")
+            let delegate = FileRecordingDelegate()
+            output.maxRecordedDuration = CMTime(value: 3, timescale: 1)
+            output.startRecording(to: url, recordingDelegate: delegate)
+            let finish = try #require(delegate.waitForFinish())
+            #expect(finish.error?.code == AVError.Code.maximumDurationReached.rawValue)
+            #expect(try RecorderFixtures.codecs(url) == ["h264", "aac"])
+            let audioDuration = Double(try TestTools.probe(url, "stream=duration", stream: 1).value
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let audioStart = Double(try TestTools.probe(url, "stream=start_time", stream: 1).value
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            print("recording started at once: audio track \(audioDuration) s from \(audioStart) s")
+            #expect(abs(audioDuration - 3.0) <= 0.1, "audio \(audioDuration)")
+            #expect(abs(audioStart) <= 0.1, "audio starts at \(audioStart)")
         }
 
         /// AT-S1 (video part; this branch has no audio data output): a RosyWriter-style app —
