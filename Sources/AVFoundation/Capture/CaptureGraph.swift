@@ -121,9 +121,13 @@ final class CaptureGraph: @unchecked Sendable {
 
         func update(targets newTargets: [Target]) { lock.withLock { targets = newTargets } }
 
+        private let meter = CaptureAudioMeter()
+
         func deliver(_ chunk: LiveAudioChunk) {
             let targets = lock.withLock { self.targets }
+            let levels = meter.levels(after: chunk)
             for target in targets where target.connection.passesMedia {
+                target.connection.setAudioLevels(levels)
                 target.output.receive(audio: chunk, from: target.connection)
             }
         }
