@@ -209,6 +209,24 @@ extension CaptureTests {
             _ = session
         }
 
+        @Test func aConnectionWithoutADelegateIsMeteredToo() throws {
+            guard let services = CaptureServicesEnvironment.install() else { return }
+            let tone = try CaptureServicesEnvironment.makeTone(in: FileManager.default.temporaryDirectory)
+            defer { try? FileManager.default.removeItem(at: tone) }
+            let microphone = try #require(AVCaptureDevice.default(for: .audio))
+            let session = AVCaptureSession()
+            session.addInput(try AVCaptureDeviceInput(device: microphone))
+            let output = AVCaptureAudioDataOutput()   // no delegate
+            session.addOutput(output)
+            let connection = try #require(output.connection(with: .audio))
+            session.startRunning()
+            defer { session.stopRunning() }
+            let played = try services.run("paplay", ["-d", services.sink, tone.path])
+            #expect(played.status == 0, "\(played.errors)")
+            let peaks = connection.audioChannels.map(\.peakHoldLevel)
+            #expect(peaks.count == 2 && peaks.allSatisfy { $0 > -6.5 && $0 < -5.5 }, "\(peaks)")
+        }
+
         @Test func audioSettingsAskingForAConversionStopTheProgram() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let output = AVCaptureAudioDataOutput()
