@@ -33,10 +33,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
         self.ports = ports
         _output = output
         super.init()
-        if ports.contains(where: { $0.mediaType == .audio }) {
-            // One channel per source channel (stereo until the audio source says otherwise).
-            channels = [AVCaptureAudioChannel(), AVCaptureAudioChannel()]
-        }
+        // One channel per source channel (the audio port's format; stereo when it has none).
+        channels = (0..<Self.audioChannelCount(of: ports)).map { _ in AVCaptureAudioChannel() }
     }
 
     /// The ports feeding the connection.

@@ -182,10 +182,17 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable {
 
     // MARK: Notifications
 
-    /// Posted when a device becomes available (object: the device).
-    public static let wasConnectedNotification = NSNotification.Name("AVCaptureDeviceWasConnectedNotification")
-    /// Posted when a device goes away (object: the device).
-    public static let wasDisconnectedNotification = NSNotification.Name("AVCaptureDeviceWasDisconnectedNotification")
+    /// Posted when a device becomes available (object: the device). Using the name (to observe
+    /// it) starts the device watcher, as the first device query does.
+    public static let wasConnectedNotification: NSNotification.Name = {
+        HotPlug.startSoon()
+        return NSNotification.Name("AVCaptureDeviceWasConnectedNotification")
+    }()
+    /// Posted when a device goes away (object: the device). Using the name starts the watcher.
+    public static let wasDisconnectedNotification: NSNotification.Name = {
+        HotPlug.startSoon()
+        return NSNotification.Name("AVCaptureDeviceWasDisconnectedNotification")
+    }()
     /// Posted when the scene in front of a camera changed a lot (when monitoring is enabled).
     public static let subjectAreaDidChangeNotification = NSNotification.Name("AVCaptureDeviceSubjectAreaDidChangeNotification")
 }
@@ -295,14 +302,14 @@ final class CaptureDeviceCore: @unchecked Sendable {
         for handle in allHandles { KVORegistry.shared.didChange(handle, keyPath, old: old) }
     }
 
-    /// A fresh descriptor from the backend. Its connection state becomes the known one
-    /// silently: changes are reported by watchers, through `setConnected`.
+    /// A fresh descriptor from the backend. `isConnected` follows it at once; observers and
+    /// notifications hear of a change only from the device watcher (`setConnected`), which
+    /// compares with the state last reported — so a query made between a device's arrival and
+    /// the watcher's event does not swallow the notification.
     func update(_ descriptor: any LiveDeviceDescriptor) {
-        let connected = descriptor.isConnected
         lock.withLock {
             _descriptor = descriptor
             connectedOverride = nil
-            reportedConnected = connected
         }
     }
 

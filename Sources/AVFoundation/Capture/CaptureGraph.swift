@@ -121,9 +121,13 @@ final class CaptureGraph: @unchecked Sendable {
 
         func update(targets newTargets: [Target]) { lock.withLock { targets = newTargets } }
 
+        private let meter = CaptureAudioMeter()
+
         func deliver(_ chunk: LiveAudioChunk) {
             let targets = lock.withLock { self.targets }
+            let levels = meter.levels(after: chunk)
             for target in targets where target.connection.passesMedia {
+                target.connection.setAudioLevels(levels)
                 target.output.receive(audio: chunk, from: target.connection)
             }
         }
@@ -146,7 +150,8 @@ final class CaptureGraph: @unchecked Sendable {
     /// format for `.inputPriority`), or nil when the device has no usable format.
     static func videoChoice(for device: AVCaptureDevice, preset: AVCaptureSession.Preset)
         -> (format: LiveVideoFormat, width: Int, height: Int)? {
-        if preset == .inputPriority {
+        // A screen's frames are the captured area's size whatever the preset.
+        if preset == .inputPriority || device.core.descriptor.deviceKind == .screen {
             guard let active = device.core.activeFormat(), active.audio == nil else { return nil }
             return (active.live, active.live.width, active.live.height)
         }
@@ -162,8 +167,7 @@ final class CaptureGraph: @unchecked Sendable {
     func apply(_ configuration: SessionConfiguration) -> CaptureGraphError? {
         var wantedVideo: [String: (device: AVCaptureDevice, key: SourceKey, geometry: CaptureVideoGeometry, targets: [Target])] = [:]
         var wantedAudio: [String: (device: AVCaptureDevice, targets: [Target])] = [:]
-        for input in configuration.deviceInputs {
-            let device = input.device
+        for (input, device) in configuration.sourceInputs {
             for port in input.ports where port.isEnabled {
                 let targets = configuration.connections.compactMap { connection -> Target? in
                     guard connection.inputPorts.contains(where: { $0 === port }), let output = connection.output else { return nil }

@@ -1,6 +1,6 @@
-// DeviceDirectory: the capture devices every backend describes (virtual cameras today; V4L2
-// cameras, PulseAudio sources and X11 screens join with one line each), merged into one list of
-// AVCaptureDevice objects — one per unique ID for the life of the process.
+// DeviceDirectory: the capture devices every backend describes (virtual cameras, V4L2 cameras,
+// PulseAudio sources: CaptureBackends), merged into one list of AVCaptureDevice objects — one per
+// unique ID for the life of the process.
 import Foundation
 internal import MediaEngine
 
@@ -16,20 +16,20 @@ final class DeviceDirectory: @unchecked Sendable {
     typealias Enumerator = @Sendable () -> [any LiveDeviceDescriptor]
 
     /// The backends, in the order their devices are listed (and `default(for:)` prefers).
-    /// Adding a backend is one line here.
-    static let enumerators: [Enumerator] = [
-        { VirtualDevices.fromEnvironment() },
-        { PulseDirectory.shared.devices() },
-    ]
+    /// Adding a backend is one line there.
+    static let enumerators: [Enumerator] = CaptureBackends.enumerators
 
-    static let shared = DeviceDirectory(enumerators: enumerators)
+    /// The directory of every backend; its first query starts the device watcher.
+    static let shared = DeviceDirectory(enumerators: enumerators, willQuery: CaptureBackends.willQuery)
 
     private let enumerators: [Enumerator]
+    private let willQuery: (@Sendable () -> Void)?
     private let lock = NSLock()
     private var cores: [String: CaptureDeviceCore] = [:]
 
-    init(enumerators: [Enumerator]) {
+    init(enumerators: [Enumerator], willQuery: (@Sendable () -> Void)? = nil) {
         self.enumerators = enumerators
+        self.willQuery = willQuery
     }
 
     /// Every device the backends list now (connected or not), in backend order.
@@ -40,6 +40,9 @@ final class DeviceDirectory: @unchecked Sendable {
         for descriptor in descriptors where seen.insert(descriptor.uniqueID).inserted {
             result.append(core(for: descriptor).primary)
         }
+        // After the devices have their objects: a watcher starting now reports the devices
+        // already there as connected, which are then no change.
+        willQuery?()
         return result
     }
 
@@ -77,9 +80,11 @@ final class DeviceDirectory: @unchecked Sendable {
     /// `AVCaptureDevice.wasConnectedNotification` / `wasDisconnectedNotification` (object: the
     /// device) and tells discovery sessions to re-evaluate their `devices`.
     func deviceConnectionChanged(uniqueID: String, connected: Bool) {
-        if existingCore(uniqueID: uniqueID) == nil { _ = allDevices() }
+        // A device first seen now (a source that just appeared) is new to clients: announced.
+        let isNew = existingCore(uniqueID: uniqueID) == nil
+        if isNew { _ = allDevices() }
         guard let core = existingCore(uniqueID: uniqueID) else { return }
-        guard core.setConnected(connected) else { return }
+        guard core.setConnected(connected) || (isNew && connected) else { return }
         let device = core.primary
         NotificationCenter.default.post(name: connected ? AVCaptureDevice.wasConnectedNotification
                                                         : AVCaptureDevice.wasDisconnectedNotification,
