@@ -60,6 +60,9 @@ stop() {
     [[ -f "$FILE" ]] || return 0
     local dir own="${1:-}"
     dir="$(field AVF_CAPTURE_RUNTIME)"
+    # pacat drains its buffer on TERM: it is killed.
+    local pacat; pacat="$(field AVF_PACAT_PID)"
+    if [[ -n "$own" ]] && [[ "$pacat" =~ ^[0-9]+$ ]] || runs "$pacat" avf-keepalive; then kill -KILL "$pacat" 2>/dev/null || true; fi
     stop_pid "$(field AVF_PULSE_PID)" "${dir:-/nonexistent}/ci.pa" "$own"
     stop_pid "$(field AVF_XVFB_PID)" Xvfb "$own"
     # Only a directory this script made (its name says so) is removed.
@@ -126,6 +129,13 @@ EOF
         (( SECONDS < deadline )) || die "pulseaudio did not answer within ${TIMEOUT} s: $(tail -5 "$dir/pulse.log" | tr '\n' ' ')"
         sleep 0.1
     done
+    # An idle null sink renders in 2 s blocks, so a recording's first sound from its monitor came
+    # up to 2 s late (a microphone has no such delay): a low-latency stream of silence keeps the
+    # sink rendering in 20 ms steps, as a sound card with a player does.
+    PULSE_SERVER="$server" PULSE_CLIENTCONFIG="$dir/client.conf" pacat --playback --device=avf_null --latency-msec=20 \
+        --raw --format=s16le --rate=48000 --channels=2 --client-name=avf-keepalive --stream-name=silence \
+        </dev/zero >"$dir/pacat.out" 2>&1 &
+    echo "AVF_PACAT_PID=$!" >>"$FILE"
     trap - EXIT
     {
         echo "DISPLAY=:$display"

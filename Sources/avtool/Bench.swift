@@ -16,11 +16,15 @@ struct Bench: ParsableCommand {
     @Option(help: "Times to repeat each measurement (the best run counts).")
     var repeats: Int = 3
 
+    @Option(help: "Seconds each capture recording lasts.")
+    var captureSeconds: Double = 30
+
     @Flag(help: "Skip the exact-thumbnails case (its 60 s 1080p input takes a while to make the first time).")
     var skipThumbnails = false
 
     @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, compositor, thumbnails, reader, writer, audio, "
-                               + "export, compose, debug (a client package built in debug and in release; only when asked for).",
+                               + "export, compose, capture (30 s recordings of the screen and a virtual camera; only when asked for), "
+                               + "debug (a client package built in debug and in release; only when asked for).",
                                valueName: "case"))
     var only: [String] = []
 
@@ -31,7 +35,7 @@ struct Bench: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" })
+        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" && $0 != "capture" })
         if againstFFmpeg { print("benchmark                                   ours        ffmpeg      ratio") }
 
         if runs("basics") { try benchBasics(in: dir) }
@@ -54,6 +58,8 @@ struct Bench: ParsableCommand {
                 try rerunInFreshProcess(["bench", "--only", "compose", "--repeats", String(repeats)])
             }
         }
+        // Recording runs in real time (a minute per repeat): this case runs only when named.
+        if only.contains("capture") { try benchCapture(in: dir, seconds: captureSeconds, repeats: repeats) }
         // Building the client twice takes minutes: this case runs only when named.
         if only.contains("debug") {
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")

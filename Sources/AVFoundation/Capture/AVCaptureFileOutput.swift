@@ -265,7 +265,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         // a failed source's device before it stops).
         guard let recording = activeRecording else { return }
         let lost = recording.connections.contains { connection in
-            connection.inputPorts.contains { ($0.input as? AVCaptureDeviceInput)?.device.isConnected == false }
+            connection.inputPorts.contains { $0.input.sourceDevice?.isConnected == false }
         }
         let code: AVError.Code
         if lost {

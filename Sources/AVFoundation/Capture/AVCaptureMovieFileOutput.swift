@@ -118,7 +118,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
 
     /// The recorded picture size and frame rate from `connection`'s device under `preset`.
     private func videoShape(of connection: AVCaptureConnection, preset: AVCaptureSession.Preset) -> (Int, Int, Double)? {
-        guard let device = (connection.inputPorts.first?.input as? AVCaptureDeviceInput)?.device,
+        guard let device = connection.inputPorts.first?.input.sourceDevice,
               let choice = CaptureGraph.videoChoice(for: device, preset: preset) else { return nil }
         var duration = device.activeVideoMinFrameDuration
         if !duration.isNumeric || duration <= .zero { duration = choice.format.minFrameDuration }
@@ -129,7 +129,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     }
 
     private func audioFormat(of connection: AVCaptureConnection) -> LiveAudioFormat? {
-        (connection.inputPorts.first?.input as? AVCaptureDeviceInput)?.device.core.descriptor.audioFormats.first
+        connection.inputPorts.first?.input.sourceDevice?.core.descriptor.audioFormats.first
     }
 
     private static func videoSettings(width: Int, height: Int, fps: Double, custom: [String: Any]) -> [String: Any] {

@@ -189,14 +189,20 @@ struct ScreenInputDescriptor: LiveDeviceDescriptor {
     func makeAudioSource() -> (any LiveAudioSource)? { nil }
 }
 
+extension AVCaptureInput {
+    /// The device whose source feeds the input's ports: a device input's device, a screen
+    /// input's internal one; nil for other inputs.
+    var sourceDevice: AVCaptureDevice? {
+        if let deviceInput = self as? AVCaptureDeviceInput { return deviceInput.device }
+        if let screenInput = self as? AVCaptureScreenInput { return screenInput.captureDevice }
+        return nil
+    }
+}
+
 extension SessionConfiguration {
     /// The inputs the graph runs, each with the device whose source feeds its ports: device
     /// inputs and screen inputs (whose device is internal), in input order.
     var sourceInputs: [(input: AVCaptureInput, device: AVCaptureDevice)] {
-        inputs.compactMap { input in
-            if let deviceInput = input as? AVCaptureDeviceInput { return (deviceInput, deviceInput.device) }
-            if let screenInput = input as? AVCaptureScreenInput { return (screenInput, screenInput.captureDevice) }
-            return nil
-        }
+        inputs.compactMap { input in input.sourceDevice.map { (input, $0) } }
     }
 }

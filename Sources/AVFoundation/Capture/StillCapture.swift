@@ -116,6 +116,6 @@ enum StillCapture {
 
     /// The device a connection's first input port comes from.
     static func device(of connection: AVCaptureConnection) -> AVCaptureDevice? {
-        (connection.inputPorts.first?.input as? AVCaptureDeviceInput)?.device
+        connection.inputPorts.first?.input.sourceDevice
     }
 }

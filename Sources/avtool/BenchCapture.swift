@@ -1,0 +1,122 @@
+// `avtool bench --only capture`: recording 1920×1080 at 30 fps with AAC sound from the PulseAudio
+// default source (the test services' null-sink monitor), through `avtool record`, against the
+// same-settings ffmpeg command (`-f x11grab … -f pulse …`, libx264 veryfast without B-frames,
+// a keyframe a second, 16 Mb/s, AAC 128 kb/s, fragmented MP4). Reported per recorder: CPU seconds
+// of the child (user + system, from wait4), wall seconds, frames in the file and the frames
+// missing from a steady 30 fps, and the sound's start minus the picture's in the file.
+// A second case records a virtual camera (the test pattern at 1080p30) — no ffmpeg twin.
+//
+// It needs an X display and a PulseAudio server: when DISPLAY or PULSE_SERVER is not set it starts
+// the test services (scripts/capture-services.sh, from the repository) and stops them after.
+// While recording, a window of this process shows the moving test pattern full screen, so the
+// screen changes every frame (the same for both recorders; its CPU is not counted).
+import AVFoundation
+import Foundation
+internal import MediaEngine
+
+func benchCapture(in dir: URL, seconds: Double, repeats: Int) throws {
+    let services = ToolCaptureServices()
+    if let problem = services.start() {
+        print("capture: skipped — \(problem)")
+        return
+    }
+    defer { services.stop() }
+    guard let display = ProcessInfo.processInfo.environment["DISPLAY"] else { return }
+
+    // The animator: the moving test pattern in a full-screen window of this process.
+    let source = TestPatternSource(formats: VirtualCamera.formats(width: 1920, height: 1080, minFrameDuration: CMTime(value: 1, timescale: 30)))
+    let window = WindowSink(title: "avtool bench: capture", width: 1920, height: 1080, position: (0, 0))
+    if let format = source.formats.first {
+        try? source.start(format: format, frameDuration: CMTime(value: 1, timescale: 30), clock: CMClockGetHostTimeClock(),
+                          deliver: { window.show($0.pixelBuffer) }, failed: { _ in })
+    }
+    defer {
+        source.stop()
+        window.close()
+    }
+    let avtool = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+    let expected = Int(seconds * 30)
+    print(String(format: "capture, %.0f s of 1080p30 + AAC        CPU s     wall s   frames  missing  A/V start", seconds))
+
+    func line(_ label: String, _ run: (cpu: Double, wall: Double), _ file: URL) {
+        let frames = packetCount(file, stream: "v:0")
+        let offset = startTime(file, stream: "a:0").flatMap { a in startTime(file, stream: "v:0").map { a - $0 } }
+        print(label.padding(toLength: 38, withPad: " ", startingAt: 0)
+              + String(format: "%8.2f  %8.2f  %7d  %7d  %@", run.cpu, run.wall, frames, max(0, expected - frames),
+                       offset.map { String(format: "%+.3f s", $0) } ?? "—"))
+    }
+
+    var oursCPU = Double.infinity, theirsCPU = Double.infinity
+    for attempt in 0..<max(1, repeats) {
+        let ours = dir.appendingPathComponent("screen-ours-\(attempt).mov")
+        let oursRun = try cpuMeasuredRun([avtool, "record", "--screen", "--preset", "1920x1080", "--duration", String(seconds),
+                                          "--quiet", "-o", ours.path])
+        line("screen, ours (avtool record)", oursRun, ours)
+        oursCPU = min(oursCPU, oursRun.cpu)
+
+        let theirs = dir.appendingPathComponent("screen-ffmpeg-\(attempt).mp4")
+        let theirsRun = try cpuMeasuredRun([
+            "ffmpeg", "-v", "error", "-nostdin", "-y",
+            "-thread_queue_size", "64", "-f", "x11grab", "-framerate", "30", "-video_size", "1920x1080", "-draw_mouse", "1",
+            "-i", display, "-thread_queue_size", "1024", "-f", "pulse", "-fragment_size", "3840", "-i", "default",
+            "-t", String(seconds), "-c:v", "libx264", "-preset", "veryfast", "-bf", "0", "-g", "30", "-b:v", "16M",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-ar", "48000",
+            "-movflags", "+empty_moov+default_base_moof+frag_keyframe", theirs.path,
+        ])
+        line("screen, ffmpeg x11grab + pulse", theirsRun, theirs)
+        theirsCPU = min(theirsCPU, theirsRun.cpu)
+    }
+    print(String(format: "screen recording CPU ratio (ours ÷ ffmpeg, best runs): %.2f×", oursCPU / theirsCPU))
+
+    // A virtual camera, as a test suite records one (no ffmpeg equivalent: the pattern is ours).
+    setenv(VirtualDevices.environmentVariable, "testsrc:1920x1080@30", 1)
+    let camera = dir.appendingPathComponent("camera-ours.mov")
+    let cameraRun = try cpuMeasuredRun([avtool, "record", "--camera", "virtual:testsrc:1920x1080@30", "--preset", "1920x1080",
+                                        "--duration", String(seconds), "--quiet", "-o", camera.path])
+    line("virtual camera 1080p30, ours", cameraRun, camera)
+}
+
+/// Runs a command (looked up on PATH unless absolute) with its output discarded; returns the
+/// child's CPU seconds (user + system, from wait4) and its wall time.
+func cpuMeasuredRun(_ command: [String]) throws -> (cpu: Double, wall: Double) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    var pid: pid_t = 0
+    let started = DispatchTime.now().uptimeNanoseconds
+    let spawned = posix_spawnp(&pid, command[0], &actions, nil, &argv, environ)
+    guard spawned == 0 else { throw DemoError("cannot run \(command[0]): \(String(cString: strerror(spawned)))") }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+        throw DemoError("\(command.joined(separator: " ")) failed (status \(status))")
+    }
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return (seconds(usage.ru_utime) + seconds(usage.ru_stime), wall)
+}
+
+/// Packets of one stream, counted by ffprobe (fragmented files have no frame count in a header).
+private func packetCount(_ file: URL, stream: String) -> Int {
+    Int(probe(file, ["-count_packets", "-select_streams", stream, "-show_entries", "stream=nb_read_packets"]) ?? "") ?? 0
+}
+
+private func startTime(_ file: URL, stream: String) -> Double? {
+    Double(probe(file, ["-select_streams", stream, "-show_entries", "stream=start_time"]) ?? "")
+}
+
+private func probe(_ file: URL, _ arguments: [String]) -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+    process.arguments = ["-v", "error"] + arguments + ["-of", "csv=p=0", file.path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
