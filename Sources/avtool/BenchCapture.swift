@@ -6,7 +6,7 @@
 // missing from a steady 30 fps, and the sound's start minus the picture's in the file.
 // A second case records a virtual camera (the test pattern at 1080p30) — no ffmpeg twin.
 //
-// It needs an X display and a PulseAudio server: when DISPLAY or PULSE_SERVER is not set it starts
+// It needs an X display and a PulseAudio server: without a display (DISPLAY unset) it starts
 // the test services (scripts/capture-services.sh, from the repository) and stops them after.
 // While recording, a window of this process shows the moving test pattern full screen, so the
 // screen changes every frame (the same for both recorders; its CPU is not counted).
@@ -78,11 +78,14 @@ func benchCapture(in dir: URL, seconds: Double, repeats: Int) throws {
 
 /// Runs a command (looked up on PATH unless absolute) with its output discarded; returns the
 /// child's CPU seconds (user + system, from wait4) and its wall time.
-func cpuMeasuredRun(_ command: [String]) throws -> (cpu: Double, wall: Double) {
+/// Spawned and reaped directly (Foundation's `Process.waitUntilExit` can miss the exit of a
+/// script that leaves daemons running behind it). Standard error goes to `errors` when given.
+func cpuMeasuredRun(_ command: [String], errors: URL? = nil) throws -> (cpu: Double, wall: Double) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if let errors { posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     var pid: pid_t = 0

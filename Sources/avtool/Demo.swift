@@ -260,6 +260,30 @@ struct Demo: ParsableCommand {
                            built.layout.duration.seconds, music), [movie, sheet, timeline])
         }
 
+        // 6. Capture: a camera (a virtual one when the machine has none) and the screen, each
+        //    recorded for 3 s with sound through `avtool record` and read back.
+        section("Capture (AVCaptureSession, AVCaptureMovieFileOutput; devices: `avtool devices`)")
+        let services = ToolCaptureServices()
+        let servicesProblem = services.start()
+        defer { services.stop() }
+        if AVCaptureDevice.default(for: .video) == nil {
+            setenv("AVFOUNDATION_VIRTUAL_CAMERAS", "testsrc:1280x720@30", 1)
+        }
+        steps.run("Camera recording") {
+            guard let camera = AVCaptureDevice.default(for: .video) else { throw DemoError("no camera, not even a virtual one") }
+            let movie = out.appendingPathComponent("camera.mov")
+            try? FileManager.default.removeItem(at: movie)
+            try runRecord(["--camera", camera.uniqueID, "--preset", "1280x720", "--duration", "3", "--quiet", "-o", movie.path])
+            return (try recordingSummary(movie, source: camera.localizedName), [movie])
+        }
+        steps.run("Screen recording") {
+            if let servicesProblem { throw DemoError("no X display: \(servicesProblem)") }
+            let movie = out.appendingPathComponent("screen.mov")
+            try? FileManager.default.removeItem(at: movie)
+            try runRecord(["--screen", "--duration", "3", "--quiet", "-o", movie.path])
+            return (try recordingSummary(movie, source: "the X screen \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")"), [movie])
+        }
+
         return try finish(steps, written: written, started: started)
     }
 
@@ -607,4 +631,31 @@ func demoTimeline(sample: URL, asset: AVAsset, output: URL) throws -> URL {
     let url = output.appendingPathComponent("composed-timeline.json")
     try json.write(to: url)
     return url
+}
+
+/// Runs `avtool record` (this executable) with `arguments`; throws with its error text when it fails.
+func runRecord(_ arguments: [String]) throws {
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-record-\(getpid()).err")
+    defer { try? FileManager.default.removeItem(at: errors) }
+    do {
+        _ = try cpuMeasuredRun([executable, "record"] + arguments, errors: errors)
+    } catch {
+        let text = (try? String(contentsOf: errors, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        throw DemoError(text.isEmpty ? "\(error)" : text)
+    }
+}
+
+/// What a recording holds, read back through AVAsset: its length and tracks.
+func recordingSummary(_ url: URL, source: String) throws -> String {
+    let asset = AVURLAsset(url: url)
+    let done = DispatchSemaphore(value: 0)
+    asset.loadValuesAsynchronously(forKeys: ["duration", "tracks"]) { done.signal() }
+    done.wait()
+    let video = asset.tracks(withMediaType: .video).first
+    let audio = asset.tracks(withMediaType: .audio).first
+    guard let video else { throw DemoError("\(url.lastPathComponent) has no video track") }
+    let size = video.naturalSize
+    return String(format: "%.2f s of %@: %.0f×%.0f video%@", asset.duration.seconds, source, size.width, size.height,
+                  audio == nil ? ", no sound (no PulseAudio server)" : " and sound")
 }

@@ -1,5 +1,5 @@
 // The X display and PulseAudio server `avtool demo` and `avtool bench --only capture` record
-// from: the ones the environment names (DISPLAY, PULSE_SERVER), else the project's private test
+// from: the desktop's (DISPLAY set; sound from its PulseAudio server), else the project's private test
 // services (scripts/capture-services.sh: Xvfb and a PulseAudio daemon with a null sink), started
 // for the run and stopped after it.
 import Foundation
@@ -7,17 +7,17 @@ import Foundation
 final class ToolCaptureServices {
     private var script: URL?
 
-    /// Starts the test services when DISPLAY or PULSE_SERVER is unset and the script is in the
-    /// current directory (a checkout); returns why there are none otherwise (nil: ready).
+    /// Starts the test services when there is no X display (DISPLAY unset: a server or CI machine)
+    /// and the script is in the current directory (a checkout); returns why there are none
+    /// otherwise (nil: ready). With a display, its own sound server (if any) is used.
     func start() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if environment["DISPLAY"] != nil, environment["PULSE_SERVER"] != nil { return nil }
+        if ProcessInfo.processInfo.environment["DISPLAY"] != nil { return nil }
         let script = URL(fileURLWithPath: "scripts/capture-services.sh")
         guard FileManager.default.fileExists(atPath: script.path) else {
             return "DISPLAY or PULSE_SERVER is not set and scripts/capture-services.sh is not here (run from the checkout)"
         }
         do {
-            try runTool("bash", [script.path, "start"])
+            _ = try cpuMeasuredRun(["bash", script.path, "start"])
         } catch {
             return "the capture services did not start: \(error)"
         }
@@ -37,7 +37,7 @@ final class ToolCaptureServices {
 
     /// Stops the services this started (by the PIDs the script recorded).
     func stop() {
-        if let script { try? runTool("bash", [script.path, "stop"]) }
+        if let script { _ = try? cpuMeasuredRun(["bash", script.path, "stop"]) }
         script = nil
     }
 }

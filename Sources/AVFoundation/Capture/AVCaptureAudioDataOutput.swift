@@ -22,7 +22,6 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     private var accepting = false
     private var generation = 0
     private var inFlight = 0
-    private var formats: [LiveAudioFormat: CMAudioFormatDescription] = [:]
 
     public override init() {
         super.init()
@@ -162,7 +161,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
             guard accepting, delegate != nil, let queue = callbackQueue else { return nil }
             return (queue, generation)
         }
-        guard let (queue, generation) = target, let sample = sampleBuffer(chunk) else { return }
+        guard let (queue, generation) = target, let sample = chunk.makeSampleBuffer() else { return }
         queue.async { [weak self] in self?.deliver(sample, from: connection, generation: generation) }
     }
 
@@ -191,44 +190,5 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
         idle.lock()
         idle.broadcast()
         idle.unlock()
-    }
-
-    // MARK: Sample buffers
-
-    /// The format description of `format`: LPCM Float32 interleaved, packed, native endian.
-    private func formatDescription(_ format: LiveAudioFormat) -> CMAudioFormatDescription? {
-        if let made = lock.withLock({ formats[format] }) { return made }
-        let bytes = UInt32(4 * format.channelCount)
-        var asbd = AudioStreamBasicDescription(mSampleRate: format.sampleRate, mFormatID: kAudioFormatLinearPCM,
-                                               mFormatFlags: kAudioFormatFlagsNativeFloatPacked,
-                                               mBytesPerPacket: bytes, mFramesPerPacket: 1, mBytesPerFrame: bytes,
-                                               mChannelsPerFrame: UInt32(format.channelCount), mBitsPerChannel: 32, mReserved: 0)
-        var description: CMAudioFormatDescription?
-        guard CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0,
-                                             magicCookie: nil, extensions: nil, formatDescriptionOut: &description) == noErr,
-              let description else { return nil }
-        lock.withLock { formats[format] = description }
-        return description
-    }
-
-    /// A sample buffer of the chunk: `frameCount` samples from its PTS.
-    private func sampleBuffer(_ chunk: LiveAudioChunk) -> CMSampleBuffer? {
-        let length = chunk.frameCount * chunk.format.channelCount * 4
-        guard chunk.frameCount > 0, chunk.samples.count >= length, let format = formatDescription(chunk.format) else { return nil }
-        var block: CMBlockBuffer?
-        guard CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: nil, blockLength: length, blockAllocator: nil,
-                                                 customBlockSource: nil, offsetToData: 0, dataLength: length,
-                                                 flags: kCMBlockBufferAssureMemoryNowFlag, blockBufferOut: &block) == noErr,
-              let block else { return nil }
-        let copied = chunk.samples.withUnsafeBytes { raw in
-            CMBlockBufferReplaceDataBytes(with: raw.baseAddress!, blockBuffer: block, offsetIntoDestination: 0, dataLength: length)
-        }
-        guard copied == noErr else { return nil }
-        var sample: CMSampleBuffer?
-        guard CMAudioSampleBufferCreateReadyWithPacketDescriptions(allocator: nil, dataBuffer: block, formatDescription: format,
-                                                                   sampleCount: chunk.frameCount, presentationTimeStamp: chunk.pts,
-                                                                   packetDescriptions: nil, sampleBufferOut: &sample) == noErr
-        else { return nil }
-        return sample
     }
 }

@@ -10,16 +10,8 @@ extension LiveAudioChunk {
     /// timescale). Nil for an empty chunk or when Core Media cannot make the buffer.
     func makeSampleBuffer() -> CMSampleBuffer? {
         let channels = format.channelCount
-        guard frameCount > 0, channels > 0, format.sampleRate > 0, samples.count >= frameCount * channels * 4 else { return nil }
-        let bytesPerFrame = UInt32(4 * channels)
-        var asbd = AudioStreamBasicDescription(mSampleRate: format.sampleRate, mFormatID: kAudioFormatLinearPCM,
-                                               mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
-                                               mBytesPerPacket: bytesPerFrame, mFramesPerPacket: 1, mBytesPerFrame: bytesPerFrame,
-                                               mChannelsPerFrame: UInt32(channels), mBitsPerChannel: 32, mReserved: 0)
-        var description: CMAudioFormatDescription?
-        guard CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0,
-                                             magicCookie: nil, extensions: nil, formatDescriptionOut: &description) == noErr,
-              let description else { return nil }
+        guard frameCount > 0, channels > 0, format.sampleRate > 0, samples.count >= frameCount * channels * 4,
+              let description = LiveAudioFormatDescriptions.shared.description(of: format) else { return nil }
         let length = frameCount * channels * 4
         var block: CMBlockBuffer?
         guard CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: nil, blockLength: length, blockAllocator: nil,
@@ -37,5 +29,29 @@ extension LiveAudioChunk {
                                                                    packetDescriptions: nil, sampleBufferOut: &sample) == noErr
         else { return nil }
         return sample
+    }
+}
+
+/// One format description per live audio format, made once and shared by every buffer of that
+/// format (as a capture source's buffers share theirs on Apple's platforms).
+final class LiveAudioFormatDescriptions: @unchecked Sendable {
+    static let shared = LiveAudioFormatDescriptions()
+    private let lock = NSLock()
+    private var made: [LiveAudioFormat: CMAudioFormatDescription] = [:]
+
+    /// LPCM Float32, interleaved, packed, native endian, at the format's rate and channel count.
+    func description(of format: LiveAudioFormat) -> CMAudioFormatDescription? {
+        if let known = lock.withLock({ made[format] }) { return known }
+        let bytesPerFrame = UInt32(4 * format.channelCount)
+        var asbd = AudioStreamBasicDescription(mSampleRate: format.sampleRate, mFormatID: kAudioFormatLinearPCM,
+                                               mFormatFlags: kAudioFormatFlagsNativeFloatPacked,
+                                               mBytesPerPacket: bytesPerFrame, mFramesPerPacket: 1, mBytesPerFrame: bytesPerFrame,
+                                               mChannelsPerFrame: UInt32(format.channelCount), mBitsPerChannel: 32, mReserved: 0)
+        var description: CMAudioFormatDescription?
+        guard CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0,
+                                             magicCookie: nil, extensions: nil, formatDescriptionOut: &description) == noErr,
+              let description else { return nil }
+        lock.withLock { made[format] = description }
+        return description
     }
 }
