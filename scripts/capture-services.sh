@@ -136,6 +136,14 @@ EOF
         --raw --format=s16le --rate=48000 --channels=2 --client-name=avf-keepalive --stream-name=silence \
         </dev/zero >"$dir/pacat.out" 2>&1 &
     echo "AVF_PACAT_PID=$!" >>"$FILE"
+    until PULSE_SERVER="$server" PULSE_CLIENTCONFIG="$dir/client.conf" pactl list short sink-inputs 2>/dev/null | grep -q .; do
+        (( SECONDS < deadline )) || die "the null sink's silence stream did not start within ${TIMEOUT} s"
+        sleep 0.05
+    done
+    # A fresh daemon's monitor holds back its first second or so of sound: read it away here, so
+    # the first recording of a run starts with sound like the later ones.
+    PULSE_SERVER="$server" PULSE_CLIENTCONFIG="$dir/client.conf" timeout 5 parec --device=avf_null.monitor --latency-msec=20 \
+        --raw --format=s16le --rate=48000 --channels=2 2>/dev/null | head -c 192000 >/dev/null || true
     trap - EXIT
     {
         echo "DISPLAY=:$display"
