@@ -49,13 +49,13 @@ func benchCapture(in dir: URL, seconds: Double, repeats: Int) throws {
     var oursCPU = Double.infinity, theirsCPU = Double.infinity
     for attempt in 0..<max(1, repeats) {
         let ours = dir.appendingPathComponent("screen-ours-\(attempt).mov")
-        let oursRun = try cpuMeasuredRun([avtool, "record", "--screen", "--preset", "1920x1080", "--duration", String(seconds),
+        let oursRun = try cpuRun([avtool, "record", "--screen", "--preset", "1920x1080", "--duration", String(seconds),
                                           "--quiet", "-o", ours.path])
         line("screen, ours (avtool record)", oursRun, ours)
         oursCPU = min(oursCPU, oursRun.cpu)
 
         let theirs = dir.appendingPathComponent("screen-ffmpeg-\(attempt).mp4")
-        let theirsRun = try cpuMeasuredRun([
+        let theirsRun = try cpuRun([
             "ffmpeg", "-v", "error", "-nostdin", "-y",
             "-thread_queue_size", "64", "-f", "x11grab", "-framerate", "30", "-video_size", "1920x1080", "-draw_mouse", "1",
             "-i", display, "-thread_queue_size", "1024", "-f", "pulse", "-fragment_size", "3840", "-i", "default",
@@ -71,36 +71,9 @@ func benchCapture(in dir: URL, seconds: Double, repeats: Int) throws {
     // A virtual camera, as a test suite records one (no ffmpeg equivalent: the pattern is ours).
     setenv(VirtualDevices.environmentVariable, "testsrc:1920x1080@30", 1)
     let camera = dir.appendingPathComponent("camera-ours.mov")
-    let cameraRun = try cpuMeasuredRun([avtool, "record", "--camera", "virtual:testsrc:1920x1080@30", "--preset", "1920x1080",
+    let cameraRun = try cpuRun([avtool, "record", "--camera", "virtual:testsrc:1920x1080@30", "--preset", "1920x1080",
                                         "--duration", String(seconds), "--quiet", "-o", camera.path])
     line("virtual camera 1080p30, ours", cameraRun, camera)
-}
-
-/// Runs a command (looked up on PATH unless absolute) with its output discarded; returns the
-/// child's CPU seconds (user + system, from wait4) and its wall time.
-/// Spawned and reaped directly (Foundation's `Process.waitUntilExit` can miss the exit of a
-/// script that leaves daemons running behind it). Standard error goes to `errors` when given.
-func cpuMeasuredRun(_ command: [String], errors: URL? = nil) throws -> (cpu: Double, wall: Double) {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    if let errors { posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-    var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-    defer { for p in argv { free(p) } }
-    var pid: pid_t = 0
-    let started = DispatchTime.now().uptimeNanoseconds
-    let spawned = posix_spawnp(&pid, command[0], &actions, nil, &argv, environ)
-    guard spawned == 0 else { throw DemoError("cannot run \(command[0]): \(String(cString: strerror(spawned)))") }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-        throw DemoError("\(command.joined(separator: " ")) failed (status \(status))")
-    }
-    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-    return (seconds(usage.ru_utime) + seconds(usage.ru_stime), wall)
 }
 
 /// Packets of one stream, counted by ffprobe (fragmented files have no frame count in a header).
@@ -122,4 +95,10 @@ private func probe(_ file: URL, _ arguments: [String]) -> String? {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// `measuredRun`'s CPU and wall seconds.
+private func cpuRun(_ command: [String]) throws -> (cpu: Double, wall: Double) {
+    let run = try measuredRun(command)
+    return (run.cpu, run.seconds)
 }

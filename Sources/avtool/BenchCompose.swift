@@ -72,15 +72,19 @@ func benchCompose(in dir: URL, repeats: Int) throws -> (ours: Double, ffmpeg: Do
     return (best.ours, best.ffmpeg)
 }
 
-/// Runs a command (the first element is looked up on PATH) with its output discarded; returns its
-/// wall time and its peak resident memory (the kernel's own account of the child, from wait4; it
-/// starts from this process's own peak, which the child's address space inherits at exec — run it
-/// from a process that has stayed small).
-func measuredRun(_ command: [String]) throws -> (seconds: Double, peakKiB: Int) {
+/// Runs a command (the first element is looked up on PATH) with its output discarded (standard
+/// error to `errors` when given); returns its wall time, its CPU time (user + system) and its peak
+/// resident memory (the kernel's own account of the child, from wait4; it starts from this
+/// process's own peak, which the child's address space inherits at exec — run it from a process
+/// that has stayed small). Spawned and reaped directly: Foundation's `Process.waitUntilExit` can
+/// miss the exit of a script that leaves daemons running behind it.
+@discardableResult
+func measuredRun(_ command: [String], errors: URL? = nil) throws -> (seconds: Double, peakKiB: Int, cpu: Double) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if let errors { posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     var pid: pid_t = 0
@@ -95,5 +99,6 @@ func measuredRun(_ command: [String]) throws -> (seconds: Double, peakKiB: Int) 
     guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
         throw DemoError("\(command.joined(separator: " ")) failed (status \(status))")
     }
-    return (seconds, Int(usage.ru_maxrss))
+    func time(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return (seconds, Int(usage.ru_maxrss), time(usage.ru_utime) + time(usage.ru_stime))
 }

@@ -639,7 +639,7 @@ func runRecord(_ arguments: [String]) throws {
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-record-\(getpid()).err")
     defer { try? FileManager.default.removeItem(at: errors) }
     do {
-        _ = try cpuMeasuredRun([executable, "record"] + arguments, errors: errors)
+        _ = try measuredRun([executable, "record"] + arguments, errors: errors)
     } catch {
         let text = (try? String(contentsOf: errors, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         throw DemoError(text.isEmpty ? "\(error)" : text)

@@ -17,7 +17,7 @@ final class ToolCaptureServices {
             return "DISPLAY or PULSE_SERVER is not set and scripts/capture-services.sh is not here (run from the checkout)"
         }
         do {
-            _ = try cpuMeasuredRun(["bash", script.path, "start"])
+            _ = try measuredRun(["bash", script.path, "start"])
         } catch {
             return "the capture services did not start: \(error)"
         }
@@ -37,7 +37,7 @@ final class ToolCaptureServices {
 
     /// Stops the services this started (by the PIDs the script recorded).
     func stop() {
-        if let script { _ = try? cpuMeasuredRun(["bash", script.path, "stop"]) }
+        if let script { _ = try? measuredRun(["bash", script.path, "stop"]) }
         script = nil
     }
 }
