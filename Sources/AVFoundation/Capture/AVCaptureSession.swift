@@ -372,6 +372,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
         // seen yet (a file camera notices its file gone at the loop's seam).
         if error.isDisconnection {
             DeviceDirectory.shared.deviceConnectionChanged(uniqueID: device.uniqueID, connected: false)
+            // Devices the directory does not list (a screen input's) are marked here, so outputs
+            // see a lost device (the movie file output then ends with deviceWasDisconnected).
+            _ = device.core.setConnected(false)
         }
         runLock.withLock {
             guard self.generation == generation, lock.withLock({ running }) else { return }

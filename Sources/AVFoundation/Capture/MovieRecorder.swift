@@ -624,7 +624,20 @@ package final class MovieRecorder: @unchecked Sendable {
 
     private func recordingError(_ code: AVError.Code, finished: Bool, reason: String?) -> AVError {
         var info: [String: Any] = [AVErrorRecordingSuccessfullyFinishedKey: finished, NSURLErrorKey: configuration.outputURL]
-        if let reason { info[NSLocalizedFailureReasonErrorKey] = reason }
+        // Apple's titles: "Recording Stopped" for a recording that ended, "Cannot Record" for one
+        // that could not start; the reason says why in words (avtool record prints both).
+        let (title, why): (String, String) = switch code {
+        case .maximumDurationReached: ("Recording Stopped", "The recording reached its maximum duration.")
+        case .maximumFileSizeReached: ("Recording Stopped", "The recording reached its maximum file size.")
+        case .diskFull: ("Recording Stopped", "There is not enough free disk space to continue the recording.")
+        case .deviceWasDisconnected: ("Recording Stopped", "A device of the recording was disconnected.")
+        case .sessionWasInterrupted: ("Recording Stopped", "The capture session stopped or was interrupted.")
+        case .noDataCaptured: ("Cannot Record", "No data was captured before the recording stopped.")
+        case .fileAlreadyExists: ("Cannot Record", "A file already exists at the recording's URL.")
+        default: ("Recording Stopped", "The recording could not continue.")
+        }
+        info[NSLocalizedDescriptionKey] = title
+        info[NSLocalizedFailureReasonErrorKey] = reason ?? why
         if code == .maximumFileSizeReached { info[AVErrorFileSizeKey] = NSNumber(value: writer.recordedFileSize) }
         if code == .maximumDurationReached, configuration.maxRecordedDuration.isNumeric {
             info[AVErrorTimeKey] = NSNumber(value: configuration.maxRecordedDuration.seconds)

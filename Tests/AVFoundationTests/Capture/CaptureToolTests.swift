@@ -12,8 +12,10 @@ extension CaptureTests {
     struct CaptureToolTests {
         /// Runs avtool with the services' environment plus `extra`; returns status and output.
         private func avtool(_ arguments: [String], extra: [String: String] = [:], deadline: TimeInterval = 60,
-                            interruptAfter: TimeInterval? = nil) throws -> (status: Int32, output: String, errors: String, signalled: Bool) {
-            let services = try CaptureServices.current.get()
+                            interruptAfter: TimeInterval? = nil, services given: CaptureServices? = nil,
+                            after: (seconds: TimeInterval, action: () -> Void)? = nil)
+            throws -> (status: Int32, output: String, errors: String, signalled: Bool) {
+            let services = try given ?? CaptureServices.current.get()
             let executable = try #require(AssetWriterFaultTests.avtool, "avtool is not built (swift build --build-tests builds it)")
             let process = Process()
             process.executableURL = executable
@@ -38,6 +40,10 @@ extension CaptureTests {
             while process.isRunning && Date().timeIntervalSince(started) < deadline {
                 if let after = interruptAfter, !interrupted, Date().timeIntervalSince(started) >= after {
                     kill(process.processIdentifier, SIGINT)
+                    interrupted = true
+                }
+                if let after, !interrupted, Date().timeIntervalSince(started) >= after.seconds {
+                    after.action()
                     interrupted = true
                 }
                 usleep(20_000)
@@ -132,6 +138,53 @@ extension CaptureTests {
             let unknown = try avtool(["record", "--camera", "v4l2:nothing", "-o", directory.appendingPathComponent("x.mov").path])
             #expect(unknown.status == 2)
             #expect(unknown.errors.contains("no camera"))
+        }
+
+        /// A device that goes away mid-recording — PulseAudio killed, the X server gone — ends the
+        /// recording with deviceWasDisconnected and a finished, readable file. Each case runs on
+        /// services of its own (the suite's are shared), killed with SIGKILL 2.5 s in.
+        @Test(arguments: ["AVF_PULSE_PID", "AVF_XVFB_PID"])
+        func aRecordingWhoseDeviceGoesAwayIsFinishedAndReadable(_ victim: String) throws {
+            let directory = try TestTools.temporaryDirectory("capture-tool-gone")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("services.env")
+            let script = TestTools.root.appendingPathComponent("scripts/capture-services.sh").path
+            // Spawned and reaped directly: Foundation's Process can miss the exit of a script that
+            // leaves daemons running behind it.
+            func services(_ command: String) throws -> Int32 {
+                let environment = ProcessInfo.processInfo.environment.merging([CaptureServices.fileVariable: file.path]) { _, new in new }
+                var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+                var argv: [UnsafeMutablePointer<CChar>?] = [String](["/bin/bash", script, command]).map { strdup($0) } + [nil]
+                defer { for p in envp + argv { free(p) } }
+                var actions = posix_spawn_file_actions_t()
+                posix_spawn_file_actions_init(&actions)
+                defer { posix_spawn_file_actions_destroy(&actions) }
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                var pid: pid_t = 0
+                guard posix_spawn(&pid, "/bin/bash", &actions, nil, &argv, &envp) == 0 else { return -1 }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return (status >> 8) & 0xff
+            }
+            try #require(try services("start") == 0, "private capture services start")
+            defer { _ = try? services("stop") }
+            let own = try CaptureServices.read(file).get()
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let pid = try #require(text.split(separator: "\n").first { $0.hasPrefix(victim + "=") }
+                .flatMap { pid_t($0.dropFirst(victim.count + 1).trimmingCharacters(in: CharacterSet(charactersIn: "'"))) })
+            let movie = directory.appendingPathComponent("gone.mov")
+            let source = victim == "AVF_XVFB_PID" ? ["--screen"] : ["--camera", "virtual:testsrc:640x480@30", "--preset", "640x480"]
+            let run = try avtool(["record"] + source + ["--duration", "10", "--quiet", "-o", movie.path],
+                                 extra: ["AVFOUNDATION_VIRTUAL_CAMERAS": "testsrc:640x480@30"], services: own,
+                                 after: (2.5, { kill(pid, SIGKILL) }))
+            #expect(run.status == 1)
+            #expect(run.errors.contains("-11808"), "deviceWasDisconnected: \(run.errors)")
+            #expect(run.errors.contains("the file was finished and is readable"), "\(run.errors)")
+            #expect(try streams(movie) == ["video", "audio"])
+            let seconds = try duration(movie, stream: "v:0")
+            #expect(seconds > 1.5 && seconds < 4, "recorded \(seconds) s before the device went")
+            let (status, _) = try TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-i", movie.path, "-f", "null", "-"])
+            #expect(status == 0)
         }
 
         @Test func scanReadsAQRCodeFromACamera() throws {
