@@ -395,29 +395,10 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
             CVPixelBufferUnlockBaseAddress(source, .readOnly)
         }
         guard let from = CVPixelBufferGetBaseAddress(source), let to = CVPixelBufferGetBaseAddress(destination) else { return false }
-        let fromStride = CVPixelBufferGetBytesPerRow(source), toStride = CVPixelBufferGetBytesPerRow(destination)
-        // pixman reads and writes tightly packed rows here; padded rows go through packed copies.
-        let packedFrom: UnsafeMutableRawPointer
-        var ownedFrom: UnsafeMutableRawPointer?
-        if fromStride == sw * 4 {
-            packedFrom = from
-        } else {
-            let p = UnsafeMutableRawPointer.allocate(byteCount: sw * sh * 4, alignment: 64)
-            for row in 0..<sh { (p + row * sw * 4).copyMemory(from: from + row * fromStride, byteCount: sw * 4) }
-            packedFrom = p
-            ownedFrom = p
-        }
-        defer { ownedFrom?.deallocate() }
-        if toStride == dw * 4 {
-            return PixelRemap.remap32(source: packedFrom, width: sw, height: sh, into: to, width: dw, height: dh,
-                                      destinationToSource: toSource)
-        }
-        let packedTo = UnsafeMutableRawPointer.allocate(byteCount: dw * dh * 4, alignment: 64)
-        defer { packedTo.deallocate() }
-        guard PixelRemap.remap32(source: packedFrom, width: sw, height: sh, into: packedTo, width: dw, height: dh,
-                                 destinationToSource: toSource) else { return false }
-        for row in 0..<dh { (to + row * toStride).copyMemory(from: packedTo + row * dw * 4, byteCount: dw * 4) }
-        return true
+        // pixman reads and writes the buffers' own rows (any stride that is a multiple of 4).
+        return PixelRemap.remap32(source: from, width: sw, height: sh, bytesPerRow: CVPixelBufferGetBytesPerRow(source),
+                                  into: to, width: dw, height: dh, bytesPerRow: CVPixelBufferGetBytesPerRow(destination),
+                                  destinationToSource: toSource)
     }
 
     /// A sample buffer of `buffer` at `pts` for `duration`, with the `{Exif}` size attachment.
@@ -469,11 +450,7 @@ private final class BufferPools: @unchecked Sendable {
             if let pool = pools[key] { return pool }
             // Each role uses one format and size at a time: forget the role's other pool.
             pools = pools.filter { $0.key.role != role }
-            let attributes: NSDictionary = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: format),
-                                            kCVPixelBufferWidthKey as String: NSNumber(value: width),
-                                            kCVPixelBufferHeightKey as String: NSNumber(value: height)]
-            var made: CVPixelBufferPool?
-            CVPixelBufferPoolCreate(nil, nil, attributes, &made)
+            let made = CVPixelBufferPool.make(pixelFormat: format, width: width, height: height)
             pools[key] = made
             return made
         }
