@@ -181,6 +181,20 @@ public final class CVPixelBufferPool: @unchecked Sendable, Hashable, CustomStrin
     }
 }
 
+extension CVPixelBufferPool {
+    /// A pool of `width`×`height` buffers of `pixelFormat` with default attributes, or nil when
+    /// the format or size cannot be pooled — what the engine's and capture's stages make their
+    /// frames in (package: not Apple API).
+    package static func make(pixelFormat: OSType, width: Int, height: Int) -> CVPixelBufferPool? {
+        let attributes: NSDictionary = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: pixelFormat),
+                                        kCVPixelBufferWidthKey as String: NSNumber(value: width),
+                                        kCVPixelBufferHeightKey as String: NSNumber(value: height)]
+        var pool: CVPixelBufferPool?
+        guard CVPixelBufferPoolCreate(nil, nil, attributes, &pool) == kCVReturnSuccess else { return nil }
+        return pool
+    }
+}
+
 /// Creates a pool whose buffers have the size and format given in `pixelBufferAttributes`
 /// (`kCVPixelBufferWidthKey`, `kCVPixelBufferHeightKey` and `kCVPixelBufferPixelFormatTypeKey` are
 /// required; the first supported format of an array is used). Returns

@@ -261,13 +261,8 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     /// A `'420v'` buffer of the size from the output's pool (on the work queue).
     private func makeBuffer(width: Int, height: Int) -> CVPixelBuffer? {
         if pool == nil || pool?.width != width || pool?.height != height {
-            let attributes: NSDictionary = [
-                kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
-                kCVPixelBufferWidthKey as String: NSNumber(value: width),
-                kCVPixelBufferHeightKey as String: NSNumber(value: height)]
-            var made: CVPixelBufferPool?
-            CVPixelBufferPoolCreate(nil, nil, attributes, &made)
-            guard let made else { return nil }
+            guard let made = CVPixelBufferPool.make(pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: width,
+                                                    height: height) else { return nil }
             pool = (width, height, made)
         }
         guard let pool = pool?.pool else { return nil }

@@ -334,13 +334,7 @@ package final class MJPEGFrameDecoder: @unchecked Sendable {
         } catch {
             throw .failed("cannot open an MJPEG decoder: \(error)")
         }
-        let attributes: [String: Any] = [
-            kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
-            kCVPixelBufferWidthKey as String: NSNumber(value: width),
-            kCVPixelBufferHeightKey as String: NSNumber(value: height),
-        ]
-        var made: CVPixelBufferPool?
-        guard CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made) == kCVReturnSuccess, let made else {
+        guard let made = CVPixelBufferPool.make(pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: width, height: height) else {
             throw .failed("cannot make a pool of \(width)×\(height) '420v' buffers")
         }
         pool = made

@@ -335,13 +335,7 @@ final class X11Grabber: @unchecked Sendable {
             pool = nil
         }
         if pool == nil || outputWidth != region.width || outputHeight != region.height {
-            let attributes: [String: Any] = [
-                kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_32BGRA),
-                kCVPixelBufferWidthKey as String: NSNumber(value: outputWidth),
-                kCVPixelBufferHeightKey as String: NSNumber(value: outputHeight),
-            ]
-            var made: CVPixelBufferPool?
-            guard CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made) == kCVReturnSuccess, let made else {
+            guard let made = CVPixelBufferPool.make(pixelFormat: kCVPixelFormatType_32BGRA, width: outputWidth, height: outputHeight) else {
                 throw .failed("cannot make a pool of \(outputWidth)×\(outputHeight) BGRA buffers")
             }
             outputPool = made

@@ -144,13 +144,7 @@ package final class FileLoopReader {
             return decoded
         }
         if pool == nil {
-            let attributes: [String: Any] = [
-                kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: format),
-                kCVPixelBufferWidthKey as String: NSNumber(value: width),
-                kCVPixelBufferHeightKey as String: NSNumber(value: height),
-            ]
-            var made: CVPixelBufferPool?
-            guard CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made) == kCVReturnSuccess else {
+            guard let made = CVPixelBufferPool.make(pixelFormat: format, width: width, height: height) else {
                 throw .failed("cannot make a pool of \(width)×\(height) pixel buffers")
             }
             pool = made
