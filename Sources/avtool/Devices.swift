@@ -8,7 +8,8 @@
 // default (the default device of its media type), formats[]: mediaType, pixelFormat (FourCC) or
 // audio (sampleRate, channels), width, height, frameRates[] (minFrameRate, maxFrameRate),
 // active; controls: focusModes[], exposureModes[], whiteBalanceModes[], focusPointOfInterest,
-// exposurePointOfInterest, maxZoomFactor, hasTorch, hasFlash. screens[]: displayID, width,
+// exposurePointOfInterest, maxZoomFactor, hasTorch, hasFlash, focusMode, exposureMode,
+// whiteBalanceMode (the modes now). screens[]: displayID, width,
 // height. problems[]: why a kind of device could not be listed (no X display, …).
 import ArgumentParser
 import AVFoundation
@@ -112,6 +113,9 @@ struct Devices: ParsableCommand {
                 "maxZoomFactor": Double(device.maxAvailableVideoZoomFactor),
                 "hasTorch": device.hasTorch,
                 "hasFlash": device.hasFlash,
+                "focusMode": focus.first { $0.1 == device.focusMode }?.0 ?? "locked",
+                "exposureMode": exposure.first { $0.1 == device.exposureMode }?.0 ?? "locked",
+                "whiteBalanceMode": whiteBalance.first { $0.1 == device.whiteBalanceMode }?.0 ?? "locked",
             ] as [String: Any]
         }
         return entry
@@ -123,7 +127,8 @@ struct Devices: ParsableCommand {
         if device["default"] as? Bool == true { flags.append("default") }
         if device["connected"] as? Bool == false { flags.append("disconnected") }
         print("\(device["localizedName"] ?? "?") [\(media.joined(separator: "+"))]\(flags.isEmpty ? "" : " (" + flags.joined(separator: ", ") + ")")")
-        print("  uniqueID: \(device["uniqueID"] ?? "?")   model: \(device["modelID"] ?? "?")   type: \(device["deviceType"] ?? "?")")
+        print("  uniqueID: \(device["uniqueID"] ?? "?")   model: \(device["modelID"] ?? "?")   type: \(device["deviceType"] ?? "?")"
+              + (device["position"].map { "   position: \($0)" } ?? ""))
         for format in device["formats"] as? [[String: Any]] ?? [] {
             let mark = format["active"] as? Bool == true ? "*" : " "
             if let width = format["width"], let height = format["height"] {

@@ -1,6 +1,7 @@
 // AVCaptureDevice focus: modes, point of interest and range restriction, as the backend offers them.
 import CoreGraphics
 import Foundation
+internal import MediaEngine
 
 extension AVCaptureDevice {
     /// How a camera focuses.
@@ -17,7 +18,9 @@ extension AVCaptureDevice {
         case far = 2
     }
 
-    /// Whether the camera offers `focusMode` (virtual cameras: fixed focus, `.locked` only).
+    /// Whether the camera offers `focusMode`: V4L2 cameras as their controls say
+    /// (`FOCUS_AUTO`, `AUTO_FOCUS_START`); virtual cameras every mode with the `focus` option,
+    /// else `.locked` only (fixed focus).
     public func isFocusModeSupported(_ focusMode: AVCaptureDevice.FocusMode) -> Bool {
         hasMediaType(.video) && core.withControls { $0.focusModes.contains(focusMode.rawValue) }
     }
@@ -30,16 +33,27 @@ extension AVCaptureDevice {
             guard isFocusModeSupported(newValue) else {
                 CaptureException.raise("AVCaptureDevice", "setFocusMode:", "Setting focusMode is not supported by this device. Use isFocusModeSupported:")
             }
-            let old = core.withControls { c in defer { c.focusMode = newValue }; return c.focusMode }
+            let (old, point) = core.withControls { c in
+                defer {
+                    c.focusMode = newValue
+                    c.modesChanged = true
+                }
+                return (c.focusMode, c.focusPoint)
+            }
             if old != newValue { core.notify(\.focusMode, old: old) }
+            // Every setting starts the mode afresh (a new scan for auto focus) at the point of interest.
+            if let mode = CameraFocusMode(rawValue: newValue.rawValue) {
+                try? core.backendControls?.setFocus(mode, pointOfInterest: point)
+            }
         }
     }
 
     /// Whether `focusPointOfInterest` may be set.
-    public var isFocusPointOfInterestSupported: Bool { core.withControls { $0.pointsOfInterest } }
+    public var isFocusPointOfInterestSupported: Bool { core.withControls { $0.focusPointOfInterest } }
 
     /// Where to focus, (0, 0) top left to (1, 1) bottom right of the unrotated picture; default
-    /// (0.5, 0.5). Setting needs the lock and support, else raises.
+    /// (0.5, 0.5). Setting needs the lock and support, else raises; as on Apple's devices it
+    /// takes effect when `focusMode` is next set.
     public var focusPointOfInterest: CGPoint {
         get { core.withControls { $0.focusPoint } }
         set {
@@ -52,8 +66,8 @@ extension AVCaptureDevice {
         }
     }
 
-    /// Whether the camera is focusing now (never for fixed-focus cameras). Observable.
-    public var isAdjustingFocus: Bool { false }
+    /// Whether the camera is focusing now (an auto focus scan; never for fixed-focus cameras). Observable.
+    public var isAdjustingFocus: Bool { core.withControls { $0.adjusting.contains(.focus) } }
 
     /// Whether smooth auto focus is offered (false).
     public var isSmoothAutoFocusSupported: Bool { false }

@@ -1,5 +1,6 @@
 // AVCaptureDevice white balance: modes, as the backend offers them.
 import Foundation
+internal import MediaEngine
 
 extension AVCaptureDevice {
     /// How a camera balances white.
@@ -9,7 +10,9 @@ extension AVCaptureDevice {
         case continuousAutoWhiteBalance = 2
     }
 
-    /// Whether the camera offers `whiteBalanceMode` (virtual cameras: `.locked` only).
+    /// Whether the camera offers `whiteBalanceMode`: V4L2 cameras as `AUTO_WHITE_BALANCE` and
+    /// `DO_WHITE_BALANCE` allow; virtual cameras every mode with the `whitebalance` option,
+    /// else `.locked` only.
     public func isWhiteBalanceModeSupported(_ whiteBalanceMode: AVCaptureDevice.WhiteBalanceMode) -> Bool {
         hasMediaType(.video) && core.withControls { $0.whiteBalanceModes.contains(whiteBalanceMode.rawValue) }
     }
@@ -23,11 +26,20 @@ extension AVCaptureDevice {
                 CaptureException.raise("AVCaptureDevice", "setWhiteBalanceMode:",
                                        "Setting whiteBalanceMode is not supported by this device. Use isWhiteBalanceModeSupported:")
             }
-            let old = core.withControls { c in defer { c.whiteBalanceMode = newValue }; return c.whiteBalanceMode }
+            let old = core.withControls { c in
+                defer {
+                    c.whiteBalanceMode = newValue
+                    c.modesChanged = true
+                }
+                return c.whiteBalanceMode
+            }
             if old != newValue { core.notify(\.whiteBalanceMode, old: old) }
+            if let mode = CameraWhiteBalanceMode(rawValue: newValue.rawValue) {
+                try? core.backendControls?.setWhiteBalance(mode)
+            }
         }
     }
 
     /// Whether the camera is adjusting its white balance now. Observable.
-    public var isAdjustingWhiteBalance: Bool { false }
+    public var isAdjustingWhiteBalance: Bool { core.withControls { $0.adjusting.contains(.whiteBalance) } }
 }

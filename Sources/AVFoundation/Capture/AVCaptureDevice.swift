@@ -81,8 +81,9 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// `.external` for USB and virtual cameras, `.builtInWideAngleCamera` for built-in cameras,
     /// `.microphone` for sound sources.
     open var deviceType: AVCaptureDevice.DeviceType { core.deviceType }
-    /// Where the camera faces; `.unspecified` (Linux rarely knows).
-    open var position: AVCaptureDevice.Position { .unspecified }
+    /// Where the camera faces: from the camera's `V4L2_CID_CAMERA_ORIENTATION` (or a virtual
+    /// camera's `position=` option); `.unspecified` when it does not say, as most USB cameras.
+    open var position: AVCaptureDevice.Position { core.withControls { $0.position } }
 
     /// Whether the device captures `mediaType` (`.video` for cameras, `.audio` for microphones).
     open func hasMediaType(_ mediaType: AVMediaType) -> Bool {
@@ -262,8 +263,11 @@ final class CaptureDeviceCore: @unchecked Sendable {
     /// The device object the class methods return.
     private(set) var primary: AVCaptureDevice!
     /// Device controls (focus, exposure, white balance, zoom, torch): what the backend offers
-    /// and their current values.
-    var controls: CaptureDeviceControls
+    /// and their current values. Read from the backend at first use (`loadControls`).
+    private var controls: CaptureDeviceControls
+    /// The backend's controls, once loaded (nil: the device has none).
+    private var cameraControls: (any LiveCameraControls)?
+    private var controlsLoaded = false
 
     private struct WeakDevice { weak var device: AVCaptureDevice? }
 
@@ -310,6 +314,12 @@ final class CaptureDeviceCore: @unchecked Sendable {
         lock.withLock {
             _descriptor = descriptor
             connectedOverride = nil
+            // A camera plugged in again is opened afresh at the next control access; the
+            // settings made (modes, zoom) are kept and applied to it then.
+            if controlsLoaded, cameraControls != nil {
+                cameraControls = nil
+                controlsLoaded = false
+            }
         }
     }
 
@@ -398,6 +408,73 @@ final class CaptureDeviceCore: @unchecked Sendable {
 
     /// Runs `body` on the controls under the lock.
     func withControls<R>(_ body: (inout CaptureDeviceControls) -> R) -> R {
-        lock.withLock { body(&controls) }
+        loadControls()
+        return lock.withLock { body(&controls) }
+    }
+
+    /// The backend's controls (nil: none), loaded at first use.
+    var backendControls: (any LiveCameraControls)? {
+        loadControls()
+        return lock.withLock { cameraControls }
+    }
+
+    /// Opens the backend's controls once: what they offer and the modes the camera is in
+    /// become the device's; their reports (adjusting, a one-shot mode finished) update the
+    /// device and tell its observers.
+    private func loadControls() {
+        let (loaded, descriptor) = lock.withLock { (controlsLoaded, _descriptor) }
+        guard !loaded else { return }
+        let made = descriptor.deviceKind == .camera ? descriptor.makeCameraControls() : nil
+        let installed = lock.withLock { () -> Bool in
+            guard !controlsLoaded else { return false }
+            controlsLoaded = true
+            cameraControls = made
+            if let made { controls.adopt(made.capabilities) }
+            return made != nil
+        }
+        guard installed, let made else { return }
+        made.setEventHandler { [weak self] event in self?.handle(event) }
+    }
+
+    /// A report of the backend's controls.
+    private func handle(_ event: CameraControlEvent) {
+        switch event {
+        case .adjusting(let activity, let now):
+            let was = lock.withLock { () -> Bool in
+                let was = controls.adjusting.contains(activity)
+                if now { controls.adjusting.insert(activity) } else { controls.adjusting.remove(activity) }
+                return was
+            }
+            guard was != now else { return }
+            switch activity {
+            case .focus: notify(\.isAdjustingFocus, old: was)
+            case .exposure: notify(\.isAdjustingExposure, old: was)
+            case .whiteBalance: notify(\.isAdjustingWhiteBalance, old: was)
+            }
+        case .oneShotFinished(let activity):
+            switch activity {
+            case .focus:
+                let old = lock.withLock { () -> AVCaptureDevice.FocusMode? in
+                    guard controls.focusMode == .autoFocus else { return nil }
+                    controls.focusMode = .locked
+                    return .autoFocus
+                }
+                if let old { notify(\.focusMode, old: old) }
+            case .exposure:
+                let old = lock.withLock { () -> AVCaptureDevice.ExposureMode? in
+                    guard controls.exposureMode == .autoExpose else { return nil }
+                    controls.exposureMode = .locked
+                    return .autoExpose
+                }
+                if let old { notify(\.exposureMode, old: old) }
+            case .whiteBalance:
+                let old = lock.withLock { () -> AVCaptureDevice.WhiteBalanceMode? in
+                    guard controls.whiteBalanceMode == .autoWhiteBalance else { return nil }
+                    controls.whiteBalanceMode = .locked
+                    return .autoWhiteBalance
+                }
+                if let old { notify(\.whiteBalanceMode, old: old) }
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CoreGraphics
 import Foundation
 
 /// The control IDs the mapping uses (the kernel's `V4L2_CID_*`).
@@ -101,15 +102,6 @@ package struct V4L2Control: Sendable, Hashable {
     package var isWritable: Bool { !isReadOnly && !isDisabled }
     package var menuIndices: Set<Int64> { Set(menu.map(\.index)) }
 }
-
-/// Apple's focus modes (raw values as `AVCaptureDevice.FocusMode`).
-package enum CameraFocusMode: Int, Sendable, CaseIterable { case locked = 0, autoFocus = 1, continuousAutoFocus = 2 }
-/// Apple's exposure modes (raw values as `AVCaptureDevice.ExposureMode`; `custom` is not mapped).
-package enum CameraExposureMode: Int, Sendable, CaseIterable { case locked = 0, autoExpose = 1, continuousAutoExposure = 2 }
-/// Apple's white balance modes (raw values as `AVCaptureDevice.WhiteBalanceMode`).
-package enum CameraWhiteBalanceMode: Int, Sendable, CaseIterable { case locked = 0, autoWhiteBalance = 1, continuousAutoWhiteBalance = 2 }
-/// Apple's device positions (raw values as `AVCaptureDevice.Position`).
-package enum CameraPosition: Int, Sendable { case unspecified = 0, back = 1, front = 2 }
 
 /// What a camera's controls offer in Apple's terms, and which control writes make each mode.
 ///
@@ -244,6 +236,36 @@ package struct V4L2ControlMapping: Sendable, Equatable {
         }
     }
 
+    /// What the camera offers in Apple's terms, and the modes it is in given the current
+    /// values of its controls (`values`, by control ID): focus continuous while `FOCUS_AUTO` is
+    /// 1, exposure locked while `EXPOSURE_AUTO` is MANUAL, white balance continuous while
+    /// `AUTO_WHITE_BALANCE` is 1; a mode the camera cannot leave is the one it is in. No point of
+    /// interest (`AUTO_FOCUS_AREA` rectangles are not mapped) and no flash for stills.
+    package func capabilities(values: [UInt32: Int64]) -> LiveCameraCapabilities {
+        var c = LiveCameraCapabilities()
+        c.focusModes = focusModes
+        c.exposureModes = exposureModes
+        c.whiteBalanceModes = whiteBalanceModes
+        c.hasTorch = hasTorch
+        c.position = position
+        if focusModes.contains(.continuousAutoFocus) {
+            c.focusMode = values[V4L2ControlID.focusAuto] == 0 ? .locked : .continuousAutoFocus
+        } else {
+            c.focusMode = .locked
+        }
+        if exposureModes.contains(.locked), exposureModes.contains(.continuousAutoExposure) {
+            c.exposureMode = values[V4L2ControlID.exposureAuto] == V4L2ControlID.exposureManual ? .locked : .continuousAutoExposure
+        } else {
+            c.exposureMode = exposureModes.contains(.continuousAutoExposure) ? .continuousAutoExposure : .locked
+        }
+        if whiteBalanceModes.contains(.locked), whiteBalanceModes.contains(.continuousAutoWhiteBalance) {
+            c.whiteBalanceMode = values[V4L2ControlID.autoWhiteBalance] == 0 ? .locked : .continuousAutoWhiteBalance
+        } else {
+            c.whiteBalanceMode = whiteBalanceModes.contains(.continuousAutoWhiteBalance) ? .continuousAutoWhiteBalance : .locked
+        }
+        return c
+    }
+
     /// The `ZOOM_ABSOLUTE` value for zoom factor `factor` (clamped to the optical range).
     package func zoomValue(factor: Double) -> Int64? {
         guard let zoom = opticalZoom else { return nil }
@@ -329,5 +351,109 @@ extension V4L2Handle {
     package func setRecordPriority(_ on: Bool) throws(LiveSourceError) {
         var priority = on ? AVF_V4L2_PRIORITY_RECORD : AVF_V4L2_PRIORITY_DEFAULT
         if let e = ioctl(AVF_VIDIOC_S_PRIORITY, &priority) { throw Self.error(e, "VIDIOC_S_PRIORITY on \(path)") }
+    }
+}
+
+/// A V4L2 camera's controls in Apple's terms: modes written through the mapping's control
+/// writes on a node of its own (controls can be set while another descriptor streams), a
+/// one-shot auto focus followed through `AUTO_FOCUS_STATUS` (polled every 30 ms, for at most
+/// 5 s) as `isAdjustingFocus`, one-shot white balance finished at once, and the torch through
+/// `FLASH_LED_MODE` and `FLASH_TORCH_INTENSITY`.
+package final class V4L2CameraControls: LiveCameraControls, @unchecked Sendable {
+    package let capabilities: LiveCameraCapabilities
+    package let mapping: V4L2ControlMapping
+    private let handle: V4L2Handle
+    private let torchIntensity: V4L2Control?
+    private let lock = NSLock()
+    private let queue = DispatchQueue(label: "AVFoundation.V4L2CameraControls")
+    private var handler: (@Sendable (CameraControlEvent) -> Void)?
+    private var focusScan: UInt64 = 0
+
+    /// Opens `path` and reads its controls.
+    package init(path: String) throws(LiveSourceError) {
+        handle = try V4L2Handle(path: path)
+        let controls = handle.controls()
+        let ids = Set(controls.map(\.id))
+        let orientation = ids.contains(V4L2ControlID.cameraOrientation) ? try? handle.value(of: V4L2ControlID.cameraOrientation) : nil
+        mapping = V4L2ControlMapping(controls: controls, orientation: orientation)
+        var values: [UInt32: Int64] = [:]
+        for id in [V4L2ControlID.focusAuto, V4L2ControlID.exposureAuto, V4L2ControlID.autoWhiteBalance] where ids.contains(id) {
+            values[id] = try? handle.value(of: id)
+        }
+        capabilities = mapping.capabilities(values: values)
+        torchIntensity = controls.first { $0.id == V4L2ControlID.flashTorchIntensity && $0.isWritable }
+    }
+
+    package func setEventHandler(_ handler: @escaping @Sendable (CameraControlEvent) -> Void) {
+        lock.withLock { self.handler = handler }
+    }
+
+    private func emit(_ event: CameraControlEvent) {
+        let handler = lock.withLock { self.handler }
+        queue.async { handler?(event) }
+    }
+
+    package func setFocus(_ mode: CameraFocusMode, pointOfInterest: CGPoint) throws(LiveSourceError) {
+        let writes = mapping.writes(focus: mode)
+        guard !writes.isEmpty || mode == .locked else { throw .failed("focus mode \(mode) is not offered by \(handle.path)") }
+        let scan = lock.withLock { () -> UInt64 in
+            focusScan &+= 1
+            return focusScan
+        }
+        try handle.apply(writes)
+        guard mode == .autoFocus else { return }
+        guard mapping.reportsFocusActivity else {
+            emit(.oneShotFinished(.focus))
+            return
+        }
+        emit(.adjusting(.focus, true))
+        pollFocus(scan: scan, began: Date())
+    }
+
+    /// Reads `AUTO_FOCUS_STATUS` in 30 ms until the scan is over (or replaced, or 5 s passed).
+    private func pollFocus(scan: UInt64, began: Date) {
+        queue.asyncAfter(deadline: .now() + .milliseconds(30)) { [self] in
+            guard lock.withLock({ focusScan == scan }) else {
+                emit(.adjusting(.focus, false))
+                return
+            }
+            let status = (try? handle.value(of: V4L2ControlID.autoFocusStatus)) ?? 0
+            if status & V4L2ControlID.autoFocusBusy != 0, Date().timeIntervalSince(began) < 5 {
+                pollFocus(scan: scan, began: began)
+            } else {
+                emit(.adjusting(.focus, false))
+                emit(.oneShotFinished(.focus))
+            }
+        }
+    }
+
+    package func setExposure(_ mode: CameraExposureMode, pointOfInterest: CGPoint) throws(LiveSourceError) {
+        let writes = mapping.writes(exposure: mode)
+        guard !writes.isEmpty || mode == capabilities.exposureMode else {
+            throw .failed("exposure mode \(mode) is not offered by \(handle.path)")
+        }
+        try handle.apply(writes)
+    }
+
+    package func setWhiteBalance(_ mode: CameraWhiteBalanceMode) throws(LiveSourceError) {
+        let writes = mapping.writes(whiteBalance: mode)
+        guard !writes.isEmpty || mode == capabilities.whiteBalanceMode else {
+            throw .failed("white balance mode \(mode) is not offered by \(handle.path)")
+        }
+        try handle.apply(writes)
+        if mode == .autoWhiteBalance { emit(.oneShotFinished(.whiteBalance)) }
+    }
+
+    package func setTorch(level: Float) throws(LiveSourceError) {
+        guard mapping.hasTorch else {
+            if level == 0 { return }
+            throw .failed("\(handle.path) has no torch")
+        }
+        if level > 0, let intensity = torchIntensity {
+            let span = Double(intensity.maximum - intensity.minimum)
+            let value = intensity.minimum + Int64((span * Double(min(1, level))).rounded())
+            try handle.setValue(max(intensity.minimum, min(intensity.maximum, value)), of: intensity.id)
+        }
+        try handle.setValue(level > 0 ? V4L2ControlID.flashModeTorch : V4L2ControlID.flashModeNone, of: V4L2ControlID.flashLEDMode)
     }
 }

@@ -408,6 +408,8 @@ package struct V4L2CameraDevice: LiveDeviceDescriptor, Hashable {
     package var isConnected: Bool { FileManager.default.fileExists(atPath: path) }
     package func makeVideoSource() -> (any LiveSource)? { V4L2CameraSource(device: self) }
     package func makeAudioSource() -> (any LiveAudioSource)? { nil }
+    /// The camera's controls, read from a node of their own (nil when it cannot be opened).
+    package func makeCameraControls() -> (any LiveCameraControls)? { try? V4L2CameraControls(path: path) }
 
     /// The camera format that delivers `format` (fastest first, native before MJPEG).
     func cameraFormat(for format: LiveVideoFormat) -> V4L2CameraFormat? {

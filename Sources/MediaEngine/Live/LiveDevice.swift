@@ -1,5 +1,6 @@
 // LiveDevice: how every capture backend (virtual cameras, V4L2 cameras, PulseAudio sources, X11
 // screens) describes a device to the capture layer, and the audio side of live sources. No C types.
+import CoreGraphics
 import CoreMedia
 import Foundation
 
@@ -84,6 +85,8 @@ package protocol LiveDeviceDescriptor: Sendable {
     func makeVideoSource() -> (any LiveSource)?
     /// An audio source (nil for cameras and screens); nothing is opened until it starts.
     func makeAudioSource() -> (any LiveAudioSource)?
+    /// The camera's controls (nil for devices without any); opened when made.
+    func makeCameraControls() -> (any LiveCameraControls)?
 }
 
 extension VirtualCamera: LiveDeviceDescriptor {
@@ -99,4 +102,70 @@ extension VirtualCamera: LiveDeviceDescriptor {
     package var audioFormats: [LiveAudioFormat] { [] }
     package func makeVideoSource() -> (any LiveSource)? { makeSource() }
     package func makeAudioSource() -> (any LiveAudioSource)? { nil }
+    /// A test pattern camera's pretend controls, when its entry names any.
+    package func makeCameraControls() -> (any LiveCameraControls)? {
+        guard case .testPattern = kind, options != Options() else { return nil }
+        return VirtualCameraControls(capabilities: options.capabilities)
+    }
+}
+
+// MARK: Camera controls
+
+/// Apple's focus modes (raw values as `AVCaptureDevice.FocusMode`).
+package enum CameraFocusMode: Int, Sendable, CaseIterable { case locked = 0, autoFocus = 1, continuousAutoFocus = 2 }
+/// Apple's exposure modes (raw values as `AVCaptureDevice.ExposureMode`; `custom` is not mapped).
+package enum CameraExposureMode: Int, Sendable, CaseIterable { case locked = 0, autoExpose = 1, continuousAutoExposure = 2 }
+/// Apple's white balance modes (raw values as `AVCaptureDevice.WhiteBalanceMode`).
+package enum CameraWhiteBalanceMode: Int, Sendable, CaseIterable { case locked = 0, autoWhiteBalance = 1, continuousAutoWhiteBalance = 2 }
+/// Apple's device positions (raw values as `AVCaptureDevice.Position`).
+package enum CameraPosition: Int, Sendable { case unspecified = 0, back = 1, front = 2 }
+
+/// What a camera's controls offer, in Apple's terms, and the modes it is in when opened.
+package struct LiveCameraCapabilities: Sendable, Equatable {
+    package var focusModes: Set<CameraFocusMode> = [.locked]
+    package var exposureModes: Set<CameraExposureMode> = [.locked]
+    package var whiteBalanceModes: Set<CameraWhiteBalanceMode> = [.locked]
+    /// Whether focus and exposure can be aimed at a point (`…PointOfInterestSupported`).
+    package var focusPointOfInterest = false
+    package var exposurePointOfInterest = false
+    package var hasTorch = false
+    package var hasFlash = false
+    package var position: CameraPosition = .unspecified
+    /// The modes the camera is in now.
+    package var focusMode: CameraFocusMode = .locked
+    package var exposureMode: CameraExposureMode = .locked
+    package var whiteBalanceMode: CameraWhiteBalanceMode = .locked
+
+    package init() {}
+}
+
+/// A camera activity that can be "adjusting" (`isAdjustingFocus`, …).
+package enum CameraActivity: Sendable, Hashable { case focus, exposure, whiteBalance }
+
+/// What a camera's controls report on their own.
+package enum CameraControlEvent: Sendable, Equatable {
+    /// The camera began (`true`) or finished (`false`) adjusting.
+    case adjusting(CameraActivity, Bool)
+    /// A one-shot mode (`autoFocus`, `autoExpose`, `autoWhiteBalance`) finished: the camera is
+    /// locked now, as Apple's devices switch to `.locked` after one scan.
+    case oneShotFinished(CameraActivity)
+}
+
+/// A camera's controls: setting Apple's modes, points of interest and the torch on the device,
+/// and hearing when it adjusts. Calls may come from any thread; `events` is called on a thread
+/// of the controls' own, never while a setter runs on the caller's thread.
+package protocol LiveCameraControls: AnyObject, Sendable {
+    var capabilities: LiveCameraCapabilities { get }
+    /// Where reports go (set once, before the first setter).
+    func setEventHandler(_ handler: @escaping @Sendable (CameraControlEvent) -> Void)
+    func setFocus(_ mode: CameraFocusMode, pointOfInterest: CGPoint) throws(LiveSourceError)
+    func setExposure(_ mode: CameraExposureMode, pointOfInterest: CGPoint) throws(LiveSourceError)
+    func setWhiteBalance(_ mode: CameraWhiteBalanceMode) throws(LiveSourceError)
+    /// Turns the torch on at `level` (0 < level ≤ 1) or off (0).
+    func setTorch(level: Float) throws(LiveSourceError)
+}
+
+extension LiveDeviceDescriptor {
+    /// No controls: fixed focus, exposure and white balance, no torch.
+    package func makeCameraControls() -> (any LiveCameraControls)? { nil }
 }

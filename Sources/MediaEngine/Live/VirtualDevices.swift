@@ -14,7 +14,62 @@ package struct VirtualCamera: Sendable, Equatable {
         case file(URL)
     }
 
+    /// The controls a test pattern camera pretends to have (`testsrc:…?focus&torch&position=front`).
+    package struct Options: Sendable, Equatable {
+        package var focus = false
+        package var exposure = false
+        package var whiteBalance = false
+        package var torch = false
+        package var flash = false
+        package var position: CameraPosition = .unspecified
+
+        package init() {}
+
+        /// The options in their written order (`focus&exposure&whitebalance&torch&flash&position=front`),
+        /// empty when none is set.
+        package var spelling: String {
+            var parts: [String] = []
+            if focus { parts.append("focus") }
+            if exposure { parts.append("exposure") }
+            if whiteBalance { parts.append("whitebalance") }
+            if torch { parts.append("torch") }
+            if flash { parts.append("flash") }
+            switch position {
+            case .front: parts.append("position=front")
+            case .back: parts.append("position=back")
+            case .unspecified: break
+            }
+            return parts.joined(separator: "&")
+        }
+
+        /// The capabilities of a camera with these options: each control present offers every
+        /// mode Apple has for it and a point of interest, and starts continuous.
+        package var capabilities: LiveCameraCapabilities {
+            var c = LiveCameraCapabilities()
+            if focus {
+                c.focusModes = Set(CameraFocusMode.allCases)
+                c.focusPointOfInterest = true
+                c.focusMode = .continuousAutoFocus
+            }
+            if exposure {
+                c.exposureModes = Set(CameraExposureMode.allCases)
+                c.exposurePointOfInterest = true
+                c.exposureMode = .continuousAutoExposure
+            }
+            if whiteBalance {
+                c.whiteBalanceModes = Set(CameraWhiteBalanceMode.allCases)
+                c.whiteBalanceMode = .continuousAutoWhiteBalance
+            }
+            c.hasTorch = torch
+            c.hasFlash = flash
+            c.position = position
+            return c
+        }
+    }
+
     package let kind: Kind
+    /// A test pattern camera's pretend controls (none for file cameras).
+    package var options = Options()
     /// Stable across runs and processes: `virtual:testsrc:640x480@30`, `virtual:/abs/path.mov`.
     package let uniqueID: String
     package let localizedName: String
@@ -69,7 +124,10 @@ package struct VirtualCamera: Sendable, Equatable {
 ///
 /// The value is a comma-separated list of entries:
 /// - `testsrc:WIDTHxHEIGHT@FPS` — the test pattern; sides even, 128…7680 × 96…4320, FPS a whole
-///   number 1…240 (e.g. `testsrc:640x480@30`).
+///   number 1…240 (e.g. `testsrc:640x480@30`), optionally followed by `?` and `&`-separated
+///   pretend controls: `focus`, `exposure`, `whitebalance`, `torch`, `flash`, `position=front|back`
+///   (e.g. `testsrc:1280x720@30?focus&exposure&torch&position=back`). The unique ID carries the
+///   options in a fixed order.
 /// - anything else — the path of a media file (relative paths are taken from the current
 ///   directory); the file need not exist yet: the camera is connected while it does.
 ///
@@ -126,7 +184,24 @@ package enum VirtualDevices {
     private static func parseEntry(_ entry: String, currentDirectory: String) -> Result<VirtualCamera, Problem> {
         let prefix = "testsrc:"
         if entry.hasPrefix(prefix) {
-            let spec = entry.dropFirst(prefix.count)
+            var spec = Substring(entry.dropFirst(prefix.count))
+            var options = VirtualCamera.Options()
+            if let question = spec.firstIndex(of: "?") {
+                for option in spec[spec.index(after: question)...].split(separator: "&") {
+                    switch option.lowercased() {
+                    case "focus": options.focus = true
+                    case "exposure": options.exposure = true
+                    case "whitebalance": options.whiteBalance = true
+                    case "torch": options.torch = true
+                    case "flash": options.flash = true
+                    case "position=front": options.position = .front
+                    case "position=back": options.position = .back
+                    default:
+                        return .failure(Problem(message: "unknown option '\(option)': expected focus, exposure, whitebalance, torch, flash, position=front or position=back"))
+                    }
+                }
+                spec = spec[..<question]
+            }
             let parts = spec.split(separator: "@", omittingEmptySubsequences: false)
             let size = parts.first?.split(separator: "x", omittingEmptySubsequences: false) ?? []
             guard parts.count == 2, size.count == 2, let width = Int(size[0]), let height = Int(size[1]),
@@ -139,9 +214,12 @@ package enum VirtualDevices {
             guard (1...240).contains(fps) else {
                 return .failure(Problem(message: "the frame rate must be a whole number of 1…240 frames per second, not \(fps)"))
             }
-            return .success(VirtualCamera(kind: .testPattern(width: width, height: height, framesPerSecond: fps),
-                                          uniqueID: "virtual:testsrc:\(width)x\(height)@\(fps)",
-                                          localizedName: "Test Pattern \(width)x\(height) @ \(fps) fps"))
+            let suffix = options.spelling.isEmpty ? "" : "?\(options.spelling)"
+            var camera = VirtualCamera(kind: .testPattern(width: width, height: height, framesPerSecond: fps),
+                                       uniqueID: "virtual:testsrc:\(width)x\(height)@\(fps)\(suffix)",
+                                       localizedName: "Test Pattern \(width)x\(height) @ \(fps) fps")
+            camera.options = options
+            return .success(camera)
         }
         if entry.hasPrefix("testsrc") {
             return .failure(Problem(message: "expected testsrc:WIDTHxHEIGHT@FPS, e.g. testsrc:640x480@30"))

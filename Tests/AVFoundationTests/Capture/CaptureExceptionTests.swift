@@ -44,6 +44,16 @@ extension CaptureTests {
             expectExit(result, says: "-[AVCaptureDevice setVideoZoomFactor:] videoZoomFactor 17")
         }
 
+        @Test func aTorchLevelAboveOneStopsTheProgram() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                CaptureCameras.install()
+                let camera = AVCaptureDevice(uniqueID: CaptureCameras.controlled)!
+                try camera.lockForConfiguration()
+                try camera.setTorchModeOn(level: 1.5)
+            }
+            expectExit(result, says: "-[AVCaptureDevice setTorchModeOnWithLevel:error:] The torch level must be in the range (0.0, 1.0]")
+        }
+
         @Test func addingAnInputTwiceStopsTheProgram() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 CaptureCameras.install()

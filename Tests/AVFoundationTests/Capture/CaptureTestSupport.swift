@@ -18,10 +18,13 @@ enum CaptureCameras {
     static let fileCameraURL = FileManager.default.temporaryDirectory
         .appendingPathComponent("avf-capture-core-\(getpid())/camera.mp4")
     static var fileCameraID: String { "virtual:\(fileCameraURL.path)" }
+    /// A test pattern camera with every pretend control, facing back.
+    static let controlled = "virtual:testsrc:320x240@30?focus&exposure&whitebalance&torch&flash&position=back"
 
     /// Sets `AVFOUNDATION_VIRTUAL_CAMERAS` to the suites' cameras (read at each device query).
     static func install() {
-        setenv("AVFOUNDATION_VIRTUAL_CAMERAS", "testsrc:640x480@30,testsrc:1280x720@30,\(fileCameraURL.path)", 1)
+        setenv("AVFOUNDATION_VIRTUAL_CAMERAS", "testsrc:640x480@30,testsrc:1280x720@30,\(fileCameraURL.path),"
+               + "testsrc:320x240@30?position=back&torch&flash&whitebalance&exposure&focus", 1)
     }
 
     /// The 640×480 test pattern camera.

@@ -121,6 +121,22 @@ struct V4L2ControlMappingTests {
         #expect(V4L2ControlMapping(controls: V4L2ControlFixtures.boardCamera, orientation: 2).position == .unspecified)
     }
 
+    @Test("The modes a camera is in come from its current control values")
+    func currentModes() {
+        let c920 = V4L2ControlMapping(controls: V4L2ControlFixtures.c920)
+        let auto = c920.capabilities(values: [ID.focusAuto: 1, ID.exposureAuto: 3, ID.autoWhiteBalance: 1])
+        #expect(auto.focusMode == .continuousAutoFocus && auto.exposureMode == .continuousAutoExposure
+                && auto.whiteBalanceMode == .continuousAutoWhiteBalance)
+        #expect(auto.focusModes == c920.focusModes && !auto.focusPointOfInterest && !auto.hasTorch && !auto.hasFlash)
+        let manual = c920.capabilities(values: [ID.focusAuto: 0, ID.exposureAuto: 1, ID.autoWhiteBalance: 0])
+        #expect(manual.focusMode == .locked && manual.exposureMode == .locked && manual.whiteBalanceMode == .locked)
+        // A fixed-focus camera is locked; one that exposes on its own without a control is continuous.
+        let laptop = V4L2ControlMapping(controls: V4L2ControlFixtures.laptop).capabilities(values: [:])
+        #expect(laptop.focusMode == .locked && laptop.exposureMode == .continuousAutoExposure)
+        let board = V4L2ControlMapping(controls: V4L2ControlFixtures.boardCamera, orientation: 1).capabilities(values: [:])
+        #expect(board.hasTorch && board.position == .back && board.focusMode == .locked)
+    }
+
     @Test("Disabled and read-only controls give no modes")
     func disabledAndReadOnly() {
         let f = V4L2ControlFixtures.self

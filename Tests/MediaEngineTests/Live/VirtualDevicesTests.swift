@@ -1,5 +1,6 @@
 // AVFOUNDATION_VIRTUAL_CAMERAS parsing: valid entries become devices with stable IDs and formats;
 // invalid ones are skipped with a message, never a crash.
+import CoreGraphics
 import CoreMedia
 import CoreVideo
 import Foundation
@@ -56,5 +57,47 @@ import Testing
         let fromEnvironment = VirtualDevices.fromEnvironment([VirtualDevices.environmentVariable: value + ",bogus-testsrc:1x1"])
         #expect(fromEnvironment.map(\.uniqueID) == first.cameras.map(\.uniqueID) + ["virtual:\(FileManager.default.currentDirectoryPath)/bogus-testsrc:1x1"])
         #expect(VirtualDevices.fromEnvironment([:]).isEmpty)
+    }
+
+    @Test func optionsGivePretendControlsAndAFixedOrderID() throws {
+        let parsed = VirtualDevices.parse("testsrc:640x480@30?torch&FOCUS&position=front, testsrc:320x240@15?zoom")
+        let camera = try #require(parsed.cameras.first)
+        #expect(camera.uniqueID == "virtual:testsrc:640x480@30?focus&torch&position=front")
+        #expect(camera.localizedName == "Test Pattern 640x480 @ 30 fps")
+        #expect(camera.formats.first?.width == 640)
+        let caps = try #require(camera.makeCameraControls()?.capabilities)
+        #expect(caps.focusModes == Set(CameraFocusMode.allCases) && caps.focusPointOfInterest && caps.focusMode == .continuousAutoFocus)
+        #expect(caps.exposureModes == [.locked] && !caps.exposurePointOfInterest)
+        #expect(caps.hasTorch && !caps.hasFlash && caps.position == .front)
+        #expect(parsed.cameras.count == 1)
+        #expect(parsed.problems.count == 1 && parsed.problems[0].contains("unknown option 'zoom'"))
+        // Without options: no controls, and the ID is the plain one.
+        #expect(VirtualDevices.parse("testsrc:640x480@30").cameras.first?.makeCameraControls() == nil)
+    }
+
+    @Test func pretendScansReportAdjustingThenFinishOneShotModes() throws {
+        var options = VirtualCamera.Options()
+        options.focus = true
+        options.whiteBalance = true
+        let controls = VirtualCameraControls(capabilities: options.capabilities, scanDuration: 0.05)
+        let events = EventLog()
+        controls.setEventHandler { events.append($0) }
+        try controls.setFocus(.autoFocus, pointOfInterest: CGPoint(x: 0.1, y: 0.9))
+        #expect(events.wait(count: 3))
+        #expect(events.all == [.adjusting(.focus, true), .adjusting(.focus, false), .oneShotFinished(.focus)])
+        #expect(throws: LiveSourceError.self) { try controls.setExposure(.continuousAutoExposure, pointOfInterest: .zero) }
+        #expect(throws: LiveSourceError.self) { try controls.setTorch(level: 1) }
+        try controls.setTorch(level: 0)
+    }
+
+    private final class EventLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [CameraControlEvent] = []
+        func append(_ event: CameraControlEvent) { lock.withLock { events.append(event) } }
+        var all: [CameraControlEvent] { lock.withLock { events } }
+        func wait(count: Int) -> Bool {
+            for _ in 0..<500 where all.count < count { usleep(10_000) }
+            return all.count >= count
+        }
     }
 }

@@ -1,0 +1,89 @@
+// VirtualCameraControls: the pretend controls of a `testsrc:…?focus&exposure&…` virtual camera —
+// focus, exposure and white balance that "adjust" for a short while when asked to, like a real
+// camera's, and a torch — so code driving camera controls (tap to focus, torch buttons) can be
+// tested without a camera.
+import CoreGraphics
+import Foundation
+
+/// Emulated camera controls: a scan (auto focus, auto exposure, auto white balance, or a
+/// continuous mode being set or re-aimed) reports `adjusting(…, true)`, then after
+/// `scanDuration` `adjusting(…, false)` — and, for one-shot modes, `oneShotFinished`. Setting
+/// `.locked` ends a scan at once. Reports come in order on a serial queue of the controls' own.
+package final class VirtualCameraControls: LiveCameraControls, @unchecked Sendable {
+    package let capabilities: LiveCameraCapabilities
+    /// How long a scan lasts.
+    package let scanDuration: TimeInterval
+
+    private let lock = NSLock()
+    private let queue = DispatchQueue(label: "AVFoundation.VirtualCameraControls")
+    private var handler: (@Sendable (CameraControlEvent) -> Void)?
+    /// Per activity: the running scan's number (a new setting bumps it), and whether it reported `adjusting(true)`.
+    private var generation: [CameraActivity: UInt64] = [:]
+    private var adjusting: Set<CameraActivity> = []
+    private var _torchLevel: Float = 0
+
+    package init(capabilities: LiveCameraCapabilities, scanDuration: TimeInterval = 0.2) {
+        self.capabilities = capabilities
+        self.scanDuration = scanDuration
+    }
+
+    /// The torch level last set (0: off).
+    package var torchLevel: Float { lock.withLock { _torchLevel } }
+
+    package func setEventHandler(_ handler: @escaping @Sendable (CameraControlEvent) -> Void) {
+        lock.withLock { self.handler = handler }
+    }
+
+    package func setFocus(_ mode: CameraFocusMode, pointOfInterest: CGPoint) throws(LiveSourceError) {
+        guard capabilities.focusModes.contains(mode) else { throw .failed("focus mode \(mode) is not offered") }
+        scan(.focus, run: mode != .locked, oneShot: mode == .autoFocus)
+    }
+
+    package func setExposure(_ mode: CameraExposureMode, pointOfInterest: CGPoint) throws(LiveSourceError) {
+        guard capabilities.exposureModes.contains(mode) else { throw .failed("exposure mode \(mode) is not offered") }
+        scan(.exposure, run: mode != .locked, oneShot: mode == .autoExpose)
+    }
+
+    package func setWhiteBalance(_ mode: CameraWhiteBalanceMode) throws(LiveSourceError) {
+        guard capabilities.whiteBalanceModes.contains(mode) else { throw .failed("white balance mode \(mode) is not offered") }
+        scan(.whiteBalance, run: mode != .locked, oneShot: mode == .autoWhiteBalance)
+    }
+
+    package func setTorch(level: Float) throws(LiveSourceError) {
+        guard capabilities.hasTorch || level == 0 else { throw .failed("the camera has no torch") }
+        lock.withLock { _torchLevel = max(0, min(1, level)) }
+    }
+
+    /// Starts a scan of `activity` (ending the one running), or only ends the running one.
+    private func scan(_ activity: CameraActivity, run: Bool, oneShot: Bool) {
+        let number = lock.withLock { () -> UInt64 in
+            generation[activity, default: 0] &+= 1
+            return generation[activity]!
+        }
+        queue.async { [self] in
+            // Still the newest setting when this runs: report the start (or the end, for `.locked`).
+            guard isCurrent(activity, number) else { return }
+            if run { report(activity, adjusting: true) } else { report(activity, adjusting: false) }
+        }
+        guard run else { return }
+        queue.asyncAfter(deadline: .now() + scanDuration) { [self] in
+            guard isCurrent(activity, number) else { return }
+            report(activity, adjusting: false)
+            if oneShot, let handler = lock.withLock({ handler }) { handler(.oneShotFinished(activity)) }
+        }
+    }
+
+    private func isCurrent(_ activity: CameraActivity, _ number: UInt64) -> Bool {
+        lock.withLock { generation[activity] == number }
+    }
+
+    /// Reports a change of `activity`'s adjusting state (nothing when it is unchanged). On `queue`.
+    private func report(_ activity: CameraActivity, adjusting now: Bool) {
+        let (changed, handler) = lock.withLock { () -> (Bool, (@Sendable (CameraControlEvent) -> Void)?) in
+            let was = adjusting.contains(activity)
+            if now { adjusting.insert(activity) } else { adjusting.remove(activity) }
+            return (was != now, self.handler)
+        }
+        if changed { handler?(.adjusting(activity, now)) }
+    }
+}
