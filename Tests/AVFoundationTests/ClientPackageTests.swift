@@ -123,6 +123,38 @@ struct ClientPackageTests {
         #expect(ClientPackage.line(lines, "keyframes-status") == "completed")
     }
 
+    @Test("a Kamera-style camera controller focuses, exposes, lights the torch, takes a photo, records and switches cameras",
+          arguments: executables)
+    func cameraController(_ executable: String) throws {
+        guard let services = try? CaptureServices.current.get() else {
+            if CaptureServices.areRequired { Issue.record("the capture services are missing") }
+            else { print("skipped: no capture services (scripts/test.sh starts PulseAudio and Xvfb)") }
+            return
+        }
+        let bin = try ClientPackage.binDirectory.get()
+        let dir = try AssetFixtures.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A back camera with focus, exposure and a torch, and a plain front camera.
+        let cameras = "testsrc:640x480@30?focus&exposure&torch&position=back,testsrc:640x480@30?position=front"
+        let run = try services.run("env", ["AVFOUNDATION_VIRTUAL_CAMERAS=\(cameras)",
+                                           bin.appendingPathComponent(executable).path, "camera", dir.path], deadline: 90)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(run.status == 0, "\(lines) \(run.errors)")
+        #expect(ClientPackage.line(lines, "camera") == "position=1 count=2 running=true", "\(lines)")
+        #expect(ClientPackage.line(lines, "focus") == "mode=0 point=0.25,0.5", "auto focus ends locked")
+        #expect(ClientPackage.line(lines, "exposure") == "mode=0", "locked by the observer once settled")
+        #expect(ClientPackage.line(lines, "torch") == "has=true on=true off=true")
+        #expect(ClientPackage.line(lines, "photo") == "bytes=true")
+        #expect(try AssetFixtures.probe(dir.appendingPathComponent("photo.jpg"), "stream=codec_name,width,height") == "mjpeg\n640\n480")
+        #expect(ClientPackage.line(lines, "movie") == "error=none")
+        let movie = dir.appendingPathComponent("movie.mov")
+        #expect(try AssetFixtures.probe(movie, "stream=codec_type") == "video\naudio")
+        let duration = try #require(Double(try AssetFixtures.probe(movie, "format=duration")))
+        #expect(duration > 1.5 && duration < 3, "\(duration)")
+        #expect(ClientPackage.line(lines, "switched") == "true position=2")
+        #expect(ClientPackage.line(lines, "stopped") == "running=false")
+    }
+
     @Test("the thumbnailer writes a 160-wide PNG of the requested frame")
     func thumbnail() throws {
         guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }

@@ -17,6 +17,8 @@ do {
     case "edit":
         try CrossDissolveEditor.run(arguments[2..<(arguments.count - 1)].map { URL(fileURLWithPath: $0) },
                                     output: URL(fileURLWithPath: arguments[arguments.count - 1]))
+    case "camera":
+        try CameraController.run(directory: URL(fileURLWithPath: arguments[2]))
     case "images-to-movie":
         try MovieMaker.run(output: URL(fileURLWithPath: arguments[2]))
     default:
