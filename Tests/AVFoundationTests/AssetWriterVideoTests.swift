@@ -165,6 +165,39 @@ extension AssetWriterVideoTests {
         #expect(stream["color_space"] == "bt709")
     }
 
+    /// Live capture times (the host clock in nanoseconds) plus frame durations in 1/30 s overflow
+    /// CMTime's timescales; a paused recording leaves seconds between two frames. The track
+    /// keeps every frame's time to the 90 kHz tick and the long frame whole.
+    @Test func hostClockTimesWithALongPauseKeepTheirSpacing() async throws {
+        let url = try WriterFixtures.outputURL("hostclock.mov")
+        let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: settings(.h264))
+        input.expectsMediaDataInRealTime = true
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
+        writer.add(input)
+        #expect(writer.startWriting())
+        let base = CMTime(value: 123_456_789_012_345, timescale: 1_000_000_000)
+        var times: [CMTime] = []
+        for i in 0..<6 { times.append(CMTimeAdd(base, CMTime(value: Int64(i), timescale: 30))) }
+        times.append(CMTimeAdd(times[5], CMTime(seconds: 6.5, preferredTimescale: 1_000_000_000)))
+        times.append(CMTimeAdd(times[6], CMTime(value: 1, timescale: 30)))
+        writer.startSession(atSourceTime: times[0])
+        for (i, time) in times.enumerated() {
+            while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
+            let buffer = WriterFixtures.pixelBuffer(width: 160, height: 120, index: i, pool: adaptor.pixelBufferPool)
+            #expect(adaptor.append(buffer, withPresentationTime: time))
+        }
+        input.markAsFinished()
+        await writer.finishWriting()
+        #expect(writer.status == .completed, "\(String(describing: writer.error))")
+        let stream = try WriterFixtures.stream(url)
+        #expect(stream["time_base"] == "1/90000")
+        let pts = try WriterFixtures.packets(url).map(\.pts).sorted()
+        let expected = times.map { CMTimeConvertScale(CMTimeSubtract($0, times[0]), timescale: 90_000, method: .roundHalfAwayFromZero).value }
+        #expect(pts.count == expected.count)
+        for (got, want) in zip(pts, expected) { #expect(abs(got - want) <= 1, "\(pts) vs \(expected)") }
+    }
+
     @Test func trackTransformLanguageAndTimescale() async throws {
         let url = try WriterFixtures.outputURL("track.mov")
         try await WriterFixtures.writeFrames(to: url, fileType: .mov, settings: settings(.h264), count: 4, width: 160, height: 120) { writer, input in

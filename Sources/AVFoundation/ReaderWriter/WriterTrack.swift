@@ -164,9 +164,14 @@ final class WriterTrack: @unchecked Sendable {
     }
 
     /// The timescale for video whose first session-relative time is `offset`: its own when fine
-    /// enough, else a multiple of 600 (Apple's customary video timescale).
-    private static func videoTimescale(for offset: CMTime) -> Int32 {
+    /// enough, else a multiple of 600 (Apple's customary video timescale). Timescales above
+    /// 1 MHz — host-clock capture times in nanoseconds, or CMTime's largest timescale where a
+    /// sum of such times with frame durations overflowed — become 90 kHz: a frame lasting
+    /// more than 2^32 ticks (4.3 s at 1 GHz: a paused live recording) cannot be written in a
+    /// 32-bit sample table entry.
+    static func videoTimescale(for offset: CMTime) -> Int32 {
         let ts = Int64(max(1, offset.timescale))
+        if ts > 1_000_000 { return 90_000 }
         if ts >= 600 { return Int32(ts) }
         func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
         let lcm = ts / gcd(ts, 600) * 600
