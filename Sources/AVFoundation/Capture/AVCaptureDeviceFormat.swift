@@ -44,9 +44,15 @@ extension AVCaptureDevice {
         /// or an audio one (32-bit float LPCM at the source's rate and channel count).
         open var formatDescription: CMFormatDescription { description_ }
 
-        /// The frame rates the format supports (one range; empty for audio).
+        /// The frame rates the format supports: one range, or — for a camera that offers only
+        /// some rates (a V4L2 driver's discrete intervals) — one single-rate range per rate,
+        /// fastest first, as macOS lists a UVC camera's; empty for audio.
         open var videoSupportedFrameRateRanges: [AVFrameRateRange] {
-            audio == nil ? [AVFrameRateRange(minFrameDuration: live.minFrameDuration, maxFrameDuration: live.maxFrameDuration)] : []
+            guard audio == nil else { return [] }
+            if !live.discreteFrameDurations.isEmpty {
+                return live.discreteFrameDurations.map { AVFrameRateRange(minFrameDuration: $0, maxFrameDuration: $0) }
+            }
+            return [AVFrameRateRange(minFrameDuration: live.minFrameDuration, maxFrameDuration: live.maxFrameDuration)]
         }
 
         /// The horizontal field of view in degrees; 0: unknown (Linux cameras do not say).
@@ -77,8 +83,7 @@ extension AVCaptureDevice {
 
         /// Whether `frameDuration` is within one of the format's ranges.
         func supports(frameDuration: CMTime) -> Bool {
-            guard audio == nil, frameDuration.isNumeric else { return false }
-            return frameDuration >= live.minFrameDuration && frameDuration <= live.maxFrameDuration
+            audio == nil && live.supports(frameDuration: frameDuration)
         }
 
         open override func isEqual(_ object: Any?) -> Bool {

@@ -165,13 +165,20 @@ package struct V4L2CameraFormat: Sendable, Hashable {
         self.intervals = intervals
     }
 
-    /// The format as live sources describe it (nil when not delivered, or without intervals).
-    /// One range per format: from the shortest to the longest interval offered; a duration in
-    /// between is asked of the driver, which picks the nearest it has.
+    /// The format as live sources describe it (nil when not delivered, or without intervals):
+    /// from the shortest to the longest interval, and — for a driver listing discrete intervals
+    /// — exactly those (`discreteFrameDurations`), as macOS lists a UVC camera's rates.
     package var liveFormat: LiveVideoFormat? {
         guard let delivery = fourCC.delivery, let range = intervals.durationRange else { return nil }
+        var discrete: [CMTime] = []
+        if case .discrete = intervals {
+            for duration in intervals.durations where !discrete.contains(where: { CMTimeCompare($0, duration) == 0 }) {
+                discrete.append(duration)
+            }
+        }
         return LiveVideoFormat(pixelFormat: delivery.pixelFormat, width: size.width, height: size.height,
-                               minFrameDuration: range.min, maxFrameDuration: range.max)
+                               minFrameDuration: range.min, maxFrameDuration: range.max,
+                               discreteFrameDurations: discrete.count > 1 ? discrete : [])
     }
 }
 

@@ -38,19 +38,39 @@ package struct LiveVideoFormat: Sendable, Hashable, CustomStringConvertible {
     package var minFrameDuration: CMTime
     /// The longest frame interval (1 / `minFrameRate`).
     package var maxFrameDuration: CMTime
+    /// The only intervals the device offers, shortest first, when it offers a list rather than
+    /// a range (a webcam's 30, 25, 20, 15, 10, 5 fps); empty: any interval from
+    /// `minFrameDuration` to `maxFrameDuration`.
+    package var discreteFrameDurations: [CMTime]
 
-    package init(pixelFormat: OSType, width: Int, height: Int, minFrameDuration: CMTime, maxFrameDuration: CMTime) {
+    package init(pixelFormat: OSType, width: Int, height: Int, minFrameDuration: CMTime, maxFrameDuration: CMTime,
+                 discreteFrameDurations: [CMTime] = []) {
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
         self.minFrameDuration = minFrameDuration
         self.maxFrameDuration = maxFrameDuration
+        self.discreteFrameDurations = discreteFrameDurations
         maxFrameRate = minFrameDuration.seconds > 0 ? 1 / minFrameDuration.seconds : 0
         minFrameRate = maxFrameDuration.seconds > 0 ? 1 / maxFrameDuration.seconds : 0
     }
 
+    /// Whether the device can run at `duration` between frames: one of its intervals (to the
+    /// microsecond, so 1001/30000 matches 33367/1000000), or inside its range.
+    package func supports(frameDuration duration: CMTime) -> Bool {
+        guard duration.isNumeric else { return false }
+        if !discreteFrameDurations.isEmpty {
+            return discreteFrameDurations.contains { abs(CMTimeSubtract($0, duration).seconds) < 1e-6 }
+        }
+        return duration >= minFrameDuration && duration <= maxFrameDuration
+    }
+
     package var description: String {
         let fourCC = String(bytes: withUnsafeBytes(of: pixelFormat.bigEndian) { Array($0) }, encoding: .ascii) ?? "\(pixelFormat)"
+        if discreteFrameDurations.count > 1 {
+            let rates = discreteFrameDurations.map { String(format: "%g", 1 / $0.seconds) }
+            return "'\(fourCC)' \(width)x\(height) @ {\(rates.joined(separator: " "))} fps"
+        }
         return "'\(fourCC)' \(width)x\(height) @ \(minFrameRate)-\(maxFrameRate) fps"
     }
 }

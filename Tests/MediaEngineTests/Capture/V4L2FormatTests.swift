@@ -84,6 +84,25 @@ struct V4L2FormatTests {
         #expect(V4L2CameraFormat(fourCC: .h264, size: V4L2Size(width: 640, height: 480), intervals: discrete).liveFormat == nil)
     }
 
+    @Test("A driver's discrete intervals are the only rates offered; a stepwise range offers every rate in it")
+    func discreteRates() throws {
+        let discrete = V4L2FrameIntervals.discrete([(1, 15), (1, 30), (1, 5), (1, 30)])
+        let live = try #require(V4L2CameraFormat(fourCC: .yuyv, size: V4L2Size(width: 640, height: 480), intervals: discrete).liveFormat)
+        #expect(live.discreteFrameDurations == [CMTime(value: 1, timescale: 30), CMTime(value: 1, timescale: 15), CMTime(value: 1, timescale: 5)])
+        #expect(live.supports(frameDuration: CMTime(value: 1, timescale: 15)))
+        #expect(live.supports(frameDuration: CMTime(value: 2, timescale: 60)), "the same interval in another timescale")
+        #expect(!live.supports(frameDuration: CMTime(value: 1, timescale: 20)), "between two rates: not offered")
+        #expect(!live.supports(frameDuration: .invalid))
+        #expect(live.description == "'yuvs' 640x480 @ {30 15 5} fps")
+        let stepwise = try #require(V4L2CameraFormat(fourCC: .nv12, size: V4L2Size(width: 640, height: 480),
+                                                     intervals: .stepwise(min: (1, 30), max: (1, 5))).liveFormat)
+        #expect(stepwise.discreteFrameDurations.isEmpty && stepwise.supports(frameDuration: CMTime(value: 1, timescale: 20)))
+        let ntsc = try #require(V4L2CameraFormat(fourCC: .yuyv, size: V4L2Size(width: 640, height: 480),
+                                                 intervals: .discrete([(1001, 30000)])).liveFormat)
+        #expect(ntsc.discreteFrameDurations.isEmpty, "one interval is a range of one rate")
+        #expect(ntsc.supports(frameDuration: CMTime(value: 1001, timescale: 30000)))
+    }
+
     @Test("Stepwise and continuous sizes offer the standard sizes the steps reach, and the largest")
     func stepwiseSizes() {
         let sizes = V4L2FrameSizes.stepwise(min: V4L2Size(width: 160, height: 120), max: V4L2Size(width: 1920, height: 1080),
@@ -118,7 +137,7 @@ struct V4L2FormatTests {
         ], usbModel: "usb:046d:082d")
         #expect(device.deviceKind == .camera && device.isExternal && device.localizedName == "HD Pro Webcam C920")
         #expect(device.modelID == "usb:046d:082d")
-        #expect(device.videoFormats.map(\.description) == ["'yuvs' 640x480 @ 15.0-30.0 fps", "'420v' 1920x1080 @ 30.0-30.0 fps"])
+        #expect(device.videoFormats.map(\.description) == ["'yuvs' 640x480 @ {30 15} fps", "'420v' 1920x1080 @ 30.0-30.0 fps"])
         #expect(device.cameraFormat(for: device.videoFormats[1])?.fourCC == .mjpeg)
     }
 
