@@ -111,6 +111,13 @@ final class HotPlug: @unchecked Sendable {
         do {
             try new.start()
             V4L2Cameras.shared.isWatched = true
+            // A file camera's file made or removed while no watcher watched it (before the first
+            // watcher, or between the one stopped and this one) is reported now: the new watcher
+            // only reports changes from the states it starts with.
+            for camera in cameras {
+                guard case .file = camera.kind else { continue }
+                DeviceDirectory.shared.deviceConnectionChanged(uniqueID: camera.uniqueID, connected: camera.isConnected)
+            }
         } catch {
             lock.withLock {
                 if watcher === new { watcher = nil }
