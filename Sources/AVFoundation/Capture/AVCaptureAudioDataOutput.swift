@@ -156,6 +156,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     override func connectionLimit(for mediaType: AVMediaType) -> Int { mediaType == .audio ? 1 : 0 }
 
     override func captureWillStart() {
+        conversionLock.withLock { converter = nil }
         lock.withLock {
             accepting = true
             generation += 1

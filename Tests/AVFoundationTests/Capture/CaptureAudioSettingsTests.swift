@@ -6,6 +6,7 @@
 // played into the capture services' null sink is captured from its monitor (the default microphone).
 @testable import AVFoundation
 import Foundation
+import MediaEngine
 import Synchronization
 import Testing
 import TestSupport
@@ -328,5 +329,67 @@ extension CaptureTests {
             let bitRate = probed.split(separator: "\n").first { $0.hasPrefix("bit_rate=") }.flatMap { Double($0.dropFirst(9)) } ?? 0
             #expect(bitRate > 30_000 && bitRate < 60_000, "bit rate \(bitRate)")
         }
+    }
+}
+
+/// The converter behind `audioSettings` on made-up chunks (no services needed): exact sample-count
+/// times within a run, the filter's tail at a discontinuity and at the end, a new anchor after.
+@Suite("Capture audio converter")
+struct CaptureAudioConverterTests {
+    /// `frames` frames of a stereo 1 kHz sine at 48 kHz (interleaved Float32), from frame `start`.
+    private func chunk(start: Int, frames: Int, pts: CMTime, discontinuity: Bool) -> LiveAudioChunk {
+        var samples = [Float](repeating: 0, count: frames * 2)
+        for i in 0..<frames {
+            let value = Float(0.5 * sin(2 * Double.pi * 1000 * Double(start + i) / 48_000))
+            samples[2 * i] = value
+            samples[2 * i + 1] = value
+        }
+        return LiveAudioChunk(samples: samples.withUnsafeBytes { Data($0) }, frameCount: frames,
+                              format: LiveAudioFormat(sampleRate: 48_000, channelCount: 2), pts: pts, isDiscontinuity: discontinuity)
+    }
+
+    @Test func runsAreAnchoredCountedAndFlushed() throws {
+        let output = AudioPCMFormat(sampleRate: 44_100, channels: .mono, sampleType: .signedInteger, bitsPerSample: 16)
+        let converter = try #require(CaptureAudioConverter(output: output, layout: AudioChannelSet.mono.audioChannelLayout))
+        var buffers: [CMSampleBuffer] = []
+        // Run 1: 100 chunks of 480 frames (1 s) from 10 s; run 2 (a discontinuity) 50 chunks from 20.5 s.
+        for k in 0..<100 {
+            buffers += converter.convert(chunk(start: k * 480, frames: 480, pts: CMTime(value: 480_000 + Int64(k) * 480, timescale: 48_000),
+                                               discontinuity: k == 0))
+        }
+        let firstRun = buffers.count
+        for k in 0..<50 {
+            buffers += converter.convert(chunk(start: k * 480, frames: 480, pts: CMTime(value: 984_000 + Int64(k) * 480, timescale: 48_000),
+                                               discontinuity: k == 0))
+        }
+        if let tail = converter.flush() { buffers.append(tail) }
+        #expect(converter.flush() == nil)
+        let times = buffers.map(CMSampleBufferGetPresentationTimeStamp), counts = buffers.map(CMSampleBufferGetNumSamples)
+        #expect(times.allSatisfy { $0.timescale == 44_100 })
+        // Each run starts at its first chunk's time and counts samples; the second starts afresh.
+        #expect(times[0] == CMTime(value: 441_000, timescale: 44_100))
+        let runStart = try #require(times.firstIndex { $0 == CMTime(value: 904_050, timescale: 44_100) })
+        #expect(runStart >= firstRun)
+        for i in 1..<buffers.count where i != runStart {
+            #expect(times[i] == times[i - 1] + CMTime(value: Int64(counts[i - 1]), timescale: 44_100), "buffer \(i)")
+        }
+        // Exactly each run's duration at 44.1 kHz: 1 s and 0.5 s.
+        #expect(counts[..<runStart].reduce(0, +) == 44_100)
+        #expect(counts[runStart...].reduce(0, +) == 22_050)
+        let description = try #require(CMSampleBufferGetFormatDescription(buffers[0]))
+        let asbd = try #require(CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee)
+        #expect(asbd.mSampleRate == 44_100 && asbd.mChannelsPerFrame == 1 && asbd.mBitsPerChannel == 16 && asbd.mBytesPerFrame == 2)
+    }
+
+    @Test func gainsScaleEachChannel() {
+        let source = chunk(start: 0, frames: 1000, pts: .zero, discontinuity: true)
+        let halfAndOff = source.applyingGains([0.5, 0])
+        let input = source.samples.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let output = halfAndOff.samples.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(output.count == input.count)
+        #expect(stride(from: 0, to: output.count, by: 2).allSatisfy { output[$0] == input[$0] * 0.5 && output[$0 + 1] == 0 })
+        #expect(source.applyingGains([1, 1]).samples == source.samples)
+        let both = source.applyingGains([0.25, 0.25]).samples.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(zip(both, input).allSatisfy { $0 == $1 * 0.25 })
     }
 }
