@@ -50,7 +50,6 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
             CaptureException.raise("AVCaptureAudioDataOutput", "setSampleBufferDelegate:queue:",
                                    "sampleBufferCallbackQueue must not be NULL when sampleBufferDelegate is non-nil")
         }
-        if sampleBufferDelegate != nil { sampleBufferCallbackQueue?.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self)) }
         lock.withLock {
             delegate = sampleBufferDelegate
             callbackQueue = sampleBufferDelegate == nil ? nil : sampleBufferCallbackQueue
@@ -169,16 +168,20 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
             defer { converter = nil }
             return converter?.flush()
         }
-        let connection = conversionLock.withLock { lastConnection }
+        let connection = conversionLock.withLock { () -> AVCaptureConnection? in
+            defer { lastConnection = nil }
+            return lastConnection
+        }
         if let tail, let connection { enqueue([tail], from: connection) }
         // What was handed to the delegate's queue is delivered before stopRunning returns —
-        // unless this runs on that queue (it would wait for itself), then it is dropped.
+        // unless this runs in a delegate call or on the main thread with the main queue as the
+        // delegate's (it would wait for itself; then what is still queued is dropped). Called
+        // from some other block on the delegate's queue it waits at most a second, then drops.
         let queue = lock.withLock { callbackQueue }
-        let onDelegateQueue = DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
-            || (queue === DispatchQueue.main && Thread.isMainThread)
-        let mayWait = !onDelegateQueue && Thread.current.threadDictionary[Self.deliveringKey] == nil
+        let mayWait = Thread.current.threadDictionary[Self.deliveringKey] == nil
+            && !(queue === DispatchQueue.main && Thread.isMainThread)
         if mayWait {
-            let deadline = Date().addingTimeInterval(2)
+            let deadline = Date().addingTimeInterval(1)
             idle.lock()
             while lock.withLock({ queued }) > 0, Date() < deadline { _ = idle.wait(until: Date().addingTimeInterval(0.05)) }
             idle.unlock()
@@ -236,8 +239,6 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     private static let deliveringKey = "AVCaptureAudioDataOutput.delivering"
-    /// Marks the delegate's queue with its output (so `captureDidStop` knows it runs on it).
-    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     private func deliver(_ sample: CMSampleBuffer, from connection: AVCaptureConnection, generation: Int) {
         guard let delegate = beginDelivery(generation: generation) else {

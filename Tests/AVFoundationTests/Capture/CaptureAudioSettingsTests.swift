@@ -381,6 +381,20 @@ struct CaptureAudioConverterTests {
         #expect(asbd.mSampleRate == 44_100 && asbd.mChannelsPerFrame == 1 && asbd.mBitsPerChannel == 16 && asbd.mBytesPerFrame == 2)
     }
 
+    @Test func channelVolumeAndEnablingMakeTheGain() {
+        let channel = AVCaptureAudioChannel()
+        #expect(channel.volume == 1 && channel.isEnabled && channel.gain == 1)
+        channel.volume = 0.5
+        #expect(channel.gain == 0.5)
+        channel.volume = 2
+        #expect(channel.volume == 2 && channel.gain == 2)
+        channel.volume = -1
+        #expect(channel.volume == 0)
+        channel.volume = 0.25
+        channel.isEnabled = false
+        #expect(channel.gain == 0 && channel.volume == 0.25)
+    }
+
     @Test func gainsScaleEachChannel() {
         let source = chunk(start: 0, frames: 1000, pts: .zero, discontinuity: true)
         let halfAndOff = source.applyingGains([0.5, 0])
