@@ -17,7 +17,8 @@ internal import MediaEngine
 /// audio channels' `volume` and `isEnabled` are applied first. Buffers are delivered in capture
 /// order on the delegate's queue; none are dropped (sound is small); what capture delivered before
 /// `stopRunning()` (the converter's last samples included) is delivered before it returns — unless
-/// it is called on the delegate's queue — and nothing after. Takes one audio connection.
+/// it is called from a delegate callback or on the main thread with the main queue as the
+/// delegate's, which cannot wait for the queue — and nothing after. Takes one audio connection.
 open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     private let lock = NSLock()
     private let idle = NSCondition()
