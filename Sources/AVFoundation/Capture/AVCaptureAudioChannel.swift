@@ -17,16 +17,25 @@ open class AVCaptureAudioChannel: NSObject, @unchecked Sendable {
     open var averagePowerLevel: Float { lock.withLock { average } }
     /// The peak of recent samples, held for a while, dBFS (≤ 0). Not observable: poll it.
     open var peakHoldLevel: Float { lock.withLock { peak } }
-    /// The gain applied to the channel, 0…1 (default 1).
+    /// The gain applied to the channel (macOS): 1 (the default) leaves the samples alone, 0.5
+    /// lowers them by 6 dB, 0 silences them; as Apple's header says, values above 1 boost the
+    /// gain in software (float samples may then exceed full scale; integer output clips). Negative
+    /// and non-finite values are taken as 0. Applies to what the connection delivers to its output
+    /// (audio data output buffers, movie file output recordings) from the next chunk of sound,
+    /// and to the levels.
     open var volume: Float {
         get { lock.withLock { _volume } }
-        set { lock.withLock { _volume = max(0, min(1, newValue)) } }
+        set { lock.withLock { _volume = newValue.isFinite ? max(0, newValue) : 0 } }
     }
-    /// Whether the channel is delivered (default true).
+    /// Whether the channel's sound flows (macOS; default true): a disabled channel is delivered
+    /// as silence (the buffers keep their channel count) and meters −160 dB.
     open var isEnabled: Bool {
         get { lock.withLock { _enabled } }
         set { lock.withLock { _enabled = newValue } }
     }
+
+    /// The gain the channel applies: `volume`, or 0 when disabled.
+    var gain: Float { lock.withLock { _enabled ? _volume : 0 } }
 
     /// Sets the levels (the audio metering stage calls it per delivered buffer).
     func setLevels(average newAverage: Float, peakHold newPeak: Float) {

@@ -7,21 +7,35 @@ internal import MediaEngine
 
 /// Delivers captured sound to a delegate as `CMSampleBuffer`s.
 ///
-/// Each buffer is one chunk of the device's sound: linear PCM, 32-bit float, interleaved, at the
-/// device's sample rate and channel count (an `AudioStreamBasicDescription` format description;
-/// one sample per frame), stamped with the capture time of its first frame on the host time clock
-/// — exact: a chunk that follows the previous one without a gap starts where it ended. Buffers
-/// are delivered in capture order on the delegate's queue; none are dropped (sound is small) and
-/// none is delivered once `stopRunning()` has returned. Takes one audio connection.
+/// Without `audioSettings`, each buffer is one chunk of the device's sound: linear PCM, 32-bit
+/// float, interleaved, at the device's sample rate and channel count (an
+/// `AudioStreamBasicDescription` format description; one sample per frame), stamped with the
+/// capture time of its first frame on the host time clock — exact: a chunk that follows the
+/// previous one without a gap starts where it ended. With `audioSettings`, the sound is converted
+/// (libswresample) and each buffer carries the asked-for format and times counted in samples at
+/// the new rate from the start of each contiguous run (`CaptureAudioConverter`). The connection's
+/// audio channels' `volume` and `isEnabled` are applied first. Buffers are delivered in capture
+/// order on the delegate's queue; none are dropped (sound is small); what capture delivered before
+/// `stopRunning()` (the converter's last samples included) is delivered before it returns — unless
+/// it is called from a delegate callback or on the main thread with the main queue as the
+/// delegate's, which cannot wait for the queue — and nothing after. Takes one audio connection.
 open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     private let lock = NSLock()
     private let idle = NSCondition()
     private var delegate: (any AVCaptureAudioDataOutputSampleBufferDelegate)?
     private var callbackQueue: DispatchQueue?
     private var settings: [String: Any]?
+    /// The format `settings` ask for, made against the first chunk's format.
+    private var requested: AudioOutputSettings?
     private var accepting = false
     private var generation = 0
     private var inFlight = 0
+    /// Buffers handed to the delegate's queue and not yet delivered or dropped.
+    private var queued = 0
+    /// Converts to `requested` (one source thread at a time, under `conversionLock`).
+    private let conversionLock = NSLock()
+    private var converter: CaptureAudioConverter?
+    private var lastConnection: AVCaptureConnection?
 
     public override init() {
         super.init()
@@ -52,59 +66,58 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     // MARK: Settings
 
     /// The format sound is delivered in (macOS). nil (the default): the device's own format,
-    /// which is linear PCM, 32-bit float, interleaved. A dictionary may only ask for that format:
-    /// `AVFormatIDKey` `kAudioFormatLinearPCM`, `AVLinearPCMBitDepthKey` 32,
-    /// `AVLinearPCMIsFloatKey` true, `AVLinearPCMIsNonInterleaved` false,
-    /// `AVLinearPCMIsBigEndianKey` false, and `AVSampleRateKey` / `AVNumberOfChannelsKey` equal to
-    /// the connected device's; anything else raises (no conversion is done).
+    /// linear PCM, 32-bit float, interleaved, at its rate and channel count. A dictionary of
+    /// linear PCM audio settings converts the sound: `AVFormatIDKey` `kAudioFormatLinearPCM`,
+    /// `AVSampleRateKey`, `AVNumberOfChannelsKey`, `AVChannelLayoutKey`, `AVLinearPCMBitDepthKey`
+    /// (8, 16, 24, 32; 32 or 64 float), `AVLinearPCMIsFloatKey`, `AVLinearPCMIsNonInterleaved`,
+    /// `AVLinearPCMIsBigEndianKey`. Keys left out keep the device's rate and channels; with
+    /// neither `AVLinearPCMIsFloatKey` nor `AVLinearPCMBitDepthKey` the samples stay 32-bit float,
+    /// with a bit depth alone they are integers; interleaved and little-endian unless asked.
+    /// Other keys, compressed formats and invalid values raise (NSInvalidArgumentException).
+    /// Applies from the next buffer, also while the session runs.
     open var audioSettings: [String: Any]! {
         get { lock.withLock { settings } }
         set {
-            if let newValue, !newValue.isEmpty {
-                if let problem = unsupported(newValue) {
-                    CaptureException.raise("AVCaptureAudioDataOutput", "setAudioSettings:", problem)
+            if let newValue {
+                let parsed: AudioOutputSettings
+                switch AudioOutputSettings.check(newValue, outputClass: "AVCaptureAudioDataOutput") {
+                case .success(let value): parsed = value
+                case .failure(let problem): CaptureException.raise("AVCaptureAudioDataOutput", "setAudioSettings:", problem.message)
                 }
-                lock.withLock { settings = newValue }
+                lock.withLock {
+                    settings = newValue
+                    requested = newValue.isEmpty ? nil : parsed
+                }
             } else {
-                lock.withLock { settings = nil }
+                lock.withLock {
+                    settings = nil
+                    requested = nil
+                }
             }
         }
     }
 
-    /// Why `settings` asks for something the output cannot deliver (nil: it can).
-    private func unsupported(_ settings: [String: Any]) -> String? {
-        func number(_ key: String) -> NSNumber? {
-            if let n = settings[key] as? NSNumber { return n }
-            if let i = settings[key] as? Int { return NSNumber(value: i) }
-            if let u = settings[key] as? UInt32 { return NSNumber(value: u) }
-            if let d = settings[key] as? Double { return NSNumber(value: d) }
-            if let b = settings[key] as? Bool { return NSNumber(value: b) }
-            return nil
+    /// The format `settings` ask for from a source of `source`'s format, with its channel layout
+    /// bytes; nil when that is the source's own format (no conversion).
+    static func deliveredFormat(_ settings: AudioOutputSettings, source: LiveAudioFormat) -> (AudioPCMFormat, Data)? {
+        let sourceChannels = AudioChannelSet(count: max(1, source.channelCount)).resolved
+        let channels: AudioChannelSet
+        if let layout = settings.layout {
+            channels = layout.channels
+        } else if let count = settings.channelCount, count != sourceChannels.count {
+            channels = AudioChannelSet(count: count).resolved
+        } else {
+            channels = sourceChannels
         }
-        if let id = number(AVFormatIDKey), id.uint32Value != kAudioFormatLinearPCM {
-            return "Only linear PCM is delivered (AVFormatIDKey must be kAudioFormatLinearPCM)"
-        }
-        if let depth = number(AVLinearPCMBitDepthKey), depth.intValue != 32 {
-            return "Only 32-bit float samples are delivered (AVLinearPCMBitDepthKey must be 32)"
-        }
-        if let isFloat = number(AVLinearPCMIsFloatKey), !isFloat.boolValue {
-            return "Only float samples are delivered (AVLinearPCMIsFloatKey must be true)"
-        }
-        if let planar = number(AVLinearPCMIsNonInterleaved), planar.boolValue {
-            return "Only interleaved samples are delivered (AVLinearPCMIsNonInterleaved must be false)"
-        }
-        if let bigEndian = number(AVLinearPCMIsBigEndianKey), bigEndian.boolValue {
-            return "Only little-endian samples are delivered (AVLinearPCMIsBigEndianKey must be false)"
-        }
-        if let device = deviceFormat() {
-            if let rate = number(AVSampleRateKey), rate.doubleValue != device.sampleRate {
-                return "The sample rate must be the device's (\(Int(device.sampleRate)) Hz): no resampling is done"
-            }
-            if let channels = number(AVNumberOfChannelsKey), channels.intValue != device.channelCount {
-                return "The channel count must be the device's (\(device.channelCount)): no channel mixing is done"
-            }
-        }
-        return nil
+        let float = settings.isFloat ?? (settings.bitDepth == nil)
+        let bits = settings.bitDepth ?? (float ? 32 : 16)
+        let format = AudioPCMFormat(sampleRate: settings.sampleRate ?? Int(source.sampleRate.rounded()), channels: channels,
+                                    sampleType: float ? .float : (bits == 8 ? .unsignedInteger : .signedInteger), bitsPerSample: bits,
+                                    isBigEndian: settings.isBigEndian ?? false, isInterleaved: !(settings.isNonInterleaved ?? false))
+        let native = AudioPCMFormat(sampleRate: Int(source.sampleRate.rounded()), channels: sourceChannels, sampleType: .float,
+                                    bitsPerSample: 32)
+        if format == native, settings.layout == nil, Double(format.sampleRate) == source.sampleRate { return nil }
+        return (format, settings.layout?.data ?? channels.audioChannelLayout)
     }
 
     /// The audio format of the connected device, when there is one.
@@ -117,15 +130,21 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// Settings for an `AVAssetWriterInput` writing this output's sound into `outputFileType`:
-    /// AAC at the device's sample rate (at most 48 kHz) and channel count, 64 kb/s per channel;
-    /// nil when no audio device is connected or the file type holds no AAC.
+    /// AAC at the rate and channel count the output delivers (the device's, or those
+    /// `audioSettings` ask for; at most 48 kHz and 8 channels), 64 kb/s per channel, with a
+    /// channel layout; nil when no audio device is connected or the file type holds no AAC.
     open func recommendedAudioSettingsForAssetWriter(writingTo outputFileType: AVFileType) -> [String: Any]? {
         guard let format = deviceFormat() else { return nil }
         guard [AVFileType.mov, .mp4, .m4a, .m4v].contains(outputFileType) else { return nil }
-        let channels = min(8, max(1, format.channelCount))
+        var rate = format.sampleRate, channels = format.channelCount
+        if let requested = lock.withLock({ requested }), let (delivered, _) = Self.deliveredFormat(requested, source: format) {
+            rate = Double(delivered.sampleRate)
+            channels = delivered.channelCount
+        }
+        channels = min(8, max(1, channels))
         return [
             AVFormatIDKey: NSNumber(value: kAudioFormatMPEG4AAC),
-            AVSampleRateKey: NSNumber(value: min(48_000, format.sampleRate)),
+            AVSampleRateKey: NSNumber(value: min(48_000, rate)),
             AVNumberOfChannelsKey: NSNumber(value: channels),
             AVEncoderBitRateKey: NSNumber(value: 64_000 * channels),
             AVChannelLayoutKey: AVOutputSettingsAssistant.layoutData(channels: channels),
@@ -137,6 +156,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     override func connectionLimit(for mediaType: AVMediaType) -> Int { mediaType == .audio ? 1 : 0 }
 
     override func captureWillStart() {
+        conversionLock.withLock { converter = nil }
         lock.withLock {
             accepting = true
             generation += 1
@@ -144,6 +164,29 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     override func captureDidStop() {
+        // The converter's last samples (its filter's delay) end the stream: the source has stopped.
+        let tail = conversionLock.withLock { () -> CMSampleBuffer? in
+            defer { converter = nil }
+            return converter?.flush()
+        }
+        let connection = conversionLock.withLock { () -> AVCaptureConnection? in
+            defer { lastConnection = nil }
+            return lastConnection
+        }
+        if let tail, let connection { enqueue([tail], from: connection) }
+        // What was handed to the delegate's queue is delivered before stopRunning returns —
+        // unless this runs in a delegate call or on the main thread with the main queue as the
+        // delegate's (it would wait for itself; then what is still queued is dropped). Called
+        // from some other block on the delegate's queue it waits at most a second, then drops.
+        let queue = lock.withLock { callbackQueue }
+        let mayWait = Thread.current.threadDictionary[Self.deliveringKey] == nil
+            && !(queue === DispatchQueue.main && Thread.isMainThread)
+        if mayWait {
+            let deadline = Date().addingTimeInterval(1)
+            idle.lock()
+            while lock.withLock({ queued }) > 0, Date() < deadline { _ = idle.wait(until: Date().addingTimeInterval(0.05)) }
+            idle.unlock()
+        }
         lock.withLock {
             accepting = false
             generation += 1
@@ -157,18 +200,52 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     override func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {
+        let (wanted, request) = lock.withLock { (accepting && delegate != nil && callbackQueue != nil, requested) }
+        guard wanted else { return }
+        let sound = connection.applyingChannelGains(to: chunk)
+        let samples: [CMSampleBuffer] = conversionLock.withLock {
+            lastConnection = connection
+            guard let request, let (format, layout) = Self.deliveredFormat(request, source: sound.format) else {
+                // The device's own format: a run converted so far ends here.
+                if let tail = converter?.flush() {
+                    converter = nil
+                    return [tail] + [sound.makeSampleBuffer()].compactMap { $0 }
+                }
+                converter = nil
+                return [sound.makeSampleBuffer()].compactMap { $0 }
+            }
+            var out: [CMSampleBuffer] = []
+            if converter?.output != format {
+                if let tail = converter?.flush() { out.append(tail) }
+                converter = CaptureAudioConverter(output: format, layout: layout)
+            }
+            out += converter?.convert(sound) ?? []
+            return out
+        }
+        enqueue(samples, from: connection)
+    }
+
+    /// Hands `samples` to the delegate's queue, in order.
+    private func enqueue(_ samples: [CMSampleBuffer], from connection: AVCaptureConnection) {
+        guard !samples.isEmpty else { return }
         let target = lock.withLock { () -> (DispatchQueue, Int)? in
             guard accepting, delegate != nil, let queue = callbackQueue else { return nil }
+            queued += samples.count
             return (queue, generation)
         }
-        guard let (queue, generation) = target, let sample = chunk.makeSampleBuffer() else { return }
-        queue.async { [weak self] in self?.deliver(sample, from: connection, generation: generation) }
+        guard let (queue, generation) = target else { return }
+        for sample in samples {
+            queue.async { [weak self] in self?.deliver(sample, from: connection, generation: generation) }
+        }
     }
 
     private static let deliveringKey = "AVCaptureAudioDataOutput.delivering"
 
     private func deliver(_ sample: CMSampleBuffer, from connection: AVCaptureConnection, generation: Int) {
-        guard let delegate = beginDelivery(generation: generation) else { return }
+        guard let delegate = beginDelivery(generation: generation) else {
+            endQueued()
+            return
+        }
         Thread.current.threadDictionary[Self.deliveringKey] = true
         delegate.captureOutput(self, didOutput: sample, from: connection)
         Thread.current.threadDictionary[Self.deliveringKey] = nil
@@ -179,9 +256,17 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     private func beginDelivery(generation: Int) -> (any AVCaptureAudioDataOutputSampleBufferDelegate)? {
         lock.lock()
         defer { lock.unlock() }
+        queued -= 1
         guard accepting, self.generation == generation, let current = delegate else { return nil }
         inFlight += 1
         return current
+    }
+
+    /// A queued buffer was dropped: wakes `captureDidStop` when it waits.
+    private func endQueued() {
+        idle.lock()
+        idle.broadcast()
+        idle.unlock()
     }
 
     /// A delegate call ended: wakes `captureDidStop` when it waits.

@@ -63,7 +63,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     open func supportedOutputSettingsKeys(for connection: AVCaptureConnection) -> [String] {
         switch mediaType(of: connection, selector: "supportedOutputSettingsKeysForConnection:") {
         case .video: return [AVVideoCodecKey, AVVideoCompressionPropertiesKey]
-        default: return [AVFormatIDKey, AVEncoderBitRateKey]
+        default: return [AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey, AVChannelLayoutKey, AVEncoderBitRateKey]
         }
     }
 
@@ -102,6 +102,9 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
                 guard id == kAudioFormatMPEG4AAC else {
                     CaptureException.raise("AVCaptureMovieFileOutput", selector, "Unsupported audio format \(format) - only kAudioFormatMPEG4AAC")
                 }
+            }
+            if media == .audio, let problem = Self.audioSettingsProblem(outputSettings) {
+                CaptureException.raise("AVCaptureMovieFileOutput", selector, problem)
             }
         }
         movieLock.withLock { settings[ObjectIdentifier(connection)] = outputSettings }
@@ -143,10 +146,61 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
         return result
     }
 
+    /// The recording's AAC settings: the device's rate and channel count unless `custom` asks
+    /// for others (`AVSampleRateKey`, `AVNumberOfChannelsKey`, `AVChannelLayoutKey`; the writer's
+    /// resampler converts), the default bit rate for those unless `AVEncoderBitRateKey` is given.
     private static func audioSettings(channels: Int, sampleRate: Double, custom: [String: Any]) -> [String: Any] {
-        var result = MovieRecorder.defaultAudioSettings(channels: channels, sampleRate: sampleRate)
-        if let rate = custom[AVEncoderBitRateKey] { result[AVEncoderBitRateKey] = rate }
+        let rate = number(custom[AVSampleRateKey]) ?? sampleRate
+        let layoutChannels = layoutData(custom[AVChannelLayoutKey]).flatMap { AudioChannelSet(audioChannelLayout: $0)?.count }
+        let count = number(custom[AVNumberOfChannelsKey]).map { Int($0) } ?? layoutChannels ?? channels
+        var result = MovieRecorder.defaultAudioSettings(channels: count, sampleRate: rate)
+        if let layout = layoutData(custom[AVChannelLayoutKey]) { result[AVChannelLayoutKey] = layout }
+        if let bitRate = custom[AVEncoderBitRateKey] { result[AVEncoderBitRateKey] = bitRate }
         return result
+    }
+
+    /// Why audio output settings cannot be recorded (the exception's reason), or nil.
+    private static func audioSettingsProblem(_ settings: [String: Any]) -> String? {
+        let aacRates: [Double] = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
+        if let value = settings[AVSampleRateKey] {
+            guard let rate = number(value), aacRates.contains(rate) else {
+                return "Unsupported AVSampleRateKey value \(value) - AAC takes 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200 or 96000 Hz"
+            }
+        }
+        if let value = settings[AVNumberOfChannelsKey] {
+            guard let count = number(value), count == count.rounded(), (1...8).contains(count) else {
+                return "Unsupported AVNumberOfChannelsKey value \(value) - AAC takes 1 to 8 channels"
+            }
+        }
+        if let value = settings[AVChannelLayoutKey] {
+            guard let set = layoutData(value).flatMap({ AudioChannelSet(audioChannelLayout: $0) }), (1...8).contains(set.count) else {
+                return "Unsupported AVChannelLayoutKey value - it must be Data holding an AudioChannelLayout of 1 to 8 channels"
+            }
+            if let count = settings[AVNumberOfChannelsKey].flatMap(number), Int(count) != set.count {
+                return "AVChannelLayoutKey describes \(set.count) channels but AVNumberOfChannelsKey is \(Int(count))"
+            }
+        }
+        if let value = settings[AVEncoderBitRateKey] {
+            guard let bits = number(value), bits >= 8_000, bits <= 1_536_000 else {
+                return "Unsupported AVEncoderBitRateKey value \(value)"
+            }
+        }
+        return nil
+    }
+
+    private static func number(_ value: Any?) -> Double? {
+        switch value {
+        case let v as NSNumber: return v.doubleValue
+        case let v as Double: return v
+        case let v as Int: return Double(v)
+        case let v as Float: return Double(v)
+        case let v as UInt32: return Double(v)
+        default: return nil
+        }
+    }
+
+    private static func layoutData(_ value: Any?) -> Data? {
+        (value as? Data) ?? (value as? NSData).map { Data(referencing: $0) }
     }
 
     /// The track matrix showing pixels of `width`×`height` turned clockwise by `angle` and mirrored.
@@ -215,8 +269,9 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
         }
     }
 
-    override func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {
+    override func receive(audio source: LiveAudioChunk, from connection: AVCaptureConnection) {
         guard let recording = activeRecording else { return }
+        let chunk = connection.applyingChannelGains(to: source)
         work.async { [self] in
             // Sound the source lost (a gap before this chunk: a PulseAudio stream settling its
             // latency, an overloaded server) is recorded as silence, so everything after the gap

@@ -1,6 +1,13 @@
 // CaptureAudioMetering: the levels of every audio connection (AVCaptureAudioChannel's
 // averagePowerLevel and peakHoldLevel), metered by MediaEngine's AudioLevelMeter once per chunk a
-// session's sound source delivers — whatever the connection's output, delegate or no delegate.
+// session's sound source delivers — whatever the connection's output, delegate or no delegate —
+// and the channels' volume and enabling applied to the sound a connection delivers.
+//
+// Levels are those of the sound flowing through the channel (Apple's wording), so after its
+// volume: the source is metered once per chunk and each connection's channel levels are shifted by
+// 20·log10(gain) dB — exactly what metering the scaled samples gives, since both the RMS average
+// and the peak scale linearly with a constant gain — and a disabled (or 0-volume) channel reads
+// −160 dB. (A volume change moves the held peak at once rather than after its hold time.)
 import CoreMedia
 import Foundation
 internal import MediaEngine
@@ -37,10 +44,32 @@ extension AVCaptureConnection {
         return 2
     }
 
-    /// Sets each audio channel's levels (channel i from level i).
+    /// Sets each audio channel's levels (channel i from level i, after the channel's gain).
     func setAudioLevels(_ levels: [AudioChannelLevel]) {
         for (channel, level) in zip(audioChannels, levels) {
-            channel.setLevels(average: level.averagePowerLevel, peakHold: level.peakHoldLevel)
+            let gain = channel.gain
+            if gain == 1 {
+                channel.setLevels(average: level.averagePowerLevel, peakHold: level.peakHoldLevel)
+            } else if gain <= 0 {
+                channel.setLevels(average: -160, peakHold: -160)
+            } else {
+                let shift = 20 * log10(gain)
+                channel.setLevels(average: Self.shifted(level.averagePowerLevel, by: shift),
+                                  peakHold: Self.shifted(level.peakHoldLevel, by: shift))
+            }
         }
+    }
+
+    /// A level in dBFS moved by `shift` dB (silence stays −160; the floor is −160).
+    private static func shifted(_ level: Float, by shift: Float) -> Float {
+        level <= -160 ? -160 : max(-160, level + shift)
+    }
+
+    /// `chunk` with the connection's channel gains applied (the channels' `volume`, 0 for a
+    /// disabled channel); the chunk itself when every channel is enabled at volume 1.
+    func applyingChannelGains(to chunk: LiveAudioChunk) -> LiveAudioChunk {
+        let gains = audioChannels.map(\.gain)
+        guard gains.contains(where: { $0 != 1 }) else { return chunk }
+        return chunk.applyingGains(gains)
     }
 }

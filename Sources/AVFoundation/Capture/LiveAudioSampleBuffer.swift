@@ -1,7 +1,11 @@
-// LiveAudioSampleBuffer: a captured chunk of sound as Core Media sees it — one linear PCM
-// (Float32, interleaved) sample buffer whose time is the chunk's capture time.
+// LiveAudioSampleBuffer: a captured chunk of sound as Core Media sees it — one linear PCM sample
+// buffer whose time is the chunk's capture time — in the device's own format (Float32,
+// interleaved) or converted to an audio data output's `audioSettings` (CaptureAudioConverter, over
+// MediaEngine's AudioResampler), with an audio connection's channel volumes applied first (VOLK).
+import CoreAudioTypes
 import CoreMedia
 import Foundation
+internal import CVolk
 internal import MediaEngine
 
 extension LiveAudioChunk {
@@ -12,23 +16,46 @@ extension LiveAudioChunk {
         let channels = format.channelCount
         guard frameCount > 0, channels > 0, format.sampleRate > 0, samples.count >= frameCount * channels * 4,
               let description = LiveAudioFormatDescriptions.shared.description(of: format) else { return nil }
-        let length = frameCount * channels * 4
-        var block: CMBlockBuffer?
-        guard CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: nil, blockLength: length, blockAllocator: nil,
-                                                 customBlockSource: nil, offsetToData: 0, dataLength: length,
-                                                 flags: kCMBlockBufferAssureMemoryNowFlag, blockBufferOut: &block) == noErr,
-              let block else { return nil }
-        let copied = samples.withUnsafeBytes { raw -> OSStatus in
-            guard let base = raw.baseAddress else { return -1 }
-            return CMBlockBufferReplaceDataBytes(with: base, blockBuffer: block, offsetIntoDestination: 0, dataLength: length)
+        return LiveAudioFormatDescriptions.sampleBuffer(samples.prefix(frameCount * channels * 4), frameCount: frameCount,
+                                                        description: description, pts: pts)
+    }
+
+    /// The chunk with channel `c`'s samples multiplied by `gains[c]` (channels beyond `gains`
+    /// keep theirs): one VOLK multiply over the interleaved samples by a gain pattern repeated
+    /// frame after frame (the pattern is doubled with `memcpy`, not filled sample by sample), or
+    /// one VOLK scale when every channel has the same gain; all-zero gains give silence.
+    func applyingGains(_ gains: [Float]) -> LiveAudioChunk {
+        let channels = format.channelCount
+        let count = frameCount * channels
+        guard count > 0, samples.count >= count * 4, !gains.isEmpty else { return self }
+        let perChannel = (0..<channels).map { $0 < gains.count ? gains[$0] : 1 }
+        if perChannel.allSatisfy({ $0 == 1 }) { return self }
+        var out = Data(count: count * 4)
+        if perChannel.allSatisfy({ $0 == 0 }) {
+            return LiveAudioChunk(samples: out, frameCount: frameCount, format: format, pts: pts, isDiscontinuity: isDiscontinuity)
         }
-        guard copied == noErr else { return nil }
-        var sample: CMSampleBuffer?
-        guard CMAudioSampleBufferCreateReadyWithPacketDescriptions(allocator: nil, dataBuffer: block, formatDescription: description,
-                                                                   sampleCount: frameCount, presentationTimeStamp: pts,
-                                                                   packetDescriptions: nil, sampleBufferOut: &sample) == noErr
-        else { return nil }
-        return sample
+        out.withUnsafeMutableBytes { outRaw in
+            samples.withUnsafeBytes { inRaw in
+                let dst = outRaw.baseAddress!.assumingMemoryBound(to: Float.self)
+                let src = inRaw.baseAddress!.assumingMemoryBound(to: Float.self)
+                if perChannel.allSatisfy({ $0 == perChannel[0] }) {
+                    avf_volk_scale(dst, src, perChannel[0], UInt32(count))
+                    return
+                }
+                // The pattern g0 g1 … gN-1 g0 g1 …, `count` long, built by doubling copies.
+                let pattern = UnsafeMutablePointer<Float>.allocate(capacity: count)
+                defer { pattern.deallocate() }
+                perChannel.withUnsafeBufferPointer { pattern.update(from: $0.baseAddress!, count: channels) }
+                var filled = channels
+                while filled < count {
+                    let n = min(filled, count - filled)
+                    (pattern + filled).update(from: pattern, count: n)
+                    filled += n
+                }
+                avf_volk_multiply(dst, src, pattern, UInt32(count))
+            }
+        }
+        return LiveAudioChunk(samples: out, frameCount: frameCount, format: format, pts: pts, isDiscontinuity: isDiscontinuity)
     }
 }
 
@@ -53,5 +80,102 @@ final class LiveAudioFormatDescriptions: @unchecked Sendable {
               let description else { return nil }
         lock.withLock { made[format] = description }
         return description
+    }
+
+    /// A ready sample buffer of `frameCount` packets holding a copy of `bytes` (non-interleaved
+    /// channels one after another), presented at `pts`.
+    static func sampleBuffer(_ bytes: Data, frameCount: Int, description: CMAudioFormatDescription, pts: CMTime) -> CMSampleBuffer? {
+        let length = bytes.count
+        guard length > 0 else { return nil }
+        var block: CMBlockBuffer?
+        guard CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: nil, blockLength: length, blockAllocator: nil,
+                                                 customBlockSource: nil, offsetToData: 0, dataLength: length,
+                                                 flags: kCMBlockBufferAssureMemoryNowFlag, blockBufferOut: &block) == noErr,
+              let block else { return nil }
+        let copied = bytes.withUnsafeBytes { raw -> OSStatus in
+            guard let base = raw.baseAddress else { return -1 }
+            return CMBlockBufferReplaceDataBytes(with: base, blockBuffer: block, offsetIntoDestination: 0, dataLength: length)
+        }
+        guard copied == noErr else { return nil }
+        var sample: CMSampleBuffer?
+        guard CMAudioSampleBufferCreateReadyWithPacketDescriptions(allocator: nil, dataBuffer: block, formatDescription: description,
+                                                                   sampleCount: frameCount, presentationTimeStamp: pts,
+                                                                   packetDescriptions: nil, sampleBufferOut: &sample) == noErr
+        else { return nil }
+        return sample
+    }
+}
+
+/// Converts a sound source's chunks to one linear PCM format (an audio data output's
+/// `audioSettings`) with MediaEngine's `AudioResampler` (libswresample: rate, channels, sample
+/// type, byte order, interleaving), stamping the output on the session clock exactly.
+///
+/// Times: a run of contiguous chunks is anchored at its first chunk's capture time (rounded to
+/// the output rate's ticks); output frame k of the run is presented at anchor + k / output rate —
+/// sample counts, so no drift and no gap. libswresample holds back its filter's delay; that tail
+/// comes out when the run ends: at a discontinuity (a chunk that does not continue the one
+/// before, or a change of the source's format) before the new run's first buffer, and at
+/// `flush()` when capture stops. So the output of a run holds exactly as many frames as its
+/// input lasted at the output rate (rounded).
+///
+/// Not thread-safe: one source thread converts (the output serialises).
+final class CaptureAudioConverter {
+    /// What is delivered.
+    let output: AudioPCMFormat
+    private let description: CMAudioFormatDescription
+    private var resampler: AudioResampler?
+    private var input: LiveAudioFormat?
+    /// The run's first output frame on the session clock, in output-rate ticks.
+    private var anchor: CMTimeValue = 0
+
+    /// A converter to `output`, whose sample buffers carry `layout` (AudioChannelLayout bytes).
+    init?(output: AudioPCMFormat, layout: Data) {
+        guard output.problem == nil, let description = AudioReaderSource.makeFormatDescription(output, layout: layout) else { return nil }
+        self.output = output
+        self.description = description
+    }
+
+    /// The format description every converted buffer carries.
+    var formatDescription: CMAudioFormatDescription { description }
+
+    /// The buffers `chunk` completes (usually one; none while the converter fills; two when it
+    /// starts a new run: the old run's tail, then the new run's start).
+    func convert(_ chunk: LiveAudioChunk) -> [CMSampleBuffer] {
+        guard chunk.frameCount > 0, chunk.format.channelCount > 0, chunk.format.sampleRate > 0 else { return [] }
+        var out: [CMSampleBuffer] = []
+        if resampler == nil || chunk.isDiscontinuity || chunk.format != input {
+            if let tail = flush() { out.append(tail) }
+            let source = AudioPCMFormat(sampleRate: Int(chunk.format.sampleRate.rounded()),
+                                        channels: AudioChannelSet(count: chunk.format.channelCount).resolved,
+                                        sampleType: .float, bitsPerSample: 32)
+            guard let made = try? AudioResampler(input: source, output: output) else { return out }
+            resampler = made
+            input = chunk.format
+            anchor = CMTimeConvertScale(chunk.pts, timescale: Int32(output.sampleRate), method: .roundHalfAwayFromZero).value
+        }
+        guard let resampler else { return out }
+        let appended: Bool = chunk.samples.withUnsafeBytes { raw in
+            (try? resampler.append(bytes: raw, frameCount: chunk.frameCount)) != nil
+        }
+        if appended, let buffer = take(from: resampler) { out.append(buffer) }
+        return out
+    }
+
+    /// Ends the run: what the converter holds back comes out (nil when nothing does). The next
+    /// chunk starts a new run at its own time.
+    func flush() -> CMSampleBuffer? {
+        guard let resampler else { return nil }
+        defer { self.resampler = nil; input = nil }
+        guard (try? resampler.finish()) != nil else { return nil }
+        return take(from: resampler)
+    }
+
+    /// Everything `resampler` has ready, as one buffer at its place in the run.
+    private func take(from resampler: AudioResampler) -> CMSampleBuffer? {
+        let frames = resampler.bufferedFrameCount
+        guard frames > 0 else { return nil }
+        let pts = CMTime(value: anchor + CMTimeValue(resampler.consumedFrameCount), timescale: Int32(output.sampleRate))
+        let bytes = resampler.read(frameCount: frames)
+        return LiveAudioFormatDescriptions.sampleBuffer(bytes, frameCount: frames, description: description, pts: pts)
     }
 }

@@ -227,12 +227,12 @@ extension CaptureTests {
             #expect(peaks.count == 2 && peaks.allSatisfy { $0 > -6.5 && $0 < -5.5 }, "\(peaks)")
         }
 
-        @Test func audioSettingsAskingForAConversionStopTheProgram() async {
+        @Test func audioSettingsWithAKeyLinearPCMHasNotStopTheProgram() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let output = AVCaptureAudioDataOutput()
-                output.audioSettings = [AVFormatIDKey: NSNumber(value: kAudioFormatLinearPCM), AVLinearPCMBitDepthKey: NSNumber(value: 16)]
+                output.audioSettings = [AVFormatIDKey: NSNumber(value: kAudioFormatLinearPCM), AVEncoderBitRateKey: NSNumber(value: 64_000)]
             }
-            expectExit(result, says: "-[AVCaptureAudioDataOutput setAudioSettings:] Only 32-bit float samples are delivered")
+            expectExit(result, says: "-[AVCaptureAudioDataOutput setAudioSettings:] audio settings key AVEncoderBitRateKey is not supported for linear PCM output")
         }
 
         @Test func twoSecondsOfSoundArriveAsContiguousFloat32SampleBuffersAndNothingAfterStop() throws {
