@@ -459,7 +459,11 @@ extension CaptureTests {
                                                             "stream=nb_read_packets", "-of", "csv=p=0", url.path])
             let count = Int(packets.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             print("AT-S1 (video only): \(count) frames written in 10 s, \(writer.notReady) not ready, \(writer.dropped) dropped by the output")
-            #expect(count >= 295, "\(count) frames")
+            // Every frame delivered is in the file or was refused by a busy writer (the rate
+            // itself depends on the machine's load: `avtool bench --only capture` measures drops).
+            #expect(count == writer.appended, "\(count) frames in the file, \(writer.appended) appended")
+            #expect(writer.appended + writer.notReady == writer.delivered)
+            #expect(count >= 150, "\(count) frames: fewer than half the 300 made in 10 s")
         }
     }
 }
@@ -476,6 +480,8 @@ final class RealTimeWriter: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     private var finished = false
     private(set) var notReady = 0
     private(set) var dropped = 0
+    private(set) var appended = 0
+    private(set) var delivered = 0
 
     init(url: URL, settings: [String: Any], seconds: Double) {
         writer = try! AVAssetWriter(outputURL: url, fileType: .mov)
@@ -499,7 +505,12 @@ final class RealTimeWriter: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
             done.signal()
             return
         }
-        if input.isReadyForMoreMediaData { input.append(sampleBuffer) } else { notReady += 1 }
+        delivered += 1
+        if input.isReadyForMoreMediaData {
+            if input.append(sampleBuffer) { appended += 1 }
+        } else {
+            notReady += 1
+        }
     }
 
     func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
