@@ -145,7 +145,7 @@ extension CaptureTests {
             #expect(ramping.withLock { $0 } == [true, false])
             // Cancelling leaves the factor where the ramp was.
             camera.ramp(toVideoZoomFactor: 1, withRate: 0.5)
-            usleep(300_000)
+            #expect(waitUntil(10) { camera.videoZoomFactor < 4 }, "the ramp's first step")
             camera.cancelVideoZoomRamp()
             let stopped = camera.videoZoomFactor
             #expect(stopped < 4 && stopped > 1)
