@@ -105,7 +105,7 @@ extension VirtualCamera: LiveDeviceDescriptor {
     /// A test pattern camera's pretend controls, when its entry names any.
     package func makeCameraControls() -> (any LiveCameraControls)? {
         guard case .testPattern = kind, options != Options() else { return nil }
-        return VirtualCameraControls(capabilities: options.capabilities)
+        return VirtualCameraControls(capabilities: options.capabilities, lightKey: options.torch ? uniqueID : nil)
     }
 }
 

@@ -55,18 +55,22 @@ package final class TestPatternGenerator: @unchecked Sendable {
 
     /// Frame `frameNumber` stamped with `pts`, in a buffer from the pool; nil when all
     /// `poolCapacity` buffers are held.
-    package func makeFrame(frameNumber: UInt64, pts: CMTime) throws(LiveSourceError) -> CVPixelBuffer? {
+    /// `light` (0…1) brightens the bars, as a torch lights a scene (see `render`).
+    package func makeFrame(frameNumber: UInt64, pts: CMTime, light: Float = 0) throws(LiveSourceError) -> CVPixelBuffer? {
         let aux = [kCVPixelBufferPoolAllocationThresholdKey as String: NSNumber(value: poolCapacity)] as NSDictionary
         var buffer: CVPixelBuffer?
         let status = CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(nil, pool, aux, &buffer)
         if status == kCVReturnWouldExceedAllocationThreshold { return nil }
         guard status == kCVReturnSuccess, let buffer else { throw .failed("cannot get a pixel buffer from the pool (\(status))") }
-        try render(frameNumber: frameNumber, pts: pts, into: buffer)
+        try render(frameNumber: frameNumber, pts: pts, into: buffer, light: light)
         return buffer
     }
 
     /// Draws frame `frameNumber` stamped with `pts` into `buffer` (`'420v'` of the layout's size).
-    package func render(frameNumber: UInt64, pts: CMTime, into buffer: CVPixelBuffer) throws(LiveSourceError) {
+    /// A `light` above 0 (a virtual camera's torch level) adds up to 64 to the bars' luma
+    /// (pixman `ADD` of a solid over the luma plane, saturating), before the panel, box and
+    /// strip are drawn, so they read back the same.
+    package func render(frameNumber: UInt64, pts: CMTime, into buffer: CVPixelBuffer, light: Float = 0) throws(LiveSourceError) {
         guard CVPixelBufferGetPixelFormatType(buffer) == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
               CVPixelBufferGetWidth(buffer) == layout.width, CVPixelBufferGetHeight(buffer) == layout.height else {
             throw .unsupportedFormat("the pattern draws into '420v' \(layout.width)×\(layout.height) buffers")
@@ -86,6 +90,7 @@ package final class TestPatternGenerator: @unchecked Sendable {
                 pixman_image_unref(luma)
                 pixman_image_unref(chroma)
             }
+            if light > 0 { Self.brighten(luma, by: UInt16(min(1, light) * 64), width: layout.width, height: layout.height) }
             draw(frameNumber: frameNumber, nanoseconds: HostTimeStrip.nanoseconds(pts), luma: luma, chroma: chroma)
         }
         CVBufferSetAttachment(buffer, kCVImageBufferYCbCrMatrixKey,
@@ -147,6 +152,16 @@ package final class TestPatternGenerator: @unchecked Sendable {
             pixman_box32_t(x1: Int32($0.x), y1: Int32($0.y), x2: Int32($0.x + $0.width), y2: Int32($0.y + $0.height))
         }
         rects.withUnsafeBufferPointer { _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, image, &colour, Int32($0.count), $0.baseAddress) }
+    }
+
+    /// Adds `amount` to every sample of the `a8` image (saturating at 255).
+    private static func brighten(_ image: OpaquePointer, by amount: UInt16, width: Int, height: Int) {
+        guard amount > 0 else { return }
+        let v = amount << 8 | amount
+        var colour = pixman_color_t(red: v, green: v, blue: v, alpha: v)
+        guard let solid = pixman_image_create_solid_fill(&colour) else { return }
+        defer { pixman_image_unref(solid) }
+        pixman_image_composite32(PIXMAN_OP_ADD, solid, nil, image, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
     }
 
     /// Draws the eight vertical bars into a BGRA buffer.

@@ -99,12 +99,15 @@ struct LiveTimeline {
 /// delivered) until one comes back.
 package final class TestPatternSource: LiveSource, @unchecked Sendable {
     package let formats: [LiveVideoFormat]
+    /// The virtual camera whose torch lights the pattern (`VirtualCameraLight`); nil: none.
+    package let lightKey: String?
     private let lock = NSLock()
     private let pumpThread = PumpThreadSlot()
     private var _skipped = 0
 
-    package init(formats: [LiveVideoFormat]) {
+    package init(formats: [LiveVideoFormat], lightKey: String? = nil) {
         self.formats = formats
+        self.lightKey = lightKey
     }
 
     /// Frames not made because the pool was exhausted, since the source was made.
@@ -119,13 +122,15 @@ package final class TestPatternSource: LiveSource, @unchecked Sendable {
         let timeline = try LiveTimeline(clock: clock, timescale: LiveTimeline.timescale(for: frameDuration))
         var n: UInt64 = 0
         let failure = PumpRunBox<LiveSourceError?>(nil)
+        let lightKey = self.lightKey
         let pump = ClockedPump<LiveFrame?>(timebase: timeline.timebase, produce: { [weak self] in
             guard failure.value == nil else { return nil }
             let mediaTime = CMTimeMultiply(frameDuration, multiplier: Int32(clamping: n))
             let pts = timeline.pts(mediaTime)
             defer { n += 1 }
             do {
-                guard let buffer = try generator.makeFrame(frameNumber: n, pts: pts) else {
+                let light = lightKey.map { VirtualCameraLight.level(for: $0) } ?? 0
+                guard let buffer = try generator.makeFrame(frameNumber: n, pts: pts, light: light) else {
                     self?.lock.withLock { self?._skipped += 1 }
                     return (nil, mediaTime, frameDuration)
                 }

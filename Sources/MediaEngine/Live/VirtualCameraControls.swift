@@ -22,9 +22,13 @@ package final class VirtualCameraControls: LiveCameraControls, @unchecked Sendab
     private var adjusting: Set<CameraActivity> = []
     private var _torchLevel: Float = 0
 
-    package init(capabilities: LiveCameraCapabilities, scanDuration: TimeInterval = 0.2) {
+    /// The camera whose pattern the torch lights (`VirtualCameraLight`), if any.
+    private let lightKey: String?
+
+    package init(capabilities: LiveCameraCapabilities, scanDuration: TimeInterval = 0.2, lightKey: String? = nil) {
         self.capabilities = capabilities
         self.scanDuration = scanDuration
+        self.lightKey = lightKey
     }
 
     /// The torch level last set (0: off).
@@ -51,7 +55,9 @@ package final class VirtualCameraControls: LiveCameraControls, @unchecked Sendab
 
     package func setTorch(level: Float) throws(LiveSourceError) {
         guard capabilities.hasTorch || level == 0 else { throw .failed("the camera has no torch") }
-        lock.withLock { _torchLevel = max(0, min(1, level)) }
+        let level = max(0, min(1, level))
+        lock.withLock { _torchLevel = level }
+        if let lightKey { VirtualCameraLight.set(level, for: lightKey) }
     }
 
     /// Starts a scan of `activity` (ending the one running), or only ends the running one.
@@ -85,5 +91,24 @@ package final class VirtualCameraControls: LiveCameraControls, @unchecked Sendab
             return (was != now, self.handler)
         }
         if changed { handler?(.adjusting(activity, now)) }
+    }
+}
+
+/// The torch levels of virtual cameras, by unique ID: set by their controls, read by their test
+/// pattern sources for every frame (a lit torch brightens the picture, so code watching for it —
+/// a Morse-code torch app — can be tested).
+package enum VirtualCameraLight {
+    private final class Levels: @unchecked Sendable {
+        let lock = NSLock()
+        var byID: [String: Float] = [:]
+    }
+    private static let levels = Levels()
+
+    package static func set(_ level: Float, for uniqueID: String) {
+        levels.lock.withLock { levels.byID[uniqueID] = level }
+    }
+
+    package static func level(for uniqueID: String) -> Float {
+        levels.lock.withLock { levels.byID[uniqueID] ?? 0 }
     }
 }

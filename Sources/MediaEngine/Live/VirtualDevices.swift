@@ -113,7 +113,7 @@ package struct VirtualCamera: Sendable, Equatable {
     package func makeSource() -> any LiveSource {
         switch kind {
         case .testPattern:
-            return TestPatternSource(formats: formats)
+            return TestPatternSource(formats: formats, lightKey: options.torch ? uniqueID : nil)
         case .file(let url):
             return FileLoopSource(url: url)
         }

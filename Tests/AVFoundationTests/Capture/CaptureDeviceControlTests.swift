@@ -107,5 +107,44 @@ extension CaptureTests {
             #expect(levels.withLock { $0 } == [1, 0.25, 0])
             token.invalidate()
         }
+
+        /// A virtual camera's torch lights its picture, so an app watching for the light (a
+        /// Morse-code torch app) can be tested.
+        @Test func aLitTorchBrightensTheVirtualCamerasPicture() throws {
+            let camera = try camera()
+            let session = AVCaptureSession()
+            let input = try AVCaptureDeviceInput(device: camera)
+            try #require(session.canAddInput(input))
+            session.addInput(input)
+            let output = AVCaptureVideoDataOutput()
+            output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)]
+            let recorder = FrameRecorder()
+            output.setSampleBufferDelegate(recorder, queue: recorder.queue)
+            try #require(session.canAddOutput(output))
+            session.addOutput(output)
+            session.startRunning()
+            defer { session.stopRunning() }
+            func meanLumaOfLastFrame(after count: Int) throws -> Double {
+                try #require(waitUntil(10) { recorder.count >= count + 3 })
+                let buffer = try #require(recorder.lastPixelBuffer)
+                CVPixelBufferLockBaseAddress(buffer, .readOnly)
+                defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+                let row = try #require(CVPixelBufferGetBaseAddressOfPlane(buffer, 0)).advanced(by: 10 * CVPixelBufferGetBytesPerRowOfPlane(buffer, 0))
+                let width = CVPixelBufferGetWidth(buffer)
+                let bytes = UnsafeBufferPointer(start: row.assumingMemoryBound(to: UInt8.self), count: width)
+                return Double(bytes.reduce(0) { $0 + Int($1) }) / Double(width)
+            }
+            let dark = try meanLumaOfLastFrame(after: 0)
+            try camera.lockForConfiguration()
+            camera.torchMode = .on
+            camera.unlockForConfiguration()
+            let lit = try meanLumaOfLastFrame(after: recorder.count)
+            try camera.lockForConfiguration()
+            camera.torchMode = .off
+            camera.unlockForConfiguration()
+            let darkAgain = try meanLumaOfLastFrame(after: recorder.count)
+            #expect(lit > dark + 30, "luma \(dark) → \(lit)")
+            #expect(abs(darkAgain - dark) < 1, "luma \(darkAgain) after the torch went off, \(dark) before")
+        }
     }
 }
