@@ -436,6 +436,17 @@ final class CaptureDeviceCore: @unchecked Sendable {
         made.setEventHandler { [weak self] event in self?.handle(event) }
     }
 
+    /// A one-shot mode that finished: the device is locked now (unless the mode was changed meanwhile).
+    private func finishOneShot<Mode: Equatable>(_ mode: WritableKeyPath<CaptureDeviceControls, Mode>, from oneShot: Mode, to locked: Mode,
+                                                observed keyPath: KeyPath<AVCaptureDevice, Mode>) {
+        let finished = lock.withLock { () -> Bool in
+            guard controls[keyPath: mode] == oneShot else { return false }
+            controls[keyPath: mode] = locked
+            return true
+        }
+        if finished { notify(keyPath, old: oneShot) }
+    }
+
     /// A report of the backend's controls.
     private func handle(_ event: CameraControlEvent) {
         switch event {
@@ -451,30 +462,12 @@ final class CaptureDeviceCore: @unchecked Sendable {
             case .exposure: notify(\.isAdjustingExposure, old: was)
             case .whiteBalance: notify(\.isAdjustingWhiteBalance, old: was)
             }
-        case .oneShotFinished(let activity):
-            switch activity {
-            case .focus:
-                let old = lock.withLock { () -> AVCaptureDevice.FocusMode? in
-                    guard controls.focusMode == .autoFocus else { return nil }
-                    controls.focusMode = .locked
-                    return .autoFocus
-                }
-                if let old { notify(\.focusMode, old: old) }
-            case .exposure:
-                let old = lock.withLock { () -> AVCaptureDevice.ExposureMode? in
-                    guard controls.exposureMode == .autoExpose else { return nil }
-                    controls.exposureMode = .locked
-                    return .autoExpose
-                }
-                if let old { notify(\.exposureMode, old: old) }
-            case .whiteBalance:
-                let old = lock.withLock { () -> AVCaptureDevice.WhiteBalanceMode? in
-                    guard controls.whiteBalanceMode == .autoWhiteBalance else { return nil }
-                    controls.whiteBalanceMode = .locked
-                    return .autoWhiteBalance
-                }
-                if let old { notify(\.whiteBalanceMode, old: old) }
-            }
+        case .oneShotFinished(.focus):
+            finishOneShot(\.focusMode, from: .autoFocus, to: .locked, observed: \.focusMode)
+        case .oneShotFinished(.exposure):
+            finishOneShot(\.exposureMode, from: .autoExpose, to: .locked, observed: \.exposureMode)
+        case .oneShotFinished(.whiteBalance):
+            finishOneShot(\.whiteBalanceMode, from: .autoWhiteBalance, to: .locked, observed: \.whiteBalanceMode)
         }
     }
 }
