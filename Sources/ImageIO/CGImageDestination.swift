@@ -3,7 +3,8 @@ import Foundation
 internal import MediaEngine
 
 /// An opaque type that writes image data to a URL or a mutable data object, as Apple's
-/// `CGImageDestination`. PNG, JPEG, TIFF and BMP are written, with FFmpeg's encoders.
+/// `CGImageDestination`. PNG, JPEG, TIFF and BMP are written with FFmpeg's encoders; HEIC with
+/// libx265 inside our own HEIF boxes.
 public final class CGImageDestination: @unchecked Sendable, CustomStringConvertible {
     enum Target {
         case url(String)
@@ -55,8 +56,23 @@ public final class CGImageDestination: @unchecked Sendable, CustomStringConverti
             image = scaled
         }
         let quality = options.double((kCGImageDestinationLossyCompressionQuality as String))
-        guard var encoded = ImageCodec.encode(image, as: format, quality: quality) else { return false }
-        if let orientation = options.int((kCGImagePropertyOrientation as String)), orientation != 1 {
+        var encoded: Data
+        if format == .heic {
+            // HEIC: the orientation becomes the primary image's irot/imir, and the {TIFF} and
+            // {Exif} dictionaries (with the orientation) an Exif item.
+            let orientation = options.int((kCGImagePropertyOrientation as String)).flatMap { (1 ... 8).contains($0) ? $0 : nil }
+            var tiff = options.dictionary((kCGImagePropertyTIFFDictionary as String))?.values ?? [:]
+            let exif = options.dictionary((kCGImagePropertyExifDictionary as String))?.values
+            if let orientation { tiff[(kCGImagePropertyTIFFOrientation as String)] = orientation }
+            let exifTIFF = tiff.isEmpty && exif == nil ? nil : ExifWriter.tiffStructure(tiff: tiff, exif: exif)
+            guard let heic = ImageCodec.encodeHEIC(image, quality: quality, orientation: orientation ?? 1, exifTIFF: exifTIFF)
+            else { return false }
+            encoded = heic
+        } else {
+            guard let data = ImageCodec.encode(image, as: format, quality: quality) else { return false }
+            encoded = data
+        }
+        if format != .heic, let orientation = options.int((kCGImagePropertyOrientation as String)), orientation != 1 {
             encoded = ImageMetadataWriter.settingOrientation(orientation, in: encoded, format: format)
         }
         if let x = options.double((kCGImagePropertyDPIWidth as String)), let y = options.double((kCGImagePropertyDPIHeight as String)) {
@@ -106,8 +122,9 @@ public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFSt
 
 /// Adds an image with optional properties: `kCGImageDestinationLossyCompressionQuality`,
 /// `kCGImageDestinationImageMaxPixelSize`, `kCGImagePropertyOrientation` (recorded as EXIF in
-/// JPEG and PNG; pixels are not rotated), `kCGImagePropertyDPIWidth`/`DPIHeight` (JFIF density
-/// in JPEG, pHYs in PNG).
+/// JPEG and PNG, as irot/imir plus EXIF in HEIC; pixels are not rotated),
+/// `kCGImagePropertyDPIWidth`/`DPIHeight` (JFIF density in JPEG, pHYs in PNG), and for HEIC the
+/// `{TIFF}` and `{Exif}` dictionaries (an Exif item).
 public func CGImageDestinationAddImage(_ idst: CGImageDestination, _ image: CGImage, _ properties: CFDictionary?) {
     idst.add(image, ImageIOOptions(properties))
 }

@@ -1,6 +1,7 @@
 // StillCapture: what the still image and photo outputs share — one captured frame rendered at
 // the session's delivered size (preset crop, zoom, turn, mirror), encoded once as JPEG by
-// ImageIO's encoder (libavcodec mjpeg), and its Exif and TIFF metadata.
+// ImageIO's encoder (libavcodec mjpeg) or as HEVC (libx265, boxed as HEIC by HeifWriter), and
+// its Exif and TIFF metadata.
 import CoreGraphics
 import CoreMedia
 import CoreVideo
@@ -56,6 +57,24 @@ enum StillCapture {
             throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "The picture could not be encoded as JPEG."])
         }
         return data
+    }
+
+    /// The HEVC quality of captured photos (as JPEG's).
+    static let heicQuality = 0.9
+
+    /// `buffer` coded with HEVC (libx265, one intra picture) at `heicQuality`, ready to be boxed
+    /// into a HEIC file with its metadata.
+    static func hevc(_ buffer: CVPixelBuffer) throws -> HeifPicture {
+        let image = try PixelConverter.shared.makeCGImage(from: buffer)
+        guard let picture = ImageCodec.encodeHEVCPicture(image, quality: heicQuality) else {
+            throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "The picture could not be encoded as HEVC."])
+        }
+        return picture
+    }
+
+    /// A HEIC file of `picture` with an Exif item made from `tiff` and `exif`.
+    static func heic(_ picture: HeifPicture, tiff: [String: Any], exif: [String: Any]?) -> Data? {
+        HeifWriter.file(picture, exifTIFF: ExifWriter.tiffStructure(tiff: tiff, exif: exif))
     }
 
     /// The capture's `{Exif}` dictionary: size, capture date (local time, Exif's format) and offset.
