@@ -102,6 +102,47 @@ struct HeifGridTests {
         #expect(HeifOrientation.transforms(forExif: 2).mirrorAxis == 0 && HeifOrientation.transforms(forExif: 4).mirrorAxis != nil)
     }
 
+    @Test func orientationsMoveThirtyTwoBitPixelsAsTheByteLoopMovesOthers() throws {
+        // The same 5×3 picture as RGBX (pixman path) and as RGB (byte loop): every orientation agrees.
+        let w = 5, h = 3
+        var rgbx: [UInt8] = [], rgb: [UInt8] = []
+        for i in 0 ..< w * h {
+            let p = [UInt8(i * 16), UInt8(255 - i * 9), UInt8(i * 5 % 256)]
+            rgbx += p + [255]
+            rgb += p
+        }
+        let space = CGColorSpaceCreateDeviceRGB()
+        let a = try #require(CGImage(width: w, height: h, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: w * 4, space: space,
+                                     bitmapInfo: CGBitmapInfo(alpha: .noneSkipLast), provider: CGDataProvider(bytes: Data(rgbx)),
+                                     decode: nil, shouldInterpolate: true, intent: .defaultIntent))
+        let b = try #require(CGImage(width: w, height: h, bitsPerComponent: 8, bitsPerPixel: 24, bytesPerRow: w * 3, space: space,
+                                     bitmapInfo: CGBitmapInfo(alpha: .none), provider: CGDataProvider(bytes: Data(rgb)),
+                                     decode: nil, shouldInterpolate: true, intent: .defaultIntent))
+        for orientation in 1 ... 8 {
+            let x = try #require(ImageTransform.applyingOrientation(orientation, to: a))
+            let y = try #require(ImageTransform.applyingOrientation(orientation, to: b))
+            #expect(x.width == y.width && x.height == y.height)
+            #expect(Self.rgb(x) == Self.rgb(y), "orientation \(orientation)")
+        }
+    }
+
+    @Test func rotatedGridMatchesLibheif() throws {
+        // An iPhone-like photo: a tile grid turned by irot (orientation 6), with an Exif item.
+        guard Self.hasLibheif else { return }
+        let image = Self.picture(width: 260, height: 140)
+        let picture = try #require(ImageCodec.encodeHEVCPicture(image, quality: 0.9, tileSize: 64))
+        let data = try #require(HeifWriter.file(picture, orientation: 6,
+                                                exifTIFF: ExifWriter.tiffStructure(tiff: ["Orientation": 6], exif: [:])))
+        let header = try #require(ImageHeader(data: data))
+        #expect(header.orientation == 6 && header.width == 260 && header.height == 140)
+        let stored = try #require(ImageCodec.decode(data))
+        let upright = try #require(ImageTransform.applyingOrientation(6, to: stored))
+        let theirs = try #require(try Self.libheifDecode(data))
+        #expect(theirs.width == 140 && theirs.height == 260)
+        let difference = Self.meanAbsoluteError(upright, theirs)
+        #expect(difference < 1.5, "libheif and we differ by \(difference)")
+    }
+
     @Test func configurationRecordComesFromTheSPS() throws {
         let picture = try #require(ImageCodec.encodeHEVCPicture(Self.picture(width: 64, height: 64), quality: 0.5))
         let hvcC = picture.hvcC
