@@ -12,7 +12,8 @@ internal import MediaEngine
 ///
 /// A request (`capturePhoto(with:delegate:)`) takes the next frame the camera delivers after
 /// it, at the session's delivered size (the preset's, turned and mirrored as the connection
-/// says). JPEG and HEVC photos are encoded once at quality 0.9 (HEVC by libx265, one intra
+/// says). JPEG and HEVC photos are encoded once, at the format's `AVVideoQualityKey` (in it or
+/// in its `AVVideoCompressionPropertiesKey` dictionary) or 0.9 (HEVC by libx265, one intra
 /// picture); their metadata (`{Exif}`: size and capture date; `{TIFF}`: the camera's maker and
 /// model) is written into the file — JPEG, or HEIC with an Exif item — by
 /// `AVCapturePhoto.fileDataRepresentation()`. Uncompressed photos hold a pixel buffer. The
@@ -24,8 +25,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         let settings: AVCapturePhotoSettings
         let resolved: AVCaptureResolvedPhotoSettings
         let pixelFormat: OSType?
-        /// The codec of a compressed photo (ignored for an uncompressed one).
+        /// The codec of a compressed photo (ignored for an uncompressed one) and its quality (0…1).
         let codec: AVVideoCodecType
+        let quality: Double
         let delegate: any AVCapturePhotoCaptureDelegate
     }
 
@@ -104,6 +106,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
         var pixelFormat: OSType?
         var codecType = AVVideoCodecType.jpeg
+        var quality = StillCapture.jpegQuality
         let format = settings.format ?? [:]
         if let codec = format[AVVideoCodecKey] {
             guard let name = AVCapturePhotoSettings.codecName(codec), availablePhotoCodecTypes.contains(AVVideoCodecType(rawValue: name)) else {
@@ -111,6 +114,11 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                                        "settings.format's AVVideoCodecKey must be present in -availablePhotoCodecTypes")
             }
             codecType = AVVideoCodecType(rawValue: name)
+            // A compression level: AVVideoQualityKey in the format or in its compression properties.
+            let properties = StillCapture.dictionary(format[AVVideoCompressionPropertiesKey]) ?? [:]
+            if let value = (format[AVVideoQualityKey] ?? properties[AVVideoQualityKey]).flatMap(Self.number), value.isFinite {
+                quality = min(max(value, 0), 1)
+            }
         } else if let value = format[kCVPixelBufferPixelFormatTypeKey as String] {
             guard let type = AVCapturePhotoSettings.pixelFormat(value), availablePhotoPixelFormatTypes.contains(type) else {
                 CaptureException.raise("AVCapturePhotoOutput", selector,
@@ -133,7 +141,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
         let dimensions = deliveredDimensions() ?? limit
         let resolved = AVCaptureResolvedPhotoSettings(uniqueID: settings.uniqueID, photoDimensions: dimensions, isFlashEnabled: false)
-        let request = Request(settings: settings, resolved: resolved, pixelFormat: pixelFormat, codec: codecType, delegate: delegate)
+        let request = Request(settings: settings, resolved: resolved, pixelFormat: pixelFormat, codec: codecType,
+                              quality: quality, delegate: delegate)
         let queued = lock.withLock { () -> Bool in
             guard accepting else { return false }
             requests.append(request)
@@ -142,6 +151,17 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         callbacks.async { [self] in
             request.delegate.photoOutput(self, willBeginCaptureFor: resolved)
             if !queued { request.delegate.photoOutput(self, didFinishCaptureFor: resolved, error: AVError(.sessionNotRunning)) }
+        }
+    }
+
+    /// A number from a settings dictionary (NSNumber or a Swift number).
+    private static func number(_ value: Any) -> Double? {
+        switch value {
+        case let n as NSNumber: return n.doubleValue
+        case let d as Double: return d
+        case let f as Float: return Double(f)
+        case let i as Int: return Double(i)
+        default: return nil
         }
     }
 
@@ -214,8 +234,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         metadata[kCGImagePropertyExifDictionary as String] = exif
         metadata[kCGImagePropertyTIFFDictionary as String] = tiff
         let compressed = request.pixelFormat == nil
-        let jpeg = compressed && request.codec == .jpeg ? try StillCapture.jpeg(buffer) : nil
-        let hevc = compressed && request.codec == .hevc ? try StillCapture.hevc(buffer) : nil
+        let jpeg = compressed && request.codec == .jpeg ? try StillCapture.jpeg(buffer, quality: request.quality) : nil
+        let hevc = compressed && request.codec == .hevc ? try StillCapture.hevc(buffer, quality: request.quality) : nil
         return AVCapturePhoto(timestamp: frame.pts, pixelBuffer: compressed ? nil : buffer, jpeg: jpeg, hevc: hevc,
                               metadata: metadata, resolvedSettings: request.resolved, sourceDeviceType: deviceType)
     }

@@ -50,10 +50,10 @@ enum StillCapture {
         return buffer
     }
 
-    /// `buffer` as a baseline JPEG (no Exif segment), at `jpegQuality`.
-    static func jpeg(_ buffer: CVPixelBuffer) throws -> Data {
+    /// `buffer` as a baseline JPEG (no Exif segment), at `quality` (0…1).
+    static func jpeg(_ buffer: CVPixelBuffer, quality: Double = jpegQuality) throws -> Data {
         let image = try PixelConverter.shared.makeCGImage(from: buffer)
-        guard let data = ImageCodec.encode(image, as: .jpeg, quality: jpegQuality) else {
+        guard let data = ImageCodec.encode(image, as: .jpeg, quality: quality) else {
             throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "The picture could not be encoded as JPEG."])
         }
         return data
@@ -62,11 +62,11 @@ enum StillCapture {
     /// The HEVC quality of captured photos (as JPEG's).
     static let heicQuality = 0.9
 
-    /// `buffer` coded with HEVC (libx265, one intra picture) at `heicQuality`, ready to be boxed
-    /// into a HEIC file with its metadata.
-    static func hevc(_ buffer: CVPixelBuffer) throws -> HeifPicture {
+    /// `buffer` coded with HEVC (libx265, one intra picture) at `quality` (0…1), ready to be
+    /// boxed into a HEIC file with its metadata.
+    static func hevc(_ buffer: CVPixelBuffer, quality: Double = heicQuality) throws -> HeifPicture {
         let image = try PixelConverter.shared.makeCGImage(from: buffer)
-        guard let picture = ImageCodec.encodeHEVCPicture(image, quality: heicQuality) else {
+        guard let picture = ImageCodec.encodeHEVCPicture(image, quality: quality) else {
             throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "The picture could not be encoded as HEVC."])
         }
         return picture

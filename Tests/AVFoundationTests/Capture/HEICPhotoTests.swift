@@ -28,6 +28,26 @@ extension CaptureTests {
             #expect(output.supportedPhotoCodecTypes(for: .mov).isEmpty)
         }
 
+        @Test func qualityKeySetsTheCompression() throws {
+            let output = AVCapturePhotoOutput()
+            let (session, _) = try makeStillSession(output)
+            session.startRunning()
+            defer { session.stopRunning() }
+            func photoSize(_ format: [String: Any]) throws -> Int {
+                let delegate = PhotoOnlyDelegate()
+                output.capturePhoto(with: AVCapturePhotoSettings(format: format), delegate: delegate)
+                try #require(delegate.done.wait(timeout: .now() + 20) == .success, "no photo in 20 s")
+                return try #require(delegate.photo?.fileDataRepresentation()).count
+            }
+            let coarse = try photoSize([AVVideoCodecKey: AVVideoCodecType.hevc, AVVideoQualityKey: 0.05])
+            let fine = try photoSize([AVVideoCodecKey: AVVideoCodecType.hevc,
+                                      AVVideoCompressionPropertiesKey: [AVVideoQualityKey: 1.0]])
+            #expect(coarse < fine, "\(coarse) vs \(fine) bytes")
+            let coarseJPEG = try photoSize([AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoQualityKey: 0.05])
+            let fineJPEG = try photoSize([AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoQualityKey: 1.0])
+            #expect(coarseJPEG < fineJPEG, "\(coarseJPEG) vs \(fineJPEG) bytes")
+        }
+
         @Test(.enabled(if: HEICPhotoTests.hasTools))
         func hevcPhotoIsAHEICWithExif() throws {
             let output = AVCapturePhotoOutput()
