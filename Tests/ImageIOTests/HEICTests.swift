@@ -198,6 +198,25 @@ struct HEICTests {
         #expect(made.width == 400)
     }
 
+    @Test func exifDictionariesReachJPEGAndPNGToo() throws {
+        // The one metadata path: the {TIFF}/{Exif} dictionaries become Exif in every format that holds it.
+        let image = Self.picture(width: 64, height: 48)
+        for type in ["public.jpeg", "public.png", "public.heic"] {
+            let data = try #require(encode(image, type: type, properties: [
+                kCGImagePropertyOrientation as String: 3,
+                kCGImagePropertyTIFFDictionary as String: [kCGImagePropertyTIFFModel as String: "Same Path"],
+                kCGImagePropertyExifDictionary as String: [kCGImagePropertyExifDateTimeOriginal as String: "2026:11:26 05:00:00"],
+            ]))
+            let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
+            let p = try #require(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any])
+            #expect(p[kCGImagePropertyOrientation as String] as? Int == 3, "\(type)")
+            #expect((p[kCGImagePropertyTIFFDictionary as String] as? [String: Any])?[kCGImagePropertyTIFFModel as String] as? String == "Same Path", "\(type)")
+            let exif = p[kCGImagePropertyExifDictionary as String] as? [String: Any]
+            #expect(exif?[kCGImagePropertyExifDateTimeOriginal as String] as? String == "2026:11:26 05:00:00", "\(type)")
+            #expect(CGImageSourceCreateImageAtIndex(source, 0, nil)?.width == 64, "\(type)")
+        }
+    }
+
     @Test func damagedFilesGiveNilNotACrash() throws {
         let data = try #require(encode(Self.picture(width: 96, height: 64), type: "public.heic"))
         // Truncated: the picture's bytes are missing.
