@@ -66,7 +66,11 @@ public final class CGImageDestination: @unchecked Sendable, CustomStringConverti
         if format == .heic {
             // HEIC: the orientation becomes the primary image's irot/imir too, and the metadata an Exif item.
             let exifTIFF = tiff.isEmpty && exif == nil ? nil : ExifWriter.tiffStructure(tiff: tiff, exif: exif)
-            guard let heic = ImageCodec.encodeHEIC(image, quality: quality, orientation: orientation ?? 1, exifTIFF: exifTIFF)
+            // kCGImageDestinationEmbedThumbnail: a thumbnail item, 320 pixels a side at most (Apple's
+            // photos carry 320×240 ones).
+            let thumbnailSize = options.bool((kCGImageDestinationEmbedThumbnail as String)) == true ? 320 : nil
+            guard let heic = ImageCodec.encodeHEIC(image, quality: quality, orientation: orientation ?? 1, exifTIFF: exifTIFF,
+                                                   thumbnailSize: thumbnailSize)
             else { return false }
             encoded = heic
         } else {

@@ -130,11 +130,21 @@ extension ImageCodec {
         return sws_scale(sws, srcData, srcStride, 0, Int32(height), dstData, dstStride) > 0
     }
 
-    /// `image` as a HEIC file (one coded picture; a 512-pixel tile grid past 8192 pixels a side).
-    package static func encodeHEIC(_ image: CGImage, quality: Double? = nil, orientation: Int = 1, exifTIFF: [UInt8]? = nil) -> Data? {
+    /// `image` as a HEIC file (one coded picture; a 512-pixel tile grid past 8192 pixels a side),
+    /// with a thumbnail item at most `thumbnailSize` pixels a side when asked for.
+    package static func encodeHEIC(_ image: CGImage, quality: Double? = nil, orientation: Int = 1, exifTIFF: [UInt8]? = nil,
+                                   thumbnailSize: Int? = nil) -> Data? {
         let tiled = image.width > 8192 || image.height > 8192
         guard let picture = encodeHEVCPicture(image, quality: quality, tileSize: tiled ? 512 : nil) else { return nil }
-        return HeifWriter.file(picture, orientation: orientation, exifTIFF: exifTIFF)
+        var thumbnail: HeifPicture?
+        if let limit = thumbnailSize, limit > 0 {
+            let scale = min(1, Double(limit) / Double(max(image.width, image.height)))
+            let w = max(1, Int((Double(image.width) * scale).rounded())), h = max(1, Int((Double(image.height) * scale).rounded()))
+            guard let small = scale < 1 ? resized(image, width: w, height: h) : image,
+                  let coded = encodeHEVCPicture(small, quality: quality) else { return nil }
+            thumbnail = coded
+        }
+        return HeifWriter.file(picture, orientation: orientation, exifTIFF: exifTIFF, thumbnail: thumbnail)
     }
 
     // MARK: Decoding

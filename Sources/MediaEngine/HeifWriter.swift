@@ -27,8 +27,11 @@ package struct HeifPicture: Sendable {
 package enum HeifWriter {
     /// The file for `picture`: orientation 1…8 is written as `irot`/`imir` transforms of the
     /// primary image; `exifTIFF` (a TIFF structure, as `ExifWriter.tiffStructure` makes) becomes
-    /// an 'Exif' item linked to it by a 'cdsc' reference. Nil when the picture is inconsistent.
-    package static func file(_ picture: HeifPicture, orientation: Int = 1, exifTIFF: [UInt8]? = nil) -> Data? {
+    /// an 'Exif' item linked to it by a 'cdsc' reference; `thumbnail` (one coded picture) a
+    /// 'hvc1' item linked by 'thmb', turned as the primary is. Nil when a picture is inconsistent.
+    package static func file(_ picture: HeifPicture, orientation: Int = 1, exifTIFF: [UInt8]? = nil,
+                             thumbnail: HeifPicture? = nil) -> Data? {
+        if let thumbnail, thumbnail.grid != nil || thumbnail.tiles.count != 1 { return nil }
         let tileCount = picture.grid.map { $0.rows * $0.columns } ?? 1
         guard tileCount == picture.tiles.count, tileCount >= 1, tileCount < 0xFFFF - 2, (picture.grid?.rows ?? 1) <= 256,
               (picture.grid?.columns ?? 1) <= 256, picture.width > 0, picture.height > 0,
@@ -37,27 +40,31 @@ package enum HeifWriter {
         let exifPayload = exifTIFF.map { BoxBytes.be32(6) + Array("Exif\0\0".utf8) + $0 }
         // The meta box's size does not depend on the offsets it records (4-byte fields): build it
         // once to learn its size, then again with the real offsets.
-        let draft = meta(picture, orientation: orientation, exif: exifPayload, mdatDataStart: 0)
+        let draft = meta(picture, orientation: orientation, exif: exifPayload, thumbnail: thumbnail, mdatDataStart: 0)
         let mdatPayloadCount = picture.tiles.reduce(0) { $0 + $1.count } + (exifPayload?.count ?? 0)
+            + (thumbnail?.tiles[0].count ?? 0)
         let mdatHeader = mdatPayloadCount + 8 > Int(UInt32.max) ? 16 : 8
         let dataStart = ftyp.count + draft.count + mdatHeader
         guard dataStart + mdatPayloadCount < Int(UInt32.max) else { return nil }
-        let metaBox = meta(picture, orientation: orientation, exif: exifPayload, mdatDataStart: dataStart)
+        let metaBox = meta(picture, orientation: orientation, exif: exifPayload, thumbnail: thumbnail, mdatDataStart: dataStart)
         var out = Data(capacity: dataStart + mdatPayloadCount)
         out.append(contentsOf: ftyp)
         out.append(contentsOf: metaBox)
         out.append(contentsOf: BoxBytes.be32(UInt32(mdatPayloadCount + 8)) + Array("mdat".utf8))
         for tile in picture.tiles { out.append(contentsOf: tile) }
         if let exifPayload { out.append(contentsOf: exifPayload) }
+        if let thumbnail { out.append(contentsOf: thumbnail.tiles[0]) }
         return out
     }
 
-    /// Item IDs: the primary image is 1; tiles 2…n+1; the Exif item follows.
-    private static func meta(_ p: HeifPicture, orientation: Int, exif: [UInt8]?, mdatDataStart: Int) -> [UInt8] {
+    /// Item IDs: the primary image is 1; tiles 2…n+1; the Exif item and the thumbnail follow.
+    private static func meta(_ p: HeifPicture, orientation: Int, exif: [UInt8]?, thumbnail: HeifPicture?,
+                             mdatDataStart: Int) -> [UInt8] {
         let isGrid = p.grid != nil
         let tileIDs: [UInt16] = isGrid ? (0 ..< p.tiles.count).map { UInt16($0 + 2) } : []
         let codedIDs: [UInt16] = isGrid ? tileIDs : [1]
         let exifID: UInt16? = exif == nil ? nil : UInt16((tileIDs.last ?? 1) + 1)
+        let thumbnailID: UInt16? = thumbnail == nil ? nil : (exifID ?? tileIDs.last ?? 1) + 1
 
         let hdlr = BoxBytes.fullBox("hdlr", version: 0, BoxBytes.be32(0) + Array("pict".utf8) + [UInt8](repeating: 0, count: 12) + [0])
         let pitm = BoxBytes.fullBox("pitm", version: 0, BoxBytes.be16(1))
@@ -69,12 +76,14 @@ package enum HeifWriter {
         var entries = [infe(1, isGrid ? "grid" : "hvc1")]
         entries += tileIDs.map { infe($0, "hvc1", hidden: true) }
         if let exifID { entries.append(infe(exifID, "Exif")) }
+        if let thumbnailID { entries.append(infe(thumbnailID, "hvc1")) }
         let iinf = BoxBytes.fullBox("iinf", version: 0, BoxBytes.be16(UInt16(entries.count)) + entries.flatMap { $0 })
 
         // iref
         var refs: [UInt8] = []
         if isGrid { refs += BoxBytes.box("dimg", BoxBytes.be16(1) + BoxBytes.be16(UInt16(tileIDs.count)) + tileIDs.flatMap(BoxBytes.be16)) }
         if let exifID { refs += BoxBytes.box("cdsc", BoxBytes.be16(exifID) + BoxBytes.be16(1) + BoxBytes.be16(1)) }
+        if let thumbnailID { refs += BoxBytes.box("thmb", BoxBytes.be16(thumbnailID) + BoxBytes.be16(1) + BoxBytes.be16(1)) }
         let iref = refs.isEmpty ? [] : BoxBytes.fullBox("iref", version: 0, refs)
 
         // iprp: properties, then who has which (1-based indices; 0x80 marks essential ones).
@@ -86,25 +95,35 @@ package enum HeifWriter {
                                         + BoxBytes.be16(UInt16(p.colour.transfer)) + BoxBytes.be16(UInt16(p.colour.matrix))
                                         + [p.colour.fullRange ? 0x80 : 0]))
         let pixi = add(BoxBytes.fullBox("pixi", version: 0, [3, 8, 8, 8]))
+        /// A clean aperture keeping the top-left width × height: centre offsets in half pixels.
+        func clap(_ q: HeifPicture) -> UInt8? {
+            guard q.width != q.codedWidth || q.height != q.codedHeight else { return nil }
+            return add(BoxBytes.box("clap", BoxBytes.be32(UInt32(q.width)) + BoxBytes.be32(1) + BoxBytes.be32(UInt32(q.height))
+                                        + BoxBytes.be32(1) + BoxBytes.be32(UInt32(bitPattern: Int32(q.width - q.codedWidth)))
+                                        + BoxBytes.be32(2) + BoxBytes.be32(UInt32(bitPattern: Int32(q.height - q.codedHeight)))
+                                        + BoxBytes.be32(2))) | 0x80
+        }
         var primary: [UInt8] = []
         if isGrid {
             let outputSize = add(BoxBytes.fullBox("ispe", version: 0, BoxBytes.be32(UInt32(p.width)) + BoxBytes.be32(UInt32(p.height))))
             primary = [outputSize, colr, pixi]
         } else {
             primary = [hvcC | 0x80, codedSize, colr, pixi]
-            if p.width != p.codedWidth || p.height != p.codedHeight {
-                // Crop to the top-left width × height: offsets of the centre, in half pixels.
-                let clap = BoxBytes.be32(UInt32(p.width)) + BoxBytes.be32(1) + BoxBytes.be32(UInt32(p.height)) + BoxBytes.be32(1)
-                    + BoxBytes.be32(UInt32(bitPattern: Int32(p.width - p.codedWidth))) + BoxBytes.be32(2)
-                    + BoxBytes.be32(UInt32(bitPattern: Int32(p.height - p.codedHeight))) + BoxBytes.be32(2)
-                primary.append(add(BoxBytes.box("clap", clap)) | 0x80)
-            }
+            if let crop = clap(p) { primary.append(crop) }
         }
+        var turnings: [UInt8] = []
         let (turns, axis) = HeifOrientation.transforms(forExif: orientation)
-        if turns != 0 { primary.append(add(BoxBytes.box("irot", [UInt8(turns)])) | 0x80) }
-        if let axis { primary.append(add(BoxBytes.box("imir", [UInt8(axis)])) | 0x80) }
-        var associations: [(UInt16, [UInt8])] = [(1, primary)]
+        if turns != 0 { turnings.append(add(BoxBytes.box("irot", [UInt8(turns)])) | 0x80) }
+        if let axis { turnings.append(add(BoxBytes.box("imir", [UInt8(axis)])) | 0x80) }
+        var associations: [(UInt16, [UInt8])] = [(1, primary + turnings)]
         if isGrid { associations += tileIDs.map { ($0, [hvcC | 0x80, codedSize, colr, pixi]) } }
+        if let thumbnail, let thumbnailID {
+            var list = [add(BoxBytes.box("hvcC", thumbnail.hvcC)) | 0x80,
+                        add(BoxBytes.fullBox("ispe", version: 0, BoxBytes.be32(UInt32(thumbnail.codedWidth))
+                                                 + BoxBytes.be32(UInt32(thumbnail.codedHeight)))), colr, pixi]
+            if let crop = clap(thumbnail) { list.append(crop) }
+            associations.append((thumbnailID, list + turnings))
+        }
         let ipma = BoxBytes.fullBox("ipma", version: 0, BoxBytes.be32(UInt32(associations.count))
                                         + associations.flatMap { BoxBytes.be16($0.0) + [UInt8($0.1.count)] + $0.1 })
         let iprp = BoxBytes.box("iprp", BoxBytes.box("ipco", ipco.flatMap { $0 }) + ipma)
@@ -125,7 +144,11 @@ package enum HeifWriter {
             locations.append((id, 0, at, tile.count))
             at += tile.count
         }
-        if let exifID, let exif { locations.append((exifID, 0, at, exif.count)) }
+        if let exifID, let exif {
+            locations.append((exifID, 0, at, exif.count))
+            at += exif.count
+        }
+        if let thumbnailID, let thumbnail { locations.append((thumbnailID, 0, at, thumbnail.tiles[0].count)) }
         if isGrid { locations.append((1, 1, 0, idat.count)) }
         locations.sort { $0.id < $1.id }
         var iloc: [UInt8] = [0x44, 0x00] + BoxBytes.be16(UInt16(locations.count))

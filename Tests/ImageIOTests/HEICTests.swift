@@ -74,6 +74,15 @@ struct HEICTests {
         return tags
     }
 
+    /// A reference downscale through ImageIO itself (a thumbnail made from the image).
+    enum ImageCodecLike {
+        static func resize(_ image: CGImage, width: Int, height: Int) -> CGImage? {
+            guard let png = encode(image, type: "public.png"), let source = CGImageSourceCreateWithData(png as CFData, nil) else { return nil }
+            return CGImageSourceCreateThumbnailAtIndex(source, 0, [kCGImageSourceCreateThumbnailFromImageAlways: true,
+                                                                   kCGImageSourceThumbnailMaxPixelSize: max(width, height)] as CFDictionary)
+        }
+    }
+
     @Test func heicIsListedForReadingAndWriting() {
         let writable = CGImageDestinationCopyTypeIdentifiers().compactMap { $0 as? String }
         let readable = CGImageSourceCopyTypeIdentifiers().compactMap { $0 as? String }
@@ -196,6 +205,30 @@ struct HEICTests {
         #expect(max(thumbnail.width, thumbnail.height) == 96)
         let made = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, [kCGImageSourceCreateThumbnailFromImageAlways: true] as CFDictionary))
         #expect(made.width == 400)
+    }
+
+    @Test func embeddedThumbnailIsAThumbnailItem() throws {
+        let image = Self.picture(width: 800, height: 600)
+        let data = try #require(encode(image, type: "public.heic", properties: [
+            kCGImageDestinationEmbedThumbnail as String: true, kCGImagePropertyOrientation as String: 8,
+        ]))
+        let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
+        #expect(CGImageSourceGetCount(source) == 1)  // the thumbnail is no image of its own
+        let thumbnail = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, nil))
+        #expect(thumbnail.width == 320 && thumbnail.height == 240)
+        let small = try #require(ImageCodecLike.resize(image, width: 320, height: 240))
+        #expect(Self.meanAbsoluteError(rgbaPixels(of: thumbnail), rgbaPixels(of: small)) < 4)
+        if Self.hasLibheif {
+            let dir = makeTempDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("thumb.heic")
+            try data.write(to: file)
+            let info = String(decoding: try #require(runTool(Self.heifInfo, [file.path])), as: UTF8.self)
+            // libheif reports sizes turned by irot, the thumbnail's as the primary's.
+            #expect(info.contains("image: 600x800") && info.contains("thumbnail: 240x320"), "\(info)")
+            // libheif turns the primary image by its irot (orientation 8: a quarter turn anticlockwise).
+            #expect(try Self.libheifDecode(data)?.width == 600)
+        }
     }
 
     @Test func exifDictionariesReachJPEGAndPNGToo() throws {
