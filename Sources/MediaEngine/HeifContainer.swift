@@ -207,6 +207,10 @@ package struct HeifContainer: Sendable {
             return nil
         }
         guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16, config.count >= 23 else { return nil }
+        // An essential property this reader does not know forbids showing the item (23008-12 §7.5.3).
+        for entry in properties[id] ?? [] where entry.essential {
+            if case .other = entry.property { return nil }
+        }
         var geometry = Geometry(width: width, height: height, crop: nil, orientation: 1,
                                 bitDepth: Int(config[17] & 7) + 8, chromaFormat: Int(config[16] & 3))
         // Transforms in association order: a matrix that takes stored coordinates to shown ones.

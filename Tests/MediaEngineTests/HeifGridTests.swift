@@ -173,6 +173,21 @@ struct HeifGridTests {
         let mdat = try #require((0 ..< scrambled.count - 4).first { Array(scrambled[$0 ..< $0 + 4]) == Array("mdat".utf8) })
         for i in (mdat + 4) ..< min(scrambled.count, mdat + 300) { scrambled[i] = 0xFF }
         _ = ImageCodec.decode(Data(scrambled))  // nil, or a damaged picture; never a crash
+        // An essential property of a kind the reader does not know: the image must not be shown.
+        let small = try #require(ImageCodec.encodeHEVCPicture(Self.picture(width: 64, height: 48)))
+        let single = try #require(HeifWriter.file(small))
+        #expect(ImageCodec.decode(single) != nil)
+        var unknown = [UInt8](single)
+        let pixi = try #require((0 ..< unknown.count - 4).first { Array(unknown[$0 ..< $0 + 4]) == Array("pixi".utf8) })
+        unknown.replaceSubrange(pixi ..< pixi + 4, with: Array("zzzz".utf8))
+        #expect(ImageCodec.decode(Data(unknown)) != nil)  // not essential: ignored
+        // ipma of the single picture: [hvcC|80, ispe, colr, pixi] — mark the fourth essential.
+        let ipma = try #require((0 ..< unknown.count - 4).first { Array(unknown[$0 ..< $0 + 4]) == Array("ipma".utf8) })
+        let entry = ipma + 4 + 4 + 4 + 2 + 1  // type, version/flags, count, item ID, association count
+        #expect(unknown[entry + 3] == 4)
+        unknown[entry + 3] |= 0x80
+        #expect(ImageCodec.decode(Data(unknown)) == nil)
+        #expect(ImageHeader(data: Data(unknown))?.width == nil)
         // A grid wider than its tiles cover.
         var wide = picture
         wide.width = 1000
