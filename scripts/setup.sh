@@ -22,7 +22,8 @@ fi
 
 # 1. System packages. The -dev packages give the C libraries through pkg-config (capture: PulseAudio,
 #    XCB with SHM and XFIXES, zbar, SDL2, and the kernel's V4L2 header linux/videodev2.h); the CLI
-#    tools are what tests and benchmarks compare against; PulseAudio, Xvfb and their clients are the
+#    tools are what tests and benchmarks compare against (libheif's heif-enc/heif-info/heif-convert
+#    judge the HEIC files we write and read); PulseAudio, Xvfb and their clients are the
 #    services capture tests run against (scripts/capture-services.sh); qrencode and zint make the
 #    codes the code scanner's tests read.
 APT_PACKAGES=(
@@ -32,7 +33,7 @@ APT_PACKAGES=(
     libvolk2-dev librubberband-dev
     ffmpeg
     mediainfo
-    atomicparsley libimage-exiftool-perl python3-mutagen
+    atomicparsley libimage-exiftool-perl python3-mutagen libheif-examples
     qrencode zint
     libpulse-dev libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libzbar-dev libsdl2-dev linux-libc-dev
     pulseaudio pulseaudio-utils xvfb x11-utils xauth

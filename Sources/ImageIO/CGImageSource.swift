@@ -4,7 +4,7 @@ internal import MediaEngine
 
 /// An opaque type that reads image data from a URL, a data object or a data provider, as
 /// Apple's `CGImageSource`. Files are recognised by their signature; PNG, JPEG, TIFF, GIF, BMP
-/// and WebP are decoded with FFmpeg.
+/// and WebP are decoded with FFmpeg; HEIC with our own HEIF box reader and FFmpeg's hevc decoder.
 public final class CGImageSource: @unchecked Sendable, CustomStringConvertible {
     private let lock = NSLock()
     private var data: Data
@@ -40,8 +40,8 @@ public final class CGImageSource: @unchecked Sendable, CustomStringConvertible {
 
     /// Number of images.
     var count: Int {
-        guard let header = snapshot().1, header.format.canDecode || header.format == .heic else { return 0 }
-        if header.width == nil && !header.isComplete { return 0 }
+        guard let header = snapshot().1, header.format.canDecode else { return 0 }
+        if header.width == nil && (!header.isComplete || header.format == .heic) { return 0 }
         return header.frameCount
     }
 
@@ -51,7 +51,7 @@ public final class CGImageSource: @unchecked Sendable, CustomStringConvertible {
             if data.count < 16 && !isFinal { return .statusReadingHeader }
             return data.isEmpty && !isFinal ? .statusReadingHeader : .statusUnknownType
         }
-        if header.format == .heic { return .statusInvalidData }
+        if header.format == .heic && header.isComplete && header.width == nil { return .statusInvalidData }
         if !header.isComplete || header.width == nil && [.png, .jpeg, .gif].contains(header.format) {
             return isFinal ? .statusUnexpectedEOF : .statusIncomplete
         }
@@ -158,6 +158,10 @@ public final class CGImageSource: @unchecked Sendable, CustomStringConvertible {
     var containerProperties: [String: Any] {
         let (data, header, _) = snapshot()
         var p: [String: Any] = [(kCGImagePropertyFileSize as String): data.count]
+        if let header, header.format == .heic, header.width != nil {
+            p[(kCGImagePropertyPrimaryImage as String)] = 0
+            p[(kCGImagePropertyImageCount as String)] = header.frameCount
+        }
         if let header, header.format == .gif {
             var gif: [String: Any] = [:]
             if let loops = header.gifLoopCount { gif[(kCGImagePropertyGIFLoopCount as String)] = loops }
@@ -301,18 +305,25 @@ public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int,
     return isrc.image(at: index, cache: o.bool((kCGImageSourceShouldCache as String)) ?? true)
 }
 
-/// A thumbnail of image `index`. Embedded thumbnails are not read, so a thumbnail is made from
-/// the full image only when `kCGImageSourceCreateThumbnailFromImageIfAbsent` or
-/// `kCGImageSourceCreateThumbnailFromImageAlways` is true (nil otherwise, as Apple's is for a
-/// file without an embedded thumbnail). `kCGImageSourceThumbnailMaxPixelSize` bounds the larger
+/// A thumbnail of image `index`: the embedded one (HEIC thumbnail items; other formats' embedded
+/// thumbnails are not read) unless `kCGImageSourceCreateThumbnailFromImageAlways` is true;
+/// otherwise one made from the full image when `kCGImageSourceCreateThumbnailFromImageIfAbsent`
+/// or `…FromImageAlways` is true (nil otherwise, as Apple's is for a file without an embedded
+/// thumbnail). `kCGImageSourceThumbnailMaxPixelSize` bounds the larger
 /// side (keeping aspect, never enlarging); `kCGImageSourceCreateThumbnailWithTransform` applies
 /// the image's EXIF orientation first.
 @discardableResult
 public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
     let o = ImageIOOptions(options)
-    guard o.bool((kCGImageSourceCreateThumbnailFromImageIfAbsent as String)) == true
-            || o.bool((kCGImageSourceCreateThumbnailFromImageAlways as String)) == true,
-          var image = isrc.image(at: index, cache: o.bool((kCGImageSourceShouldCache as String)) ?? true) else { return nil }
+    let always = o.bool((kCGImageSourceCreateThumbnailFromImageAlways as String)) == true
+    var image: CGImage
+    if !always, let embedded = isrc.embeddedThumbnail(at: index) {
+        image = embedded
+    } else {
+        guard o.bool((kCGImageSourceCreateThumbnailFromImageIfAbsent as String)) == true || always,
+              let full = isrc.image(at: index, cache: o.bool((kCGImageSourceShouldCache as String)) ?? true) else { return nil }
+        image = full
+    }
     if o.bool((kCGImageSourceCreateThumbnailWithTransform as String)) == true,
        let orientation = isrc.properties(at: index)?[(kCGImagePropertyOrientation as String)] as? Int {
         guard let turned = ImageTransform.applyingOrientation(orientation, to: image) else { return nil }
@@ -333,6 +344,13 @@ public func CGImageSourceRemoveCacheAtIndex(_ isrc: CGImageSource, _ index: Int)
 }
 
 extension CGImageSource {
+    /// The thumbnail image `index` carries (HEIF 'thmb' items), decoded.
+    func embeddedThumbnail(at index: Int) -> CGImage? {
+        let (data, header, _) = snapshot()
+        guard let header, index >= 0, index < count else { return nil }
+        return ImageCodec.decodeEmbeddedThumbnail(data, header: header, index: index)
+    }
+
     func removeCache(at index: Int) {
         lock.lock(); defer { lock.unlock() }
         cache[index] = nil

@@ -6,7 +6,8 @@ internal import CFFmpeg
 import CoreGraphics
 import Foundation
 
-/// Decodes image files into `CGImage`s and encodes `CGImage`s into image files.
+/// Decodes image files into `CGImage`s and encodes `CGImage`s into image files (HEIC through
+/// HeifCodec and HeifWriter: libavcodec's hevc decoder and libx265 inside our own boxes).
 ///
 /// Decoded layouts (chosen to match what Apple's `CGImageSourceCreateImageAtIndex` returns):
 /// - images with alpha: 8-bit RGBA, `alphaInfo == .last` (not premultiplied), 32 bits per pixel;
@@ -35,6 +36,10 @@ package enum ImageCodec {
     package static func decode(_ data: Data, header: ImageHeader, index: Int) -> CGImage? {
         MediaEngine.configure()
         guard header.format.canDecode, header.isComplete, index >= 0, index < header.frameCount else { return nil }
+        if header.format == .heic {
+            guard let heif = header.heif, index < heif.topLevelImages.count else { return nil }
+            return decodeHEIF([UInt8](data), container: heif, item: heif.topLevelImages[index])
+        }
         // Sizes stated by the headers must be plausible; formats whose headers were not fully
         // read (width nil) are left to the decoder.
         if let w = header.width, let h = header.height {
@@ -100,7 +105,10 @@ package enum ImageCodec {
     }
 
     /// Converts a decoded frame into a CGImage in the layout Apple's ImageIO returns.
-    private static func makeImage(from frame: UnsafeMutablePointer<AVFrame>, format: ImageFormat) -> CGImage? {
+    /// `matrix` is the swscale colour space of Y'CbCr sources (BT.601 unless the file says
+    /// otherwise); `fullRange` overrides the frame's own range when the container states it.
+    static func makeImage(from frame: UnsafeMutablePointer<AVFrame>, format: ImageFormat,
+                          matrix: Int32 = SWS_CS_ITU601, fullRange stated: Bool? = nil) -> CGImage? {
         let w = Int(frame.pointee.width), h = Int(frame.pointee.height)
         let source = AVPixelFormat(rawValue: frame.pointee.format)
         guard w > 0, h > 0, let desc = av_pix_fmt_desc_get(source) else { return nil }
@@ -135,9 +143,9 @@ package enum ImageCodec {
             }
         }
         let yuvSource = !isRGB && !isPalette && !isGray
-        let fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG || isJPEGRangeFormat(source)
+        let fullRange = stated ?? (frame.pointee.color_range == AVCOL_RANGE_JPEG || isJPEGRangeFormat(source))
         guard let out = convert(frame, to: target, width: w, height: h,
-                                sourceRange: yuvSource ? (fullRange ? 1 : 0) : nil) else { return nil }
+                                sourceRange: yuvSource ? (fullRange ? 1 : 0) : nil, matrix: matrix) else { return nil }
         defer { freeFrame(out) }
         let bytesPerRow = w * bitsPerPixel / 8
         let pixels = packedBytes(of: out, rowBytes: bytesPerRow, height: h)
@@ -167,8 +175,9 @@ package enum ImageCodec {
 
     /// A new frame of `format` holding `source` converted (and scaled to `width`×`height`) by
     /// libswscale. `sourceRange` is set for YUV sources: 1 full range, 0 video range.
-    private static func convert(_ source: UnsafeMutablePointer<AVFrame>, to format: AVPixelFormat,
-                                width: Int, height: Int, sourceRange: Int32?) -> UnsafeMutablePointer<AVFrame>? {
+    static func convert(_ source: UnsafeMutablePointer<AVFrame>, to format: AVPixelFormat,
+                        width: Int, height: Int, sourceRange: Int32?,
+                        matrix: Int32 = SWS_CS_ITU601) -> UnsafeMutablePointer<AVFrame>? {
         // The deprecated full-range "J" formats are handed to swscale as their plain twins, with
         // the range given explicitly (swscale otherwise logs a deprecation warning).
         let srcFormat = plainYUV(AVPixelFormat(rawValue: source.pointee.format))
@@ -184,7 +193,7 @@ package enum ImageCodec {
                                        Int32(width), Int32(height), format, flags, nil, nil, nil) else { return nil }
         defer { sws_freeContext(sws) }
         if let sourceRange {
-            let coefficients = sws_getCoefficients(SWS_CS_ITU601)
+            let coefficients = sws_getCoefficients(matrix)
             _ = sws_setColorspaceDetails(sws, coefficients, sourceRange, coefficients, 1, 0, 1 << 16, 1 << 16)
         }
         guard let out = makeFrame(format: format, width: width, height: height) else { return nil }
@@ -196,7 +205,7 @@ package enum ImageCodec {
     }
 
     /// A frame with allocated buffers.
-    private static func makeFrame(format: AVPixelFormat, width: Int, height: Int) -> UnsafeMutablePointer<AVFrame>? {
+    static func makeFrame(format: AVPixelFormat, width: Int, height: Int) -> UnsafeMutablePointer<AVFrame>? {
         guard let frame = av_frame_alloc() else { return nil }
         frame.pointee.format = format.rawValue
         frame.pointee.width = Int32(width)
@@ -209,7 +218,7 @@ package enum ImageCodec {
     }
 
     /// The first plane of a packed frame, rows tightly packed.
-    private static func packedBytes(of frame: UnsafeMutablePointer<AVFrame>, rowBytes: Int, height: Int) -> Data {
+    static func packedBytes(of frame: UnsafeMutablePointer<AVFrame>, rowBytes: Int, height: Int) -> Data {
         var out = Data(count: rowBytes * height)
         guard let plane = frame.pointee.data.0 else { return out }
         let stride = Int(frame.pointee.linesize.0)
@@ -223,7 +232,7 @@ package enum ImageCodec {
     }
 
     /// A frame holding a copy of `image`'s bytes in `layout.pixelFormat`.
-    private static func frame(from image: CGImage, layout: ImagePixelLayout) -> UnsafeMutablePointer<AVFrame>? {
+    static func frame(from image: CGImage, layout: ImagePixelLayout) -> UnsafeMutablePointer<AVFrame>? {
         guard let frame = makeFrame(format: layout.pixelFormat, width: image.width, height: image.height),
               let plane = frame.pointee.data.0 else { return nil }
         let rowBytes = image.width * image.bitsPerPixel / 8
@@ -281,6 +290,7 @@ package enum ImageCodec {
     /// depth; BMP is 8-bit BGRA, BGR or grey.
     package static func encode(_ image: CGImage, as format: ImageFormat, quality: Double? = nil) -> Data? {
         MediaEngine.configure()
+        if format == .heic { return encodeHEIC(image, quality: quality) }
         guard format.canEncode, let layout = ImagePixelLayout(image: image) else { return nil }
         guard let source = frame(from: image, layout: layout) else { return nil }
         defer { freeFrame(source) }
@@ -425,17 +435,17 @@ package enum ImageCodec {
 
     // MARK: Releasing FFmpeg objects
 
-    private static func freeFrame(_ frame: UnsafeMutablePointer<AVFrame>) {
+    static func freeFrame(_ frame: UnsafeMutablePointer<AVFrame>) {
         var p: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&p)
     }
 
-    private static func freePacket(_ packet: UnsafeMutablePointer<AVPacket>) {
+    static func freePacket(_ packet: UnsafeMutablePointer<AVPacket>) {
         var p: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&p)
     }
 
-    private static func freeContext(_ ctx: UnsafeMutablePointer<AVCodecContext>) {
+    static func freeContext(_ ctx: UnsafeMutablePointer<AVCodecContext>) {
         var p: UnsafeMutablePointer<AVCodecContext>? = ctx
         avcodec_free_context(&p)
     }

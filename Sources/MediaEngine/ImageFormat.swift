@@ -59,11 +59,12 @@ package enum ImageFormat: String, Sendable, CaseIterable {
         self = match
     }
 
-    /// Whether the engine can decode the format's pixels (FFmpeg 5.1 has no HEIF demuxer).
-    package var canDecode: Bool { self != .heic }
+    /// Whether the engine can decode the format's pixels (HEIC: our own box reader, FFmpeg 5.1
+    /// having no HEIF demuxer, and libavcodec's hevc decoder).
+    package var canDecode: Bool { true }
 
-    /// Whether the engine can write the format.
-    package var canEncode: Bool { [.png, .jpeg, .tiff, .bmp].contains(self) }
+    /// Whether the engine can write the format (HEIC: libx265 in our own boxes).
+    package var canEncode: Bool { [.png, .jpeg, .tiff, .bmp, .heic].contains(self) }
 
     /// The formats the engine decodes, in the order `CGImageSourceCopyTypeIdentifiers` lists them.
     package static var decodable: [ImageFormat] { allCases.filter(\.canDecode) }

@@ -38,6 +38,8 @@ package struct ImageHeader: Sendable {
     package var gifLoopCount: Int?
     /// GIF: per-frame delay in seconds.
     package var gifDelays: [Double] = []
+    /// HEIF: the file's boxes (items, locations, properties).
+    package var heif: HeifContainer?
     /// Whether the file ends with its format's end marker (PNG IEND, JPEG EOI, GIF trailer).
     package var isComplete: Bool = true
 
@@ -63,8 +65,41 @@ package struct ImageHeader: Sendable {
             parseTIFF(bytes, base: 0, count: bytes.count, exif: false)
             fillFromTIFFTags()
         case .webp: parseWebP(bytes)
-        case .heic: break
+        case .heic: parseHEIF(bytes)
         }
+    }
+
+    // MARK: HEIF
+
+    /// The primary image's size (after its clean aperture, before rotation: the rotation and
+    /// mirroring are its orientation), depth and colour model, and the Exif item's tags.
+    /// A file whose items lie past its end is incomplete; one whose primary image cannot be
+    /// shown (no hvcC, no ispe, an unknown item type) has no width.
+    private mutating func parseHEIF(_ b: [UInt8]) {
+        guard let container = HeifContainer(b) else {
+            // No readable meta box: cut short, or not a HEIF image at all.
+            isComplete = false
+            return
+        }
+        heif = container
+        let primary = container.primaryID
+        var needed = [primary] + container.referenced(from: primary, type: "dimg")
+        if let exif = container.exifItem(for: primary) { needed.append(exif) }
+        isComplete = needed.allSatisfy { container.isPresent($0, fileSize: b.count) }
+        frameCount = container.topLevelImages.count
+        if let exif = container.exifItem(for: primary), let tiff = container.exifTIFF(of: exif, in: b) {
+            parseTIFF(tiff, base: 0, count: tiff.count, exif: true)
+        }
+        guard let geometry = container.geometry(of: primary, in: b) else { return }
+        let size = geometry.croppedSize
+        width = size.width
+        height = size.height
+        depth = geometry.bitDepth
+        hasAlpha = false
+        colorModel = geometry.chromaFormat == 0 ? .gray : .rgb
+        // The container's rotation and mirroring are what HEIF readers apply (an Exif orientation
+        // is informative only; Apple writes both, agreeing).
+        orientation = geometry.orientation
     }
 
     // MARK: PNG

@@ -1,4 +1,5 @@
-// ImageMetadataWriter: stamps EXIF orientation and resolution into encoded PNG and JPEG files.
+// ImageMetadataWriter: stamps EXIF metadata (orientation, {TIFF}/{Exif} dictionaries) and
+// resolution into encoded PNG and JPEG files.
 import Foundation
 
 /// Adds metadata to files the encoder produced: EXIF orientation (JPEG APP1 / PNG eXIf) and
@@ -8,12 +9,18 @@ package enum ImageMetadataWriter {
     package static func settingOrientation(_ orientation: Int, in data: Data, format: ImageFormat) -> Data {
         guard (1 ... 8).contains(orientation) else { return data }
         // A TIFF structure holding IFD0 with the single Orientation (0x0112) tag (ExifWriter).
-        let tiff = ExifWriter.tiffStructure(tiff: ["Orientation": orientation], exif: nil)
+        return settingExif(tiff: ["Orientation": orientation], exif: nil, in: data, format: format)
+    }
+
+    /// `data` with Exif metadata made from ImageIO's `{TIFF}` and `{Exif}` dictionaries
+    /// (`ExifWriter`): a JPEG APP1 segment or a PNG eXIf chunk. (HEIC files get theirs as an
+    /// Exif item when they are written.)
+    package static func settingExif(tiff: [String: Any], exif: [String: Any]?, in data: Data, format: ImageFormat) -> Data {
         switch format {
         case .jpeg:
-            return (try? ExifWriter.settingExif(tiff: ["Orientation": orientation], exif: nil, in: data)) ?? data
+            return (try? ExifWriter.settingExif(tiff: tiff, exif: exif, in: data)) ?? data
         case .png:
-            return insertingPNGChunk(type: "eXIf", body: tiff, into: data)
+            return insertingPNGChunk(type: "eXIf", body: ExifWriter.tiffStructure(tiff: tiff, exif: exif), into: data)
         default:
             return data
         }

@@ -1,4 +1,5 @@
-// ImageTransform: EXIF orientation applied to pixels, for thumbnails made "with transform".
+// ImageTransform: EXIF orientation applied to pixels, for thumbnails made "with transform" (32-bit
+// pixels by pixman through CoreGraphics' PixelRemap).
 import CoreGraphics
 import Foundation
 
@@ -18,6 +19,32 @@ package enum ImageTransform {
         let source = image.bytes
         var out = Data(count: outRow * outH)
         let srcRow = image.bytesPerRow
+        if bytesPerPixel == 4, srcRow % 4 == 0, source.count >= srcRow * (h - 1) + w * 4 {
+            // 32-bit pixels (every 8-bit RGB layout ImageIO decodes to) move with pixman.
+            let W = CGFloat(w), H = CGFloat(h)
+            let toSource: CGAffineTransform
+            switch orientation {
+            case 2: toSource = CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: W, ty: 0)
+            case 3: toSource = CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: W, ty: H)
+            case 4: toSource = CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: H)
+            case 5: toSource = CGAffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)
+            case 6: toSource = CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: H)
+            case 7: toSource = CGAffineTransform(a: 0, b: -1, c: -1, d: 0, tx: W, ty: H)
+            default: toSource = CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: W, ty: 0)
+            }
+            let moved = source.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
+                out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) in
+                    PixelRemap.remap32(source: src.baseAddress!, width: w, height: h, bytesPerRow: srcRow,
+                                       into: dst.baseAddress!, width: outW, height: outH, destinationToSource: toSource)
+                }
+            }
+            guard moved else { return nil }
+            return CGImage(width: outW, height: outH, bitsPerComponent: image.bitsPerComponent,
+                           bitsPerPixel: image.bitsPerPixel, bytesPerRow: outRow, space: space,
+                           bitmapInfo: image.bitmapInfo, provider: CGDataProvider(bytes: out), decode: nil,
+                           shouldInterpolate: image.shouldInterpolate, intent: image.renderingIntent)
+        }
+        // Other layouts (grey, 24-, 48- and 64-bit) are rearranged here, byte by byte.
         source.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
             out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) in
                 for dy in 0 ..< outH {

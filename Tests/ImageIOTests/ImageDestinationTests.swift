@@ -172,7 +172,7 @@ final class ImageDestinationTests {
 
     @Test func unsupportedTypesAreRefusedAndSupportedOnesListed() {
         #expect(CGImageDestinationCreateWithData(NSMutableData(), "public.plain-text" as CFString, 1, nil) == nil)
-        #expect(CGImageDestinationCreateWithData(NSMutableData(), "public.heic" as CFString, 1, nil) == nil)
+        #expect(CGImageDestinationCreateWithData(NSMutableData(), "org.webmproject.webp" as CFString, 1, nil) == nil)
         let types = CGImageDestinationCopyTypeIdentifiers().compactMap { $0 as? String }
         #expect(types.contains("public.png") && types.contains("public.jpeg") && types.contains("public.tiff"))
         let readable = CGImageSourceCopyTypeIdentifiers().compactMap { $0 as? String }

@@ -1,5 +1,5 @@
 // AVCapturePhotoOutput: photos on request — the next frame after the request, rendered at the
-// session's size, encoded once as JPEG (or kept uncompressed), reported to the request's
+// session's size, encoded once as JPEG or HEVC (or kept uncompressed), reported to the request's
 // delegate in Apple's order.
 import CoreGraphics
 import CoreMedia
@@ -12,18 +12,22 @@ internal import MediaEngine
 ///
 /// A request (`capturePhoto(with:delegate:)`) takes the next frame the camera delivers after
 /// it, at the session's delivered size (the preset's, turned and mirrored as the connection
-/// says). JPEG photos are encoded once at quality 0.9; their metadata (`{Exif}`: size and
-/// capture date; `{TIFF}`: the camera's maker and model) is written into the file by
+/// says). JPEG and HEVC photos are encoded once, at the format's `AVVideoQualityKey` (in it or
+/// in its `AVVideoCompressionPropertiesKey` dictionary) or 0.9 (HEVC by libx265, one intra
+/// picture); their metadata (`{Exif}`: size and capture date; `{TIFF}`: the camera's maker and
+/// model) is written into the file — JPEG, or HEIC with an Exif item — by
 /// `AVCapturePhoto.fileDataRepresentation()`. Uncompressed photos hold a pixel buffer. The
 /// delegate is called on an internal serial queue, holding the delegate strongly until the
-/// request is over. HEVC/HEIF photos, RAW, flash, depth, live photos and bracketing are not
-/// available.
+/// request is over. RAW, flash, depth, live photos and bracketing are not available.
 open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// A request waiting for its frame.
     private struct Request: @unchecked Sendable {
         let settings: AVCapturePhotoSettings
         let resolved: AVCaptureResolvedPhotoSettings
         let pixelFormat: OSType?
+        /// The codec of a compressed photo (ignored for an uncompressed one) and its quality (0…1).
+        let codec: AVVideoCodecType
+        let quality: Double
         let delegate: any AVCapturePhotoCaptureDelegate
     }
 
@@ -41,20 +45,24 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: Capabilities
 
-    /// The codecs photos may be encoded with: JPEG (no HEVC: FFmpeg 5.1 cannot write HEIF).
-    open var availablePhotoCodecTypes: [AVVideoCodecType] { [.jpeg] }
+    /// The codecs photos may be encoded with: HEVC and JPEG, in Apple's order.
+    open var availablePhotoCodecTypes: [AVVideoCodecType] { [.hevc, .jpeg] }
 
     /// The pixel formats uncompressed photos may have: `'420v'`, `'420f'`, `'BGRA'`.
     open var availablePhotoPixelFormatTypes: [OSType] {
         [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA]
     }
 
-    /// The file types photos may be written as: JPEG.
-    open var availablePhotoFileTypes: [AVFileType] { [.jpg] }
+    /// The file types photos may be written as: HEIC and JPEG.
+    open var availablePhotoFileTypes: [AVFileType] { [.heic, .jpg] }
 
-    /// The codecs photos of `fileType` may have: JPEG for `.jpg`, none otherwise.
+    /// The codecs photos of `fileType` may have: HEVC for `.heic`, JPEG for `.jpg`, none otherwise.
     open func supportedPhotoCodecTypes(for fileType: AVFileType) -> [AVVideoCodecType] {
-        fileType == .jpg ? [.jpeg] : []
+        switch fileType {
+        case .heic: return [.hevc]
+        case .jpg: return [.jpeg]
+        default: return []
+        }
     }
 
     /// Flash modes: `.off` only (no camera here has a flash).
@@ -97,11 +105,19 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             CaptureException.raise("AVCapturePhotoOutput", selector, "No active and enabled video connection")
         }
         var pixelFormat: OSType?
+        var codecType = AVVideoCodecType.jpeg
+        var quality = StillCapture.jpegQuality
         let format = settings.format ?? [:]
         if let codec = format[AVVideoCodecKey] {
             guard let name = AVCapturePhotoSettings.codecName(codec), availablePhotoCodecTypes.contains(AVVideoCodecType(rawValue: name)) else {
                 CaptureException.raise("AVCapturePhotoOutput", selector,
                                        "settings.format's AVVideoCodecKey must be present in -availablePhotoCodecTypes")
+            }
+            codecType = AVVideoCodecType(rawValue: name)
+            // A compression level: AVVideoQualityKey in the format or in its compression properties.
+            let properties = StillCapture.dictionary(format[AVVideoCompressionPropertiesKey]) ?? [:]
+            if let value = (format[AVVideoQualityKey] ?? properties[AVVideoQualityKey]).flatMap(Self.number), value.isFinite {
+                quality = min(max(value, 0), 1)
             }
         } else if let value = format[kCVPixelBufferPixelFormatTypeKey as String] {
             guard let type = AVCapturePhotoSettings.pixelFormat(value), availablePhotoPixelFormatTypes.contains(type) else {
@@ -125,7 +141,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
         let dimensions = deliveredDimensions() ?? limit
         let resolved = AVCaptureResolvedPhotoSettings(uniqueID: settings.uniqueID, photoDimensions: dimensions, isFlashEnabled: false)
-        let request = Request(settings: settings, resolved: resolved, pixelFormat: pixelFormat, delegate: delegate)
+        let request = Request(settings: settings, resolved: resolved, pixelFormat: pixelFormat, codec: codecType,
+                              quality: quality, delegate: delegate)
         let queued = lock.withLock { () -> Bool in
             guard accepting else { return false }
             requests.append(request)
@@ -134,6 +151,17 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         callbacks.async { [self] in
             request.delegate.photoOutput(self, willBeginCaptureFor: resolved)
             if !queued { request.delegate.photoOutput(self, didFinishCaptureFor: resolved, error: AVError(.sessionNotRunning)) }
+        }
+    }
+
+    /// A number from a settings dictionary (NSNumber or a Swift number).
+    private static func number(_ value: Any) -> Double? {
+        switch value {
+        case let n as NSNumber: return n.doubleValue
+        case let d as Double: return d
+        case let f as Float: return Double(f)
+        case let i as Int: return Double(i)
+        default: return nil
         }
     }
 
@@ -205,8 +233,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
         metadata[kCGImagePropertyExifDictionary as String] = exif
         metadata[kCGImagePropertyTIFFDictionary as String] = tiff
-        let jpeg = request.pixelFormat == nil ? try StillCapture.jpeg(buffer) : nil
-        return AVCapturePhoto(timestamp: frame.pts, pixelBuffer: request.pixelFormat == nil ? nil : buffer, jpeg: jpeg,
+        let compressed = request.pixelFormat == nil
+        let jpeg = compressed && request.codec == .jpeg ? try StillCapture.jpeg(buffer, quality: request.quality) : nil
+        let hevc = compressed && request.codec == .hevc ? try StillCapture.hevc(buffer, quality: request.quality) : nil
+        return AVCapturePhoto(timestamp: frame.pts, pixelBuffer: compressed ? nil : buffer, jpeg: jpeg, hevc: hevc,
                               metadata: metadata, resolvedSettings: request.resolved, sourceDeviceType: deviceType)
     }
 }

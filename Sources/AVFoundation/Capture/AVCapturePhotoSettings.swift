@@ -74,10 +74,15 @@ open class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     /// The photo's format, as given to `init(format:)`.
     open var format: [String: Any]? { _format }
 
-    /// The file type of the processed photo: JPEG for JPEG photos, nil for uncompressed ones.
+    /// The file type of the processed photo: JPEG for JPEG photos, HEIC for HEVC ones, nil for
+    /// uncompressed ones.
     open var processedFileType: AVFileType? {
         guard let codec = _format?[AVVideoCodecKey] else { return nil }
-        return Self.codecName(codec) == AVVideoCodecType.jpeg.rawValue ? .jpg : nil
+        switch Self.codecName(codec) {
+        case AVVideoCodecType.jpeg.rawValue?: return .jpg
+        case AVVideoCodecType.hevc.rawValue?: return .heic
+        default: return nil
+        }
     }
 
     /// The flash mode (default `.off`).

@@ -1,6 +1,7 @@
 // StillCapture: what the still image and photo outputs share — one captured frame rendered at
 // the session's delivered size (preset crop, zoom, turn, mirror), encoded once as JPEG by
-// ImageIO's encoder (libavcodec mjpeg), and its Exif and TIFF metadata.
+// ImageIO's encoder (libavcodec mjpeg) or as HEVC (libx265, boxed as HEIC by HeifWriter), and
+// its Exif and TIFF metadata.
 import CoreGraphics
 import CoreMedia
 import CoreVideo
@@ -49,13 +50,31 @@ enum StillCapture {
         return buffer
     }
 
-    /// `buffer` as a baseline JPEG (no Exif segment), at `jpegQuality`.
-    static func jpeg(_ buffer: CVPixelBuffer) throws -> Data {
+    /// `buffer` as a baseline JPEG (no Exif segment), at `quality` (0…1).
+    static func jpeg(_ buffer: CVPixelBuffer, quality: Double = jpegQuality) throws -> Data {
         let image = try PixelConverter.shared.makeCGImage(from: buffer)
-        guard let data = ImageCodec.encode(image, as: .jpeg, quality: jpegQuality) else {
+        guard let data = ImageCodec.encode(image, as: .jpeg, quality: quality) else {
             throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "The picture could not be encoded as JPEG."])
         }
         return data
+    }
+
+    /// The HEVC quality of captured photos (as JPEG's).
+    static let heicQuality = 0.9
+
+    /// `buffer` coded with HEVC (libx265, one intra picture) at `quality` (0…1), ready to be
+    /// boxed into a HEIC file with its metadata.
+    static func hevc(_ buffer: CVPixelBuffer, quality: Double = heicQuality) throws -> HeifPicture {
+        let image = try PixelConverter.shared.makeCGImage(from: buffer)
+        guard let picture = ImageCodec.encodeHEVCPicture(image, quality: quality) else {
+            throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "The picture could not be encoded as HEVC."])
+        }
+        return picture
+    }
+
+    /// A HEIC file of `picture` with an Exif item made from `tiff` and `exif`.
+    static func heic(_ picture: HeifPicture, tiff: [String: Any], exif: [String: Any]?) -> Data? {
+        HeifWriter.file(picture, exifTIFF: ExifWriter.tiffStructure(tiff: tiff, exif: exif))
     }
 
     /// The capture's `{Exif}` dictionary: size, capture date (local time, Exif's format) and offset.
