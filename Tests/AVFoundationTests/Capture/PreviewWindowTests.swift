@@ -6,7 +6,8 @@
 // the bars' order reversed when the connection mirrors, turned into horizontal stripes when the
 // connection's orientation is portrait, the last frame kept after the session stops and the
 // window gone (xwininfo) when the layer is released — while a video data output on the same
-// camera keeps getting its frames.
+// camera keeps getting its frames; and `avtool record --preview` showing its camera through a
+// layer while it records.
 @testable import AVFoundation
 import Foundation
 import Testing
@@ -62,11 +63,12 @@ enum ScreenJudge {
     }
 
     /// Grabs until every sample names its colour (a frame, a resize or a redraw may land a moment
-    /// later), at most ~5 s; returns the samples that never did.
+    /// later), for up to 5 s; returns the samples that never did.
     static func expect(_ display: String, window: (x: Int, y: Int, width: Int, height: Int),
                        _ samples: [(x: Int, y: Int, colour: String)]) throws -> [String] {
         var failures: [String] = []
-        for _ in 0 ..< 50 {
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
             let rgb = try grab(display, window)
             failures = samples.compactMap {
                 let seen = name(rgb, width: window.width, $0.x, $0.y)
@@ -74,7 +76,7 @@ enum ScreenJudge {
             }
             if failures.isEmpty { return [] }
             usleep(100_000)
-        }
+        } while Date() < deadline
         return failures
     }
 
@@ -211,6 +213,48 @@ extension CaptureTests {
             }
             // The layer is released: its window is gone.
             #expect(waitUntil(5) { (try? ScreenJudge.windowExists(display, title: title)) == false }, "the window is still there")
+        }
+
+        @Test func avtoolRecordPreviewShowsTheCameraWhileRecording() throws {
+            guard let services = CaptureServicesEnvironment.install() else { return }
+            let executable = try #require(AssetWriterFaultTests.avtool, "avtool is not built (swift build --build-tests builds it)")
+            let directory = try TestTools.temporaryDirectory("preview-record")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let movie = directory.appendingPathComponent("previewed.mov")
+            let errorsFile = directory.appendingPathComponent("errors.txt")
+            _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["record", "--camera", CaptureCameras.vga, "--preset", "640x480", "--no-audio", "--duration", "4",
+                                 "--preview", "--quiet", "-o", movie.path]
+            var environment = services.environment
+            environment["AVFOUNDATION_VIRTUAL_CAMERAS"] = "testsrc:640x480@30"
+            environment.removeValue(forKey: "AVFOUNDATION_PREVIEW")
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: errorsFile)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+
+            // The layer's 960×540 window at the screen's top-left: 4:3 letterboxed into 720×540
+            // (x 120–840), the bars at 30 % of the height.
+            let shown = waitUntil(10) { (try? TestTools.runText("xwininfo", ["-display", services.display, "-root", "-tree"]))?
+                .output.contains("\"avtool record: ") == true }
+            #expect(shown, "no avtool record window")
+            let window = (x: 0, y: 0, width: 960, height: 540)
+            let bars = ScreenJudge.barNames.enumerated().map { (x: 120 + (2 * $0.offset + 1) * 720 / 16, y: 162, colour: $0.element) }
+            let failures = try ScreenJudge.expect(services.display, window: window, bars + [(60, 270, "black"), (900, 270, "black")])
+            #expect(failures.isEmpty, "avtool's preview: \(failures)")
+
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning && Date() < deadline { usleep(50_000) }
+            #expect(!process.isRunning && process.terminationStatus == 0)
+            let errors = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
+            #expect(!errors.contains("no preview window"), "\(errors)")
+            let (status, streams) = try TestTools.runText("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,width,height",
+                                                                      "-of", "csv=p=0", movie.path])
+            #expect(status == 0 && streams.trimmingCharacters(in: .whitespacesAndNewlines) == "video,640,480", "\(streams)")
         }
     }
 }
