@@ -44,13 +44,15 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
     private var _bounds = CGRect.zero
     private var _position = CGPoint.zero
     private var _name: String?
+    /// Whether the session connects the layer by itself (`session =`), or only by hand.
+    private var _connectsAutomatically = true
     /// The `isPreviewing` value last announced to observers.
     private var announcedPreviewing = false
     /// Where the session's graph hands the layer's frames.
     let previewSink = CapturePreviewSink()
 
     /// Announces `isPreviewing` changes off the capture threads.
-    private static let events = DispatchQueue(label: "com.avfoundation.capture.preview-layer")
+    static let events = DispatchQueue(label: "com.avfoundation.capture.preview-layer")
 
     /// A layer without a session.
     public override init() {
@@ -91,10 +93,16 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
     }
 
     private func associate(_ session: AVCaptureSession?, connecting: Bool) {
-        let old = lock.withLock { () -> AVCaptureSession? in
-            defer { _session = session }
-            return _session
+        let (old, unchanged) = lock.withLock { () -> (AVCaptureSession?, Bool) in
+            // The same session the same way (a view setting it again) keeps the connection and
+            // its settings.
+            let old = _session
+            let unchanged = old === session && _connectsAutomatically == connecting
+            _session = session
+            _connectsAutomatically = connecting
+            return (old, unchanged)
         }
+        guard !unchanged else { return }
         if let old {
             old.detach(self)
             if old !== session { previewSink.close() }
@@ -359,7 +367,14 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
             let crop = geometry.zoomedCrop
             window.show(frame.pixelBuffer, sourceRect: CGRect(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
         }
-        if first { layer?.previewFlowChanged() }
+        if first { announce() }
+    }
+
+    /// Tells the layer frames started or stopped reaching it — from its event queue, so that
+    /// the capture thread never holds the layer (its release there would stop the source from
+    /// inside the source's own delivery).
+    private func announce() {
+        AVCaptureVideoPreviewLayer.events.async { [weak self] in self?.layer?.previewFlowChanged() }
     }
 
     func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {}
@@ -370,7 +385,7 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
             running = false
             receiving = false
         }
-        layer?.previewFlowChanged()
+        announce()
     }
 
     // MARK: Layer side

@@ -34,6 +34,12 @@ extension CaptureTests {
             // The camera has no position (not .front): the automatic mirroring leaves it as is.
             #expect(connection.automaticallyAdjustsVideoMirroring && connection.isVideoMirroringSupported && !connection.isVideoMirrored)
             #expect(connection.isVideoRotationAngleSupported(90) && connection.videoRotationAngle == 0)
+            // Setting the same session again (as a view updating itself does) keeps the
+            // connection and its settings.
+            connection.videoRotationAngle = 180
+            layer.session = session
+            #expect(layer.connection === connection && connection.isActive && connection.videoRotationAngle == 180)
+            #expect(session.connections.count == 1)
 
             // An output added later gets its own connection to the same port; the layer keeps its own.
             let output = AVCaptureVideoDataOutput()
