@@ -1,8 +1,8 @@
 // The preview layer's connection without a display: formed greedily by `init(session:)` and
 // `session =` (also later, when the video input comes, and again after a camera switch), none
 // with `init(sessionWithNoConnection:)` until `addConnection` adds a manual one, removed with the
-// input, with `session = nil` and when the layer is released; the connection's turn and mirror
-// in the layer's conversions; and a running session with AVFOUNDATION_PREVIEW=off: frames reach
+// input, with `session = nil` and when the layer is released; a front camera's preview mirrored
+// by itself; the connection's turn and mirror in the layer's conversions; and a running session with AVFOUNDATION_PREVIEW=off: frames reach
 // the layer (isPreviewing, observable) with no window and nothing failing.
 @testable import AVFoundation
 import Foundation
@@ -171,6 +171,26 @@ extension CaptureTests {
             #expect(layer.layerPointConverted(fromCaptureDevicePoint: CGPoint(x: 0, y: 0)) == CGPoint(x: 480, y: 0))
             #expect(layer.layerRectConverted(fromMetadataOutputRect: CGRect(x: 0, y: 0, width: 1, height: 1))
                     == CGRect(x: 0, y: 0, width: 480, height: 640))
+        }
+
+        @Test func automaticMirroringMirrorsAFrontCamerasPreviewOnly() throws {
+            let camera = try input(CaptureCameras.vga)
+            // No camera here reports a position: a port as a front camera's would be.
+            let front = AVCaptureInput.Port(input: camera, mediaType: .video, deviceType: .builtInWideAngleCamera,
+                                            position: .front, format: { nil })
+            let layer = AVCaptureVideoPreviewLayer()
+            let preview = AVCaptureConnection(inputPort: front, videoPreviewLayer: layer)
+            #expect(preview.automaticallyAdjustsVideoMirroring && preview.isVideoMirrored)
+            #expect(preview.videoSettingsSnapshot.mirrored)
+            // Taken over by hand, it is what is set.
+            preview.automaticallyAdjustsVideoMirroring = false
+            #expect(!preview.isVideoMirrored)
+            // An output's connection from the same port is not mirrored by itself; nor is a
+            // preview of a camera without a front position.
+            let output = AVCaptureConnection(inputPorts: [front], output: AVCaptureVideoDataOutput())
+            #expect(output.automaticallyAdjustsVideoMirroring && !output.isVideoMirrored)
+            let unspecified = AVCaptureConnection(inputPort: try videoPort(camera), videoPreviewLayer: layer)
+            #expect(!unspecified.isVideoMirrored)
         }
 
         /// A running session without a display: frames reach the layer, no window, no failure.
