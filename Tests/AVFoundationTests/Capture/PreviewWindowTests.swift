@@ -4,7 +4,7 @@
 // (ffmpeg's x11grab) and each sampled pixel named by the nearest bar colour (or black). Checked:
 // letterboxing with .resizeAspect (black bars left and right), .resize and .resizeAspectFill,
 // the bars' order reversed when the connection mirrors, turned into horizontal stripes when the
-// connection's orientation is portrait, the last frame kept after the session stops and the
+// connection's orientation is portrait, the device's zoom crop, the last frame kept after the session stops and the
 // window gone (xwininfo) when the layer is released — while a video data output on the same
 // camera keeps getting its frames; and `avtool record --preview` showing its camera through a
 // layer while it records.
@@ -97,12 +97,14 @@ extension CaptureTests {
 
         /// A running session with the 640×480 camera, a video data output and a layer of
         /// `window`'s frame; nil (after recording why) without the services.
-        func start() throws -> (session: AVCaptureSession, layer: AVCaptureVideoPreviewLayer, frames: FrameRecorder, display: String)? {
+        func start(camera uniqueID: String = CaptureCameras.vga)
+            throws -> (session: AVCaptureSession, layer: AVCaptureVideoPreviewLayer, frames: FrameRecorder, display: String)? {
             guard let services = CaptureServicesEnvironment.install() else { return nil }
             unsetenv("AVFOUNDATION_PREVIEW")
+            CaptureCameras.install()
             let session = AVCaptureSession()
             session.beginConfiguration()
-            session.addInput(try AVCaptureDeviceInput(device: try CaptureCameras.vgaCamera()))
+            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice(uniqueID: uniqueID))))
             session.sessionPreset = .vga640x480
             let output = AVCaptureVideoDataOutput()
             let frames = FrameRecorder()
@@ -190,6 +192,28 @@ extension CaptureTests {
             let tallStripes = ScreenJudge.barNames.enumerated().map { (x: 168, y: 20 + 40 * $0.offset, colour: $0.element) }
             failures = try ScreenJudge.expect(display, window: tall, tallStripes)
             #expect(failures.isEmpty, "resized: \(failures)")
+        }
+
+        /// The device zoomed 2×: the session's picture is the centre 320×240 of the camera's
+        /// (x 160–480: bars 2–5, cyan to red, a quarter of the width each) — the camera's own
+        /// buffer drawn from a source rectangle, no cropped copy.
+        @Test func theWindowShowsTheZoomedCrop() throws {
+            guard let (session, layer, _, display) = try start() else { return }
+            defer { session.stopRunning() }
+            let w = Self.window
+            layer.videoGravity = .resize
+            let device = try #require((session.inputs.first as? AVCaptureDeviceInput)?.device)
+            try device.lockForConfiguration()
+            device.videoZoomFactor = 2
+            device.unlockForConfiguration()
+            defer {
+                try? device.lockForConfiguration()
+                device.videoZoomFactor = 1
+                device.unlockForConfiguration()
+            }
+            let zoomed = ScreenJudge.barNames[2 ... 5].enumerated().map { (x: 80 + 160 * $0.offset, y: 72, colour: $0.element) }
+            let failures = try ScreenJudge.expect(display, window: w, zoomed)
+            #expect(failures.isEmpty, "zoomed: \(failures)")
         }
 
         @Test func stoppingKeepsTheLastFrameAndReleasingTheLayerClosesTheWindow() throws {
