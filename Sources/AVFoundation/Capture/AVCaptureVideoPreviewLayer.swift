@@ -46,7 +46,7 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
     private var _name: String?
     /// Whether the session connects the layer by itself (`session =`), or only by hand.
     private var _connectsAutomatically = true
-    /// The `isPreviewing` value last announced to observers.
+    /// `isPreviewing`: the value last announced to observers.
     private var announcedPreviewing = false
     /// Where the session's graph hands the layer's frames.
     let previewSink = CapturePreviewSink()
@@ -116,8 +116,10 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
 
     /// Whether the layer is showing frames: the session runs, the layer's connection is
     /// enabled, and frames have reached the layer since the session started (with or without a
-    /// window). Observable (announced on an internal queue).
-    open var isPreviewing: Bool { currentPreviewing }
+    /// window). Observable: it changes on an internal queue, a moment after what changes it
+    /// (the first frame, the connection's `isEnabled`, the session stopping), and observers are
+    /// told of each change in order.
+    open var isPreviewing: Bool { lock.withLock { announcedPreviewing } }
 
     /// How the picture fits the bounds (default `.resizeAspect`).
     open var videoGravity: AVLayerVideoGravity {
@@ -182,7 +184,6 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
     func setConnectionRecord(_ connection: AVCaptureConnection) {
         lock.withLock { _connection = connection }
         previewSink.setConnection(connection)
-        previewFlowChanged()
     }
 
     /// The session removed `connection`.
@@ -194,25 +195,19 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
         }
         guard removed else { return }
         previewSink.setConnection(nil)
-        previewFlowChanged()
     }
 
-    private var currentPreviewing: Bool {
-        previewSink.isReceiving && (connection?.isEnabled ?? false)
-    }
+    /// The connection was enabled or disabled.
+    func previewFlowChanged() { previewSink.previewingMayHaveChanged() }
 
-    /// Frames started or stopped reaching the layer, or its connection changed: observers of
-    /// `isPreviewing` hear of a change (on an internal queue, never on a capture thread).
-    func previewFlowChanged() {
-        Self.events.async { [weak self] in
-            guard let self else { return }
-            let now = self.currentPreviewing
-            let old = self.lock.withLock { () -> Bool in
-                defer { self.announcedPreviewing = now }
-                return self.announcedPreviewing
-            }
-            if old != now { KVORegistry.shared.didChange(self, \AVCaptureVideoPreviewLayer.isPreviewing, old: old) }
+    /// Sets `isPreviewing` to `now` and tells observers (on the event queue; the values arrive
+    /// in the order of the changes, so none is lost, and observers read the value announced).
+    func announcePreviewing(_ now: Bool) {
+        let old = lock.withLock { () -> Bool in
+            defer { announcedPreviewing = now }
+            return announcedPreviewing
         }
+        if old != now { KVORegistry.shared.didChange(self, \AVCaptureVideoPreviewLayer.isPreviewing, old: old) }
     }
 
     /// The window's title, size and place for a picture of `picture` pixels (as shown).
@@ -305,8 +300,21 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
     private var gravity = AVLayerVideoGravity.resizeAspect
     private weak var connection: AVCaptureConnection?
 
-    /// Whether frames reached the sink since the session started, and it has not stopped.
-    var isReceiving: Bool { lock.withLock { receiving } }
+    /// What the layer's `isPreviewing` is to become: frames reached the sink since the session
+    /// started, it has not stopped, and the connection is enabled.
+    private var previewingLocked: Bool { receiving && (connection?.isEnabled ?? false) }
+
+    /// Computes `isPreviewing` and queues its announcement, under the lock so that the values
+    /// queue in the order of the changes (the capture thread never holds the layer: its release
+    /// there would stop the source from inside the source's own delivery).
+    func previewingMayHaveChanged() {
+        lock.withLock { queueAnnouncementLocked() }
+    }
+
+    private func queueAnnouncementLocked() {
+        let now = previewingLocked
+        AVCaptureVideoPreviewLayer.events.async { [weak self] in self?.layer?.announcePreviewing(now) }
+    }
 
     var hasWindow: Bool { lock.withLock { window?.state == .showing } }
 
@@ -317,7 +325,10 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
     }
 
     func setGravity(_ value: AVLayerVideoGravity) { lock.withLock { gravity = value } }
-    func setConnection(_ value: AVCaptureConnection?) { lock.withLock { connection = value } }
+    func setConnection(_ value: AVCaptureConnection?) {
+        lock.withLock { connection = value }
+        previewingMayHaveChanged()
+    }
 
     /// Where the picture (`picture` pixels, unturned) goes in a window of `window` pixels.
     private func placement(window: CGSize, picture: CGSize) -> WindowSink.Placement {
@@ -358,23 +369,20 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
     }
 
     func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
-        let (window, first) = lock.withLock { () -> (WindowSink?, Bool) in
-            guard running else { return (nil, false) }
-            defer { receiving = true }
-            return (self.window, !receiving)
+        let window = lock.withLock { () -> WindowSink? in
+            guard running else { return nil }
+            if !receiving {
+                // The first frame of the run: announced in the same step, so a change right
+                // after (the connection disabled) is announced after it.
+                receiving = true
+                queueAnnouncementLocked()
+            }
+            return self.window
         }
         if let window {
             let crop = geometry.zoomedCrop
             window.show(frame.pixelBuffer, sourceRect: CGRect(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
         }
-        if first { announce() }
-    }
-
-    /// Tells the layer frames started or stopped reaching it — from its event queue, so that
-    /// the capture thread never holds the layer (its release there would stop the source from
-    /// inside the source's own delivery).
-    private func announce() {
-        AVCaptureVideoPreviewLayer.events.async { [weak self] in self?.layer?.previewFlowChanged() }
     }
 
     func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {}
@@ -385,7 +393,7 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
             running = false
             receiving = false
         }
-        announce()
+        previewingMayHaveChanged()
     }
 
     // MARK: Layer side

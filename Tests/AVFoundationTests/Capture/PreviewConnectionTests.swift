@@ -196,7 +196,7 @@ extension CaptureTests {
         /// A running session without a display: frames reach the layer, no window, no failure.
         /// In a child process, for its own environment.
         @Test func withoutADisplayFramesStillReachTheLayer() async {
-            await #expect(processExitsWith: .success) {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
                 setenv("AVFOUNDATION_PREVIEW", "off", 1)
                 CaptureCameras.install()
                 let session = AVCaptureSession()
@@ -226,6 +226,9 @@ extension CaptureTests {
                 precondition(waitUntil(5) { !layer.isPreviewing })
                 precondition(waitUntil(5) { seen.values == [true, false, true, false] }, "observed \(seen.values)")
                 observation.invalidate()
+            }
+            if let result, !result.standardErrorContent.isEmpty {
+                Issue.record("the child said: \(String(decoding: result.standardErrorContent, as: UTF8.self).suffix(2000))")
             }
         }
     }

@@ -10,6 +10,8 @@
 // layer while it records.
 @testable import AVFoundation
 import Foundation
+import MediaEngine
+import Synchronization
 import Testing
 import TestSupport
 
@@ -216,6 +218,45 @@ extension CaptureTests {
             #expect(failures.isEmpty, "zoomed: \(failures)")
         }
 
+        /// What the screen shows is the live camera: a second session records the window's
+        /// area with `AVCaptureScreenInput`, and each screen frame's copy of the pattern's
+        /// host-time strip (the capture time of the camera frame shown) is read back — it must
+        /// advance, and never be later than the screen frame itself. The delay from camera
+        /// capture to screen is printed (no timing assertion).
+        @Test func theScreenShowsTheLiveCameraAndHowLate() throws {
+            guard let (session, layer, _, display) = try start() else { return }
+            defer { session.stopRunning() }
+            // 640×480 at (1200, 560): the pattern at its own size, so the strip reads as drawn.
+            layer.videoGravity = .resize
+            layer.frame = CGRect(x: 1200, y: 560, width: 640, height: 480)
+            let fullBars = bars(x0: 0, width: 640, y: 144)
+            let failures = try ScreenJudge.expect(display, window: (x: 1200, y: 560, width: 640, height: 480), fullBars)
+            try #require(failures.isEmpty, "the window did not take the layer's new frame: \(failures)")
+            let screen = try #require(AVCaptureScreenInput(displayID: CGMainDisplayID()))
+            screen.cropRect = CGRect(x: 1200, y: 1080 - 560 - 480, width: 640, height: 480)  // bottom-left origin
+            screen.minFrameDuration = CMTime(value: 1, timescale: 30)
+            screen.capturesCursor = false
+            let recorder = StripReader()
+            let output = AVCaptureVideoDataOutput()
+            output.setSampleBufferDelegate(recorder, queue: recorder.queue)
+            let screenSession = AVCaptureSession()
+            screenSession.addInput(screen)
+            screenSession.addOutput(output)
+            screenSession.startRunning()
+            defer { screenSession.stopRunning() }
+            #expect(waitUntil(10) { recorder.readings.count >= 60 }, "\(recorder.readings.count) strips read")
+            screenSession.stopRunning()
+            let readings = recorder.readings.suffix(from: min(10, recorder.readings.count))
+            try #require(readings.count >= 20, "\(readings.count) strips read from the screen")
+            // Never a frame from the future: the camera captured it before the screen showed it.
+            #expect(readings.allSatisfy { $0.delay >= 0 }, "\(readings.map(\.delay))")
+            // The picture moves on: many different camera frames were seen.
+            #expect(Set(readings.map(\.captured)).count >= readings.count / 3)
+            let delays = readings.map(\.delay).sorted()
+            print(String(format: "preview: camera capture → X screen: median %.1f ms, 90th percentile %.1f ms, max %.1f ms (%d screen frames)",
+                         delays[delays.count / 2] * 1000, delays[delays.count * 9 / 10] * 1000, delays.last! * 1000, delays.count))
+        }
+
         @Test func stoppingKeepsTheLastFrameAndReleasingTheLayerClosesTheWindow() throws {
             let w = Self.window
             var display = "", title = ""
@@ -280,5 +321,26 @@ extension CaptureTests {
                                                                       "-of", "csv=p=0", movie.path])
             #expect(status == 0 && streams.trimmingCharacters(in: .whitespacesAndNewlines) == "video,640,480", "\(streams)")
         }
+    }
+}
+
+/// Reads the test pattern's host-time strip out of screen frames.
+final class StripReader: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+    struct Reading: Sendable {
+        /// When the camera captured the frame shown (host time, seconds).
+        let captured: UInt64
+        /// Screen frame time minus capture time, seconds.
+        let delay: Double
+    }
+
+    let queue = DispatchQueue(label: "strip reader")
+    private let state = Mutex<[Reading]>([])
+    var readings: [Reading] { state.withLock { $0 } }
+
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        guard let image = CMSampleBufferGetImageBuffer(sampleBuffer), let reading = HostTimeStrip.read(image) else { return }
+        let screenTime = CMSampleBufferGetPresentationTimeStamp(sampleBuffer).seconds
+        let captured = Double(reading.nanoseconds) / 1e9
+        state.withLock { $0.append(Reading(captured: reading.nanoseconds, delay: screenTime - captured)) }
     }
 }
