@@ -33,6 +33,8 @@ static void load(void) {
     AVF_SDL_SYMBOL(DestroyWindow, "SDL_DestroyWindow");
     AVF_SDL_SYMBOL(GetWindowID, "SDL_GetWindowID");
     AVF_SDL_SYMBOL(SetWindowTitle, "SDL_SetWindowTitle");
+    AVF_SDL_SYMBOL(SetWindowSize, "SDL_SetWindowSize");
+    AVF_SDL_SYMBOL(SetWindowPosition, "SDL_SetWindowPosition");
     AVF_SDL_SYMBOL(CreateRenderer, "SDL_CreateRenderer");
     AVF_SDL_SYMBOL(DestroyRenderer, "SDL_DestroyRenderer");
     AVF_SDL_SYMBOL(GetRendererOutputSize, "SDL_GetRendererOutputSize");

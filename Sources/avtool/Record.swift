@@ -12,7 +12,6 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
-internal import MediaEngine
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -121,16 +120,15 @@ struct Record: ParsableCommand {
         guard session.canAddOutput(movie) else { throw fail("a movie file output cannot be added") }
         session.addOutput(movie)
 
-        var window: PreviewWindow?
+        // The preview: a layer on the session, as an app shows one (a 960×540 window at the
+        // screen's top-left showing the camera's frames letterboxed; no second capture).
+        var previewLayer: AVCaptureVideoPreviewLayer?
         if preview {
-            let frames = AVCaptureVideoDataOutput()
-            frames.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]
-            if session.canAddOutput(frames) {
-                let shown = PreviewWindow(title: "avtool record: \(videoName)")
-                frames.setSampleBufferDelegate(shown, queue: DispatchQueue(label: "avtool.record.preview"))
-                session.addOutput(frames)
-                window = shown
-            }
+            let layer = AVCaptureVideoPreviewLayer(session: session)
+            layer.name = "avtool record: \(videoName)"
+            layer.frame = CGRect(x: 0, y: 0, width: 960, height: 540)
+            layer.videoGravity = .resizeAspect
+            previewLayer = layer
         }
         session.commitConfiguration()
 
@@ -144,6 +142,9 @@ struct Record: ParsableCommand {
         session.startRunning()
         guard session.isRunning else {
             throw fail(errors.first.map { "capture did not start: \(errorText($0))" } ?? "capture did not start")
+        }
+        if let why = previewLayer?.windowProblem {
+            FileHandle.standardError.write(Data("avtool: no preview window: \(why)\n".utf8))
         }
         let recording = RecordingEnd()
         movie.startRecording(to: url, recordingDelegate: recording)
@@ -169,7 +170,8 @@ struct Record: ParsableCommand {
         }
         if !quiet { printStatus(movie); print("") }
         session.stopRunning()
-        window?.close()
+        // Releasing the layer closes its window.
+        previewLayer = nil
 
         let seconds = movie.recordedDuration.isNumeric ? movie.recordedDuration.seconds : 0
         if let error = recording.error as NSError? {
@@ -221,23 +223,4 @@ final class RuntimeErrors: @unchecked Sendable {
     private var list: [NSError] = []
     func add(_ error: NSError?) { if let error { lock.withLock { list.append(error) } } }
     var first: NSError? { lock.withLock { list.first } }
-}
-
-/// Shows captured frames in a window (MediaEngine's SDL2 window sink).
-final class PreviewWindow: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
-    private let sink: WindowSink
-
-    init(title: String) {
-        sink = WindowSink(title: title, width: 960, height: 540)
-        super.init()
-        if case .headless(let why) = sink.state {
-            FileHandle.standardError.write(Data("avtool: no preview window: \(why)\n".utf8))
-        }
-    }
-
-    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        if let image = CMSampleBufferGetImageBuffer(sampleBuffer) { sink.show(image) }
-    }
-
-    func close() { sink.close() }
 }

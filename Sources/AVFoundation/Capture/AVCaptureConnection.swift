@@ -1,18 +1,25 @@
-// AVCaptureConnection: links input ports to an output, with the per-connection settings outputs
-// apply (enabled, rotation, mirroring, frame-rate limits).
+// AVCaptureConnection: links input ports to an output or a video preview layer, with the
+// per-connection settings outputs and the preview apply (enabled, rotation, mirroring, frame-rate
+// limits).
 import CoreGraphics
 import CoreMedia
 import Foundation
 
-/// A link from input ports to an output. Sessions make connections greedily when inputs and
-/// outputs are added; `addConnection(_:)` adds ones made with `init(inputPorts:output:)`.
+/// A link from input ports to an output, or from one video port to an
+/// `AVCaptureVideoPreviewLayer`. Sessions make connections greedily when inputs and outputs are
+/// added and when a layer's `session` is set; `addConnection(_:)` adds ones made with
+/// `init(inputPorts:output:)` or `init(inputPort:videoPreviewLayer:)`.
 ///
 /// Settings apply at once, also while the session runs: video data outputs turn their pictures
 /// by `videoRotationAngle`, mirror them when `isVideoMirrored`, and deliver at most one frame
-/// per `videoMinFrameDuration`.
+/// per `videoMinFrameDuration`; a preview layer draws the picture turned and mirrored the same
+/// way from the next frame on. A preview connection mirrors by itself
+/// (`automaticallyAdjustsVideoMirroring`) when its camera faces the user (`.front`), as Apple's.
 open class AVCaptureConnection: NSObject, @unchecked Sendable {
     private let ports: [AVCaptureInput.Port]
     private weak var _output: AVCaptureOutput?
+    /// The preview layer fed (held weakly: the layer holds its session, the session its connections).
+    private weak var _videoPreviewLayer: AVCaptureVideoPreviewLayer?
     private let lock = NSLock()
     private var enabled = true
     private var rotationAngle: CGFloat = 0
@@ -37,15 +44,42 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
         channels = (0..<Self.audioChannelCount(of: ports)).map { _ in AVCaptureAudioChannel() }
     }
 
+    /// A connection from the video port `port` to `layer`, to add with
+    /// `AVCaptureSession.addConnection(_:)` (for a layer set up with
+    /// `init(sessionWithNoConnection:)` or `setSessionWithNoConnection(_:)`).
+    public init(inputPort port: AVCaptureInput.Port, videoPreviewLayer layer: AVCaptureVideoPreviewLayer) {
+        ports = [port]
+        _videoPreviewLayer = layer
+        super.init()
+    }
+
     /// The ports feeding the connection.
     open var inputPorts: [AVCaptureInput.Port] { ports }
-    /// The output the connection feeds.
+    /// The output the connection feeds (nil for a preview layer's connection).
     open var output: AVCaptureOutput? { _output }
+    /// The preview layer the connection feeds (nil for an output's connection).
+    open var videoPreviewLayer: AVCaptureVideoPreviewLayer? { _videoPreviewLayer }
 
-    /// Whether the connection delivers (default true).
+    /// What the session's graph hands the connection's frames to: its output or its preview
+    /// layer's sink.
+    var sink: (any CaptureSink)? { _output ?? _videoPreviewLayer?.previewSink }
+
+    /// Whether the connection feeds a preview layer.
+    var isPreview: Bool { _output == nil && _videoPreviewLayer != nil }
+
+    /// Whether the connection delivers (default true). Observable; a preview layer's connection
+    /// disabled while running stops the picture (`isPreviewing` becomes false).
     open var isEnabled: Bool {
         get { lock.withLock { enabled } }
-        set { lock.withLock { enabled = newValue } }
+        set {
+            let old = lock.withLock { () -> Bool in
+                defer { enabled = newValue }
+                return enabled
+            }
+            guard old != newValue else { return }
+            KVORegistry.shared.didChange(self, \AVCaptureConnection.isEnabled, old: old)
+            _videoPreviewLayer?.previewFlowChanged()
+        }
     }
 
     /// Whether the connection is enabled, its ports are enabled and it is in a session.
@@ -102,8 +136,10 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// Whether pictures may be mirrored (video connections).
     open var isVideoMirroringSupported: Bool { isVideo }
 
-    /// Whether the connection decides mirroring itself (default true; cameras here have no
-    /// position, so it leaves pictures unmirrored). Set it to false before `isVideoMirrored`.
+    /// Whether the connection decides mirroring itself (default true): a preview layer's
+    /// connection mirrors the picture of a camera at `.front` (what a user facing it expects);
+    /// other connections, and cameras at other positions (every camera here reports
+    /// `.unspecified`), are not mirrored. Set it to false before setting `isVideoMirrored`.
     open var automaticallyAdjustsVideoMirroring: Bool {
         get { lock.withLock { autoMirroring } }
         set { lock.withLock { autoMirroring = newValue } }
@@ -112,7 +148,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// Whether pictures are mirrored left to right (after turning). Setting it while
     /// `automaticallyAdjustsVideoMirroring` is true, or on a connection without video, raises.
     open var isVideoMirrored: Bool {
-        get { lock.withLock { mirrored } }
+        get { effectiveMirroring }
         set {
             guard isVideoMirroringSupported else {
                 CaptureException.raise("AVCaptureConnection", "setVideoMirrored:", "videoMirrored is not supported for this connection")
@@ -202,8 +238,16 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// Forgets the last delivered frame (a session starting).
     func resetFrameLimit() { lock.withLock { lastDeliveredPTS = .invalid } }
 
-    /// The settings outputs apply to a picture, read once per frame.
+    /// The mirroring applied: the stored setting, or for a preview connection deciding by
+    /// itself, whether its camera faces the user.
+    private var effectiveMirroring: Bool {
+        let (automatic, stored) = lock.withLock { (autoMirroring, mirrored) }
+        guard automatic, isPreview else { return stored }
+        return ports.first?.sourceDevicePosition == .front
+    }
+
+    /// The settings outputs and the preview apply to a picture, read once per frame.
     var videoSettingsSnapshot: (angle: Int, mirrored: Bool) {
-        lock.withLock { (Int(rotationAngle), mirrored) }
+        (Int(lock.withLock { rotationAngle }), effectiveMirroring)
     }
 }

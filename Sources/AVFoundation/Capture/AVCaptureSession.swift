@@ -207,13 +207,21 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
 
     // MARK: Connections
 
-    /// Every connection between the session's inputs and outputs.
+    /// Every connection between the session's inputs and its outputs or preview layers.
     open var connections: [AVCaptureConnection] { lock.withLock { configuration.connections } }
 
     /// Whether `connection` may be added: not in a session, its output and its ports' inputs
-    /// in this session, and its output has room for it.
+    /// in this session, and its output has room for it. A preview layer's connection: the layer
+    /// previews this session and has no connection yet, and its one port is a video port of an
+    /// input of the session.
     open func canAddConnection(_ connection: AVCaptureConnection) -> Bool {
         lock.withLock {
+            if let layer = connection.videoPreviewLayer {
+                guard connection.session == nil, !configuration.connections.contains(where: { $0 === connection }),
+                      configuration.contains(layer), connection.inputPorts.count == 1, let port = connection.inputPorts.first,
+                      configuration.inputs.contains(where: { $0 === port.input }) else { return false }
+                return configuration.hasRoom(layer, for: port)
+            }
             guard connection.session == nil, !configuration.connections.contains(where: { $0 === connection }),
                   let output = connection.output, configuration.outputs.contains(where: { $0 === output }),
                   !connection.inputPorts.isEmpty else { return false }
@@ -247,12 +255,51 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
         configuration.connections.append(connection)
         connection.session = self
         connection.output?.addConnectionRecord(connection)
+        connection.videoPreviewLayer?.setConnectionRecord(connection)
     }
 
     private func forget(_ connection: AVCaptureConnection, in configuration: inout SessionConfiguration) {
         configuration.connections.removeAll { $0 === connection }
         connection.session = nil
         connection.output?.removeConnectionRecord(connection)
+        connection.videoPreviewLayer?.removeConnectionRecord(connection)
+    }
+
+    // MARK: Preview layers
+
+    /// `layer` previews the session from now on (its `session` was set): with `connecting`, the
+    /// session connects it to its first video port now and, while it has no connection, to the
+    /// first video port of inputs added later.
+    func attach(_ layer: AVCaptureVideoPreviewLayer, connecting: Bool) {
+        mutate { configuration in
+            configuration.previewLayers.removeAll { $0.layer == nil || $0.layer === layer }
+            configuration.previewLayers.append(.init(layer: layer, connectsAutomatically: connecting))
+            if connecting, let connection = configuration.greedyConnection(for: layer) {
+                self.record(connection, in: &configuration)
+            }
+        }
+    }
+
+    /// `layer` no longer previews the session: its connection is removed.
+    func detach(_ layer: AVCaptureVideoPreviewLayer) {
+        mutate { configuration in
+            configuration.previewLayers.removeAll { $0.layer == nil || $0.layer === layer }
+            for connection in configuration.connections where connection.videoPreviewLayer === layer {
+                self.forget(connection, in: &configuration)
+            }
+        }
+    }
+
+    /// A layer that previewed the session was released: its connection (now without a layer)
+    /// is removed.
+    func previewLayerWentAway(_ connection: AVCaptureConnection?) {
+        mutate { configuration in
+            configuration.previewLayers.removeAll { $0.layer == nil }
+            for orphan in configuration.connections
+            where orphan === connection || (orphan.output == nil && orphan.videoPreviewLayer == nil) {
+                self.forget(orphan, in: &configuration)
+            }
+        }
     }
 
     // MARK: Transactions

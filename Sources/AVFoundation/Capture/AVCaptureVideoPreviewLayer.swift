@@ -1,79 +1,157 @@
-// AVCaptureVideoPreviewLayer: the geometry of a capture preview — where the session's picture
-// lies in a layer of a given size and gravity, and the conversions between layer points and the
-// capture device's normalised coordinates (PreviewGeometry). No picture is drawn yet: the layer
-// has no connection of its own in the session (see COMPATIBILITY).
+// AVCaptureVideoPreviewLayer: a capture session's live picture — the layer's connection to one
+// video input port (formed greedily by the session, or added by hand), the geometry of the
+// picture in the layer (PreviewGeometry), and, when a display is there, a desktop window showing
+// the frames (MediaEngine's SDL2 WindowSink) fed by the session's one source for that camera.
 import CoreGraphics
+import CoreVideo
 import Foundation
+internal import MediaEngine
 
-/// A capture session's preview: its layer geometry and coordinate conversions.
+/// A capture session's preview: its connection, layer geometry, coordinate conversions and the
+/// picture shown in a window.
 ///
 /// On Apple platforms this is a `CALayer` subclass; here it is an `NSObject` with the
-/// `frame`/`bounds` subset of `CALayer`'s geometry until a Core Animation layer class exists.
-/// The picture's size is the session's: the first device input's video at the session
-/// preset's size. The layer holds its session strongly; the session does not hold the layer.
+/// `frame`/`bounds`/`position`/`name` subset of `CALayer` until a Core Animation layer class
+/// exists. The layer holds its session strongly; the session holds the layer weakly (releasing
+/// the layer removes its connection).
 ///
-/// Not yet: the preview connection (`connection` is nil, so the picture is neither turned nor
-/// mirrored by a connection's settings) and drawing the picture in a window.
+/// Connection: `init(session:)` and setting `session` connect the layer to the session's first
+/// video input port (and, while it has none, to the first video port of an input added later —
+/// so removing one camera's input and adding another's switches the preview).
+/// `init(sessionWithNoConnection:)` and `setSessionWithNoConnection(_:)` connect nothing: add an
+/// `AVCaptureConnection(inputPort:videoPreviewLayer:)` with the session's `addConnection(_:)`.
+/// Removing the input, or setting `session` to nil or another session, removes the connection.
+///
+/// Picture: while the session runs with the layer's connection enabled, the frames of the
+/// camera the session already runs for its outputs (no second capture of the device) are shown
+/// in a window of the layer's `bounds` size in pixels (the picture's size when the bounds are
+/// empty) at the layer's `frame` origin on the screen, titled with `name` (default: the
+/// process's name). The newest frame is drawn, placed by `videoGravity` and turned and mirrored
+/// by the connection's `videoRotationAngle` and `isVideoMirrored`; changes to any of them, and
+/// to the bounds, show from the next frame (the window is resized and moved). Frames never wait
+/// for the window: one newer than the one being drawn replaces it. When the session stops, the
+/// window keeps the last frame (the preview stops updating, as on Apple platforms); it closes
+/// when the layer is released or leaves its session.
+///
+/// Without a display — neither `DISPLAY` nor `WAYLAND_DISPLAY`, `AVFOUNDATION_PREVIEW=off`,
+/// SDL2 missing or failing — no window opens and nothing fails; frames still reach the layer
+/// (`isPreviewing`).
 open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var _session: AVCaptureSession?
+    private var _connection: AVCaptureConnection?
     private var _gravity = AVLayerVideoGravity.resizeAspect
     private var _bounds = CGRect.zero
     private var _position = CGPoint.zero
+    private var _name: String?
+    /// Whether the session connects the layer by itself (`session =`), or only by hand.
+    private var _connectsAutomatically = true
+    /// `isPreviewing`: the value last announced to observers.
+    private var announcedPreviewing = false
+    /// Where the session's graph hands the layer's frames.
+    let previewSink = CapturePreviewSink()
+
+    /// Announces `isPreviewing` changes off the capture threads.
+    static let events = DispatchQueue(label: "com.avfoundation.capture.preview-layer")
 
     /// A layer without a session.
     public override init() {
         super.init()
+        previewSink.layer = self
     }
 
-    /// A layer previewing `session`.
+    /// A layer previewing `session`, connected to its first video input port.
     public convenience init(session: AVCaptureSession) {
         self.init()
         self.session = session
     }
 
-    /// A layer previewing `session` without connecting it to the session's inputs.
+    /// A layer previewing `session` without connecting it to the session's inputs (add a
+    /// connection with `AVCaptureSession.addConnection(_:)`).
     public convenience init(sessionWithNoConnection session: AVCaptureSession) {
         self.init()
         setSessionWithNoConnection(session)
     }
 
-    /// The session previewed (held strongly).
+    deinit {
+        let (session, connection) = lock.withLock { (_session, _connection) }
+        session?.previewLayerWentAway(connection)
+        previewSink.close()
+    }
+
+    /// The session previewed (held strongly). Setting it connects the layer to the session's
+    /// first video input port; setting nil (or another session) removes the connection and
+    /// closes the window.
     open var session: AVCaptureSession? {
         get { lock.withLock { _session } }
-        set { lock.withLock { _session = newValue } }
+        set { associate(newValue, connecting: true) }
     }
 
     /// Previews `session` without connecting it to the session's inputs.
     open func setSessionWithNoConnection(_ session: AVCaptureSession) {
-        lock.withLock { _session = session }
+        associate(session, connecting: false)
     }
 
-    /// The connection from the session's video input to the layer: nil here (the session has no
-    /// preview connection kind yet).
-    open var connection: AVCaptureConnection? { nil }
+    private func associate(_ session: AVCaptureSession?, connecting: Bool) {
+        let (old, unchanged) = lock.withLock { () -> (AVCaptureSession?, Bool) in
+            // The same session the same way (a view setting it again) keeps the connection and
+            // its settings.
+            let old = _session
+            let unchanged = old === session && _connectsAutomatically == connecting
+            _session = session
+            _connectsAutomatically = connecting
+            return (old, unchanged)
+        }
+        guard !unchanged else { return }
+        if let old {
+            old.detach(self)
+            if old !== session { previewSink.close() }
+        }
+        session?.attach(self, connecting: connecting)
+    }
+
+    /// The connection from a video input port of the session to the layer; nil when there is
+    /// none (no video input, a layer set with no connection, or no session).
+    open var connection: AVCaptureConnection? { lock.withLock { _connection } }
+
+    /// Whether the layer is showing frames: the session runs, the layer's connection is
+    /// enabled, and frames have reached the layer since the session started (with or without a
+    /// window). Observable: it changes on an internal queue, a moment after what changes it
+    /// (the first frame, the connection's `isEnabled`, the session stopping), and observers are
+    /// told of each change in order.
+    open var isPreviewing: Bool { lock.withLock { announcedPreviewing } }
 
     /// How the picture fits the bounds (default `.resizeAspect`).
     open var videoGravity: AVLayerVideoGravity {
         get { lock.withLock { _gravity } }
-        set { lock.withLock { _gravity = newValue } }
+        set {
+            lock.withLock { _gravity = newValue }
+            previewSink.setGravity(newValue)
+        }
     }
 
-    /// The layer's own coordinate space (`CALayer.bounds`); the picture is placed in it.
-    /// Changing it keeps the layer's centre (`position`) where it is.
+    /// The layer's own coordinate space (`CALayer.bounds`); the picture is placed in it, and its
+    /// size is the window's. Changing it keeps the layer's centre (`position`) where it is.
     open var bounds: CGRect {
         get { lock.withLock { _bounds } }
-        set { lock.withLock { _bounds = newValue.standardized } }
+        set {
+            lock.withLock { _bounds = newValue.standardized }
+            previewSink.layerFrameChanged()
+        }
     }
 
-    /// The layer's centre in its superlayer's coordinates (`CALayer.position`, anchor point at the centre).
+    /// The layer's centre in its superlayer's coordinates (`CALayer.position`, anchor point at
+    /// the centre); the superlayer of a window is the screen.
     open var position: CGPoint {
         get { lock.withLock { _position } }
-        set { lock.withLock { _position = newValue } }
+        set {
+            lock.withLock { _position = newValue }
+            previewSink.layerFrameChanged()
+        }
     }
 
     /// The layer's rectangle in its superlayer's coordinates (`CALayer.frame`): setting it sets
-    /// `position` to its centre and the size of `bounds`.
+    /// `position` to its centre and the size of `bounds`. The window is put at its origin.
     open var frame: CGRect {
         get {
             lock.withLock {
@@ -87,22 +165,90 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
                 _position = CGPoint(x: r.midX, y: r.midY)
                 _bounds.size = r.size
             }
+            previewSink.layerFrameChanged()
         }
     }
 
-    // MARK: Conversions
-
-    /// The picture's placement now: the session's picture size in the layer's bounds.
-    var geometry: PreviewGeometry {
-        let (session, gravity, bounds) = lock.withLock { (_session, _gravity, _bounds) }
-        return PreviewGeometry(sourceSize: Self.pictureSize(of: session), layerBounds: bounds, gravity: gravity)
+    /// The layer's name (`CALayer.name`, default nil); the window's title when set.
+    open var name: String? {
+        get { lock.withLock { _name } }
+        set {
+            lock.withLock { _name = newValue }
+            previewSink.titleChanged()
+        }
     }
 
-    /// The unrotated size of the session's picture: its first video device input at the preset's
-    /// size (zero without one).
-    static func pictureSize(of session: AVCaptureSession?) -> CGSize {
+    // MARK: Session side
+
+    /// The session recorded `connection` as the layer's (under the session's lock).
+    func setConnectionRecord(_ connection: AVCaptureConnection) {
+        lock.withLock { _connection = connection }
+        previewSink.setConnection(connection)
+    }
+
+    /// The session removed `connection`.
+    func removeConnectionRecord(_ connection: AVCaptureConnection) {
+        let removed = lock.withLock { () -> Bool in
+            guard _connection === connection else { return false }
+            _connection = nil
+            return true
+        }
+        guard removed else { return }
+        previewSink.setConnection(nil)
+    }
+
+    /// The connection was enabled or disabled.
+    func previewFlowChanged() { previewSink.previewingMayHaveChanged() }
+
+    /// Sets `isPreviewing` to `now` and tells observers (on the event queue; the values arrive
+    /// in the order of the changes, so none is lost, and observers read the value announced).
+    func announcePreviewing(_ now: Bool) {
+        let old = lock.withLock { () -> Bool in
+            defer { announcedPreviewing = now }
+            return announcedPreviewing
+        }
+        if old != now { KVORegistry.shared.didChange(self, \AVCaptureVideoPreviewLayer.isPreviewing, old: old) }
+    }
+
+    /// The window's title, size and place for a picture of `picture` pixels (as shown).
+    func windowLayout(picture: CGSize) -> (title: String, width: Int, height: Int, x: Int, y: Int) {
+        let (bounds, position, name) = lock.withLock { (_bounds, _position, _name) }
+        let size = bounds.width >= 1 && bounds.height >= 1 ? bounds.size : picture
+        let origin = CGPoint(x: position.x - bounds.width / 2, y: position.y - bounds.height / 2)
+        let process = ProcessInfo.processInfo.processName
+        let title = name ?? (process.isEmpty ? "AVCaptureVideoPreviewLayer" : process)
+        return (title, max(1, Int(size.width.rounded())), max(1, Int(size.height.rounded())),
+                Int(origin.x.rounded()), Int(origin.y.rounded()))
+    }
+
+    /// The shown picture's size now (after the connection's turn), for a window opened with
+    /// empty bounds.
+    var displayedPictureSize: CGSize { geometry.displayedSize }
+
+    /// Why no window shows the picture (no display, the window closed), or nil when one does or
+    /// none was asked for yet: for tools that tell their users (avtool's `record --preview`).
+    package var windowProblem: String? { previewSink.windowProblem }
+
+    /// Whether a window shows the picture.
+    package var hasWindow: Bool { previewSink.hasWindow }
+
+    // MARK: Conversions
+
+    /// The picture's placement now: the session's picture size in the layer's bounds, turned
+    /// and mirrored by the layer's connection.
+    var geometry: PreviewGeometry {
+        let (session, gravity, bounds, connection) = lock.withLock { (_session, _gravity, _bounds, _connection) }
+        let (angle, mirrored) = connection?.videoSettingsSnapshot ?? (0, false)
+        return PreviewGeometry(sourceSize: Self.pictureSize(of: session, connection: connection), layerBounds: bounds,
+                               gravity: gravity, rotation: angle, mirrored: mirrored)
+    }
+
+    /// The unrotated size of the session's picture: the connection's device (else the first
+    /// video device input) at the preset's size (zero without one).
+    static func pictureSize(of session: AVCaptureSession?, connection: AVCaptureConnection? = nil) -> CGSize {
         guard let session else { return .zero }
-        for input in session.inputs {
+        let connected = connection?.inputPorts.first.flatMap { $0.input as? AVCaptureDeviceInput }
+        for input in (connected.map { [$0] } ?? []) + session.inputs {
             guard let device = (input as? AVCaptureDeviceInput)?.device, device.hasMediaType(.video),
                   let choice = CaptureGraph.videoChoice(for: device, preset: session.sessionPreset) else { continue }
             return CGSize(width: choice.width, height: choice.height)
@@ -111,7 +257,8 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
     }
 
     /// A point in the layer as a point in the capture device's normalised coordinates (what
-    /// `focusPointOfInterest` and `exposurePointOfInterest` take).
+    /// `focusPointOfInterest` and `exposurePointOfInterest` take), taking the gravity and the
+    /// connection's turn and mirroring into account.
     open func captureDevicePointConverted(fromLayerPoint pointInLayer: CGPoint) -> CGPoint {
         geometry.devicePoint(fromLayerPoint: pointInLayer)
     }
@@ -135,5 +282,140 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
     /// `metadataObject` with its bounds (and a code's corners) in the layer's coordinates.
     open func transformedMetadataObject(for metadataObject: AVMetadataObject) -> AVMetadataObject? {
         geometry.layerObject(for: metadataObject)
+    }
+}
+
+/// The preview layer's end of the session's graph: one more consumer of the camera's frames,
+/// beside the outputs. Each frame is handed to the layer's window as it is — the camera's own
+/// buffer and the preset's (and zoom's) crop rectangle, no conversion on the capture thread —
+/// where the newest replaces any not yet drawn; the window's render thread uploads, crops,
+/// scales, turns and mirrors it (SDL). Holds what drawing needs (gravity, connection) itself, so
+/// the render thread never touches the layer.
+final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
+    weak var layer: AVCaptureVideoPreviewLayer?
+    private let lock = NSLock()
+    private var window: WindowSink?
+    private var running = false
+    private var receiving = false
+    private var gravity = AVLayerVideoGravity.resizeAspect
+    private weak var connection: AVCaptureConnection?
+
+    /// What the layer's `isPreviewing` is to become: frames reached the sink since the session
+    /// started, it has not stopped, and the connection is enabled.
+    private var previewingLocked: Bool { receiving && (connection?.isEnabled ?? false) }
+
+    /// Computes `isPreviewing` and queues its announcement, under the lock so that the values
+    /// queue in the order of the changes (the capture thread never holds the layer: its release
+    /// there would stop the source from inside the source's own delivery).
+    func previewingMayHaveChanged() {
+        lock.withLock { queueAnnouncementLocked() }
+    }
+
+    private func queueAnnouncementLocked() {
+        let now = previewingLocked
+        AVCaptureVideoPreviewLayer.events.async { [weak self] in self?.layer?.announcePreviewing(now) }
+    }
+
+    var hasWindow: Bool { lock.withLock { window?.state == .showing } }
+
+    var windowProblem: String? {
+        guard let state = lock.withLock({ window?.state }) else { return nil }
+        if case .headless(let why) = state { return why }
+        return nil
+    }
+
+    func setGravity(_ value: AVLayerVideoGravity) { lock.withLock { gravity = value } }
+    func setConnection(_ value: AVCaptureConnection?) {
+        lock.withLock { connection = value }
+        previewingMayHaveChanged()
+    }
+
+    /// Where the picture (`picture` pixels, unturned) goes in a window of `window` pixels.
+    private func placement(window: CGSize, picture: CGSize) -> WindowSink.Placement {
+        let (gravity, connection) = lock.withLock { (self.gravity, self.connection) }
+        let (angle, mirrored) = connection?.videoSettingsSnapshot ?? (0, false)
+        let drawing = PreviewGeometry(sourceSize: picture, layerBounds: CGRect(origin: .zero, size: window), gravity: gravity,
+                                      rotation: angle, mirrored: mirrored).drawing
+        return WindowSink.Placement(destination: drawing.destination, angle: drawing.angle, flipHorizontally: drawing.flipHorizontally)
+    }
+
+    // MARK: CaptureSink
+
+    /// Preview layers are connected by the session's layer rules, not by output limits.
+    func connectionLimit(for mediaType: AVMediaType) -> Int { 0 }
+
+    /// Opens the window (or keeps the one showing the last run's last frame, fitted to the
+    /// layer's frame now). Runs on the thread starting or reconfiguring the session.
+    func captureWillStart() {
+        if let layer {
+            let layout = layer.windowLayout(picture: layer.displayedPictureSize)
+            let existing = lock.withLock { window }
+            if let existing, existing.state == .showing {
+                existing.setFrame(width: layout.width, height: layout.height, position: (layout.x, layout.y))
+                existing.setTitle(layout.title)
+            } else {
+                existing?.close()
+                let made = WindowSink(title: layout.title, width: layout.width, height: layout.height,
+                                      position: (layout.x, layout.y), placement: { [weak self] window, picture in
+                                          self?.placement(window: window, picture: picture) ?? .fill(window: window, picture: picture)
+                                      })
+                lock.withLock { window = made }
+            }
+        }
+        lock.withLock {
+            running = true
+            receiving = false
+        }
+    }
+
+    func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
+        let window = lock.withLock { () -> WindowSink? in
+            guard running else { return nil }
+            if !receiving {
+                // The first frame of the run: announced in the same step, so a change right
+                // after (the connection disabled) is announced after it.
+                receiving = true
+                queueAnnouncementLocked()
+            }
+            return self.window
+        }
+        if let window {
+            let crop = geometry.zoomedCrop
+            window.show(frame.pixelBuffer, sourceRect: CGRect(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
+        }
+    }
+
+    func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {}
+
+    /// The session stopped (or the layer left it): no frame comes; the window keeps the last.
+    func captureDidStop() {
+        lock.withLock {
+            running = false
+            receiving = false
+        }
+        previewingMayHaveChanged()
+    }
+
+    // MARK: Layer side
+
+    /// The layer's frame changed: the window follows (from its next drawing).
+    func layerFrameChanged() {
+        guard let layer, let window = lock.withLock({ window }), window.state == .showing else { return }
+        let layout = layer.windowLayout(picture: layer.displayedPictureSize)
+        window.setFrame(width: layout.width, height: layout.height, position: (layout.x, layout.y))
+    }
+
+    func titleChanged() {
+        guard let layer, let window = lock.withLock({ window }), window.state == .showing else { return }
+        window.setTitle(layer.windowLayout(picture: .zero).title)
+    }
+
+    /// Closes the window (the layer is released or left its session).
+    func close() {
+        let window = lock.withLock { () -> WindowSink? in
+            defer { self.window = nil }
+            return self.window
+        }
+        window?.close()
     }
 }

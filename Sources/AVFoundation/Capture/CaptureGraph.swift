@@ -1,5 +1,6 @@
 // CaptureGraph: a running capture session's sources and routes — for each device with connected
-// ports, one live source (MediaEngine) whose frames or sound go to the connections' outputs.
+// ports, one live source (MediaEngine) whose frames or sound go to the connections' outputs and
+// preview layers.
 import CoreMedia
 import Foundation
 internal import MediaEngine
@@ -56,10 +57,11 @@ final class CaptureGraph: @unchecked Sendable {
         let frameDuration: CMTime
     }
 
-    /// One connection a route feeds.
+    /// One connection a route feeds, and what consumes its media: an output, or a preview
+    /// layer's sink (one more consumer of the same source's frames).
     struct Target {
         let connection: AVCaptureConnection
-        let output: AVCaptureOutput
+        let output: any CaptureSink
     }
 
     /// A running camera and the connections it feeds (swapped as a whole on reconfiguration).
@@ -137,7 +139,7 @@ final class CaptureGraph: @unchecked Sendable {
     private let failed: @Sendable (LiveSourceError, AVCaptureDevice) -> Void
     private var videoRoutes: [String: VideoRoute] = [:]
     private var audioRoutes: [String: AudioRoute] = [:]
-    private var activeOutputs: [AVCaptureOutput] = []
+    private var activeOutputs: [any CaptureSink] = []
 
     /// A graph stamping on `clock`; `failed` is told (on the source's thread) when a source stops
     /// on its own.
@@ -170,7 +172,7 @@ final class CaptureGraph: @unchecked Sendable {
         for (input, device) in configuration.sourceInputs {
             for port in input.ports where port.isEnabled {
                 let targets = configuration.connections.compactMap { connection -> Target? in
-                    guard connection.inputPorts.contains(where: { $0 === port }), let output = connection.output else { return nil }
+                    guard connection.inputPorts.contains(where: { $0 === port }), let output = connection.sink else { return nil }
                     return Target(connection: connection, output: output)
                 }
                 guard !targets.isEmpty else { continue }
@@ -267,8 +269,8 @@ final class CaptureGraph: @unchecked Sendable {
         activeOutputs = []
     }
 
-    private static func outputs(of targets: [Target]) -> [AVCaptureOutput] {
-        var result: [AVCaptureOutput] = []
+    private static func outputs(of targets: [Target]) -> [any CaptureSink] {
+        var result: [any CaptureSink] = []
         for target in targets where !result.contains(where: { $0 === target.output }) { result.append(target.output) }
         return result
     }

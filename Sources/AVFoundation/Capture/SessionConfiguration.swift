@@ -1,10 +1,22 @@
-// SessionConfiguration: what a capture session is made of (inputs, outputs, connections,
-// preset), edited by the session's mutators and applied to the running graph as a whole.
+// SessionConfiguration: what a capture session is made of (inputs, outputs, preview layers,
+// connections, preset), edited by the session's mutators and applied to the running graph as a
+// whole.
 import Foundation
 
 struct SessionConfiguration {
+    /// A preview layer previewing the session, held weakly (the layer holds the session).
+    struct PreviewLayerEntry {
+        weak var layer: AVCaptureVideoPreviewLayer?
+        /// Whether the session connects the layer by itself (`init(session:)`, `session =`):
+        /// now to the first video port, and later to the first video port of an input added
+        /// while the layer has no connection. Layers set with no connection get only the ones
+        /// added with `addConnection(_:)`.
+        let connectsAutomatically: Bool
+    }
+
     var inputs: [AVCaptureInput] = []
     var outputs: [AVCaptureOutput] = []
+    var previewLayers: [PreviewLayerEntry] = []
     var connections: [AVCaptureConnection] = []
     var preset: AVCaptureSession.Preset = .high
 
@@ -19,7 +31,9 @@ struct SessionConfiguration {
         return !connections.contains { $0.output === output && $0.inputPorts.contains { $0 === port } }
     }
 
-    /// The connections greedy wiring makes for a new input: each port to every output with room.
+    /// The connections greedy wiring makes for a new input: each port to every output with
+    /// room, and its first video port to every automatically connected preview layer without a
+    /// connection.
     func greedyConnections(for input: AVCaptureInput) -> [AVCaptureConnection] {
         var copy = self
         var made: [AVCaptureConnection] = []
@@ -29,8 +43,41 @@ struct SessionConfiguration {
                 copy.connections.append(connection)
                 made.append(connection)
             }
+            for entry in previewLayers where entry.connectsAutomatically {
+                guard let layer = entry.layer, copy.hasRoom(layer, for: port) else { continue }
+                let connection = AVCaptureConnection(inputPort: port, videoPreviewLayer: layer)
+                copy.connections.append(connection)
+                made.append(connection)
+            }
         }
         return made
+    }
+
+    /// The connection feeding `layer`, if any.
+    func previewConnection(of layer: AVCaptureVideoPreviewLayer) -> AVCaptureConnection? {
+        connections.first { $0.videoPreviewLayer === layer }
+    }
+
+    /// Whether `layer` takes a connection from `port`: a video port, and the layer has none
+    /// (a layer shows one input port's picture).
+    func hasRoom(_ layer: AVCaptureVideoPreviewLayer, for port: AVCaptureInput.Port) -> Bool {
+        port.mediaType == .video && previewConnection(of: layer) == nil
+    }
+
+    /// The connection greedy wiring makes for a layer joining the session: to the first video
+    /// port (in input order), or nil.
+    func greedyConnection(for layer: AVCaptureVideoPreviewLayer) -> AVCaptureConnection? {
+        for input in inputs {
+            for port in input.ports where hasRoom(layer, for: port) {
+                return AVCaptureConnection(inputPort: port, videoPreviewLayer: layer)
+            }
+        }
+        return nil
+    }
+
+    /// Whether `layer` previews this session.
+    func contains(_ layer: AVCaptureVideoPreviewLayer) -> Bool {
+        previewLayers.contains { $0.layer === layer }
     }
 
     /// The connections greedy wiring makes for a new output: the first ports (in input order)

@@ -18,6 +18,8 @@ typedef struct avf_sdl_api {
     __typeof__(SDL_DestroyWindow) *DestroyWindow;
     __typeof__(SDL_GetWindowID) *GetWindowID;
     __typeof__(SDL_SetWindowTitle) *SetWindowTitle;
+    __typeof__(SDL_SetWindowSize) *SetWindowSize;
+    __typeof__(SDL_SetWindowPosition) *SetWindowPosition;
     __typeof__(SDL_CreateRenderer) *CreateRenderer;
     __typeof__(SDL_DestroyRenderer) *DestroyRenderer;
     __typeof__(SDL_GetRendererOutputSize) *GetRendererOutputSize;

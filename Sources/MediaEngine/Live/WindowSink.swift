@@ -5,9 +5,11 @@ import CoreGraphics
 import CoreVideo
 import Foundation
 
-/// Shows pictures in a window: the newest `CVPixelBuffer` given to `show(_:)` is drawn at the
-/// place a placement function computes from the window and picture sizes (the caller's video
-/// gravity, rotation and mirroring), with black around it.
+/// Shows pictures in a window: the newest `CVPixelBuffer` given to `show(_:sourceRect:)` — the
+/// whole buffer or a rectangle of it (a capture preset's crop) — is drawn at the place a
+/// placement function computes from the window and picture sizes (the caller's video gravity,
+/// rotation and mirroring), with black around it. The window keeps showing the last picture
+/// until another comes or it is closed.
 ///
 /// All SDL work happens on one process-wide render thread, whatever thread calls the sink:
 /// windows are created and destroyed there, frames uploaded and presented there, events pumped
@@ -43,7 +45,8 @@ package final class WindowSink: @unchecked Sendable {
         }
     }
 
-    /// Computes the placement from the window's size and the picture's (both in pixels).
+    /// Computes the placement from the window's size and the picture's (both in pixels; the
+    /// picture's is the size of the part of the buffer shown).
     package typealias Placer = @Sendable (_ window: CGSize, _ picture: CGSize) -> Placement
 
     /// What the sink is doing.
@@ -58,7 +61,7 @@ package final class WindowSink: @unchecked Sendable {
 
     private let lock = NSCondition()
     private var _state: State = .headless("opening")
-    private var pending: CVPixelBuffer?
+    private var pending: (buffer: CVPixelBuffer, source: CGRect?)?
     private var _presented = 0
     private var _received = 0
     private var _placer: Placer
@@ -96,16 +99,31 @@ package final class WindowSink: @unchecked Sendable {
         SDLRenderThread.shared.wake(redraw: self)
     }
 
-    /// Shows `pixelBuffer` next: it replaces any frame not yet drawn (the newest wins). The
-    /// buffer is read on the render thread and released after the upload.
-    package func show(_ pixelBuffer: CVPixelBuffer) {
+    /// Shows `pixelBuffer` next — only its `sourceRect` (buffer pixels, top-left origin; nil:
+    /// all of it) — replacing any frame not yet drawn (the newest wins, nothing queues). The
+    /// buffer is read on the render thread and released after the upload; the caller's thread
+    /// only takes a lock and signals.
+    package func show(_ pixelBuffer: CVPixelBuffer, sourceRect: CGRect? = nil) {
         let showing = lock.withLock { () -> Bool in
             _received += 1
             guard _state == .showing else { return false }
-            pending = pixelBuffer
+            pending = (pixelBuffer, sourceRect)
             return true
         }
         if showing { SDLRenderThread.shared.wake(redraw: nil) }
+    }
+
+    /// Changes the window's title. Returns at once.
+    package func setTitle(_ title: String) {
+        guard lock.withLock({ _state == .showing }) else { return }
+        SDLRenderThread.shared.retitle(self, title)
+    }
+
+    /// Resizes the window to `width`×`height` pixels and moves it to `position` (screen pixels;
+    /// nil: where it is), then redraws the last picture in it. Returns at once.
+    package func setFrame(width: Int, height: Int, position: (x: Int, y: Int)?) {
+        guard lock.withLock({ _state == .showing }) else { return }
+        SDLRenderThread.shared.resize(self, width: max(1, width), height: max(1, height), position: position)
     }
 
     /// Waits until at least `count` frames were presented, the sink stops showing, or `timeout`
@@ -132,7 +150,7 @@ package final class WindowSink: @unchecked Sendable {
 
     // MARK: Render-thread side
 
-    fileprivate func takePending() -> CVPixelBuffer? {
+    fileprivate func takePending() -> (buffer: CVPixelBuffer, source: CGRect?)? {
         lock.withLock {
             let frame = pending
             pending = nil
@@ -169,7 +187,8 @@ fileprivate final class SDLWindow {
     var texture: OpaquePointer?
     var textureFormat: OSType = 0
     var textureSize = (width: 0, height: 0)
-    var lastPicture: CGSize = .zero
+    /// The part of the texture shown (texture pixels).
+    var lastSource: CGRect = .zero
     weak var sink: WindowSink?
 
     init(window: OpaquePointer, renderer: OpaquePointer, id: UInt32, sink: WindowSink) {
@@ -244,6 +263,22 @@ private final class SDLRenderThread: @unchecked Sendable {
             return .headless("no display: neither DISPLAY nor WAYLAND_DISPLAY is set")
         }
         return sync { self.create(sink, title: title, width: width, height: height, position: position) }
+    }
+
+    func retitle(_ sink: WindowSink, _ title: String) {
+        enqueue { [weak self, weak sink] in
+            guard let self, let api = self.api, let window = sink?.window else { return }
+            api.SetWindowTitle(window.window, title)
+        }
+    }
+
+    func resize(_ sink: WindowSink, width: Int, height: Int, position: (x: Int, y: Int)?) {
+        enqueue { [weak self, weak sink] in
+            guard let self, let api = self.api, let window = sink?.window else { return }
+            api.SetWindowSize(window.window, Int32(clamping: width), Int32(clamping: height))
+            if let position { api.SetWindowPosition(window.window, Int32(clamping: position.x), Int32(clamping: position.y)) }
+            self.redraw.insert(ObjectIdentifier(window))
+        }
     }
 
     func close(_ sink: WindowSink) {
@@ -389,14 +424,15 @@ private final class SDLRenderThread: @unchecked Sendable {
         if let frame = sink.takePending() {
             // A frame that cannot be uploaded (a format the converter does not read) is dropped;
             // the window keeps the previous picture.
-            if upload(frame, to: window, api) { draw(window, api, counted: true) }
+            if upload(frame.buffer, source: frame.source, to: window, api) { draw(window, api, counted: true) }
         } else if redraw.remove(ObjectIdentifier(window)) != nil {
             draw(window, api, counted: false)
         }
     }
 
-    /// Puts the picture in the window's texture (made or remade for its format and size).
-    private func upload(_ buffer: CVPixelBuffer, to window: SDLWindow, _ api: avf_sdl_api) -> Bool {
+    /// Puts the picture in the window's texture (made or remade for its format and size) and
+    /// remembers the part of it to show (`source`, clamped to the picture; nil: all).
+    private func upload(_ buffer: CVPixelBuffer, source: CGRect?, to window: SDLWindow, _ api: avf_sdl_api) -> Bool {
         var picture = buffer
         var format = CVPixelBufferGetPixelFormatType(buffer)
         let nv12: Set<OSType> = [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
@@ -447,7 +483,9 @@ private final class SDLRenderThread: @unchecked Sendable {
             guard let base = CVPixelBufferGetBaseAddress(picture) else { return false }
             status = api.UpdateTexture(texture, nil, base, Int32(CVPixelBufferGetBytesPerRow(picture)))
         }
-        window.lastPicture = CGSize(width: width, height: height)
+        let whole = CGRect(x: 0, y: 0, width: width, height: height)
+        let shown = source.map { $0.standardized.intersection(whole) } ?? whole
+        window.lastSource = shown.isNull || shown.isEmpty ? whole : shown
         return status == 0
     }
 
@@ -458,13 +496,16 @@ private final class SDLRenderThread: @unchecked Sendable {
         let size = CGSize(width: Int(w), height: Int(h))
         _ = api.SetRenderDrawColor(window.renderer, 0, 0, 0, 255)
         _ = api.RenderClear(window.renderer)
-        if let texture = window.texture, let sink = window.sink, window.lastPicture.width > 0 {
-            let placement = sink.placer(size, window.lastPicture)
+        if let texture = window.texture, let sink = window.sink, window.lastSource.width > 0 {
+            let s = window.lastSource
+            let placement = sink.placer(size, s.size)
             let d = placement.destination.standardized
             var rect = SDL_Rect(x: Int32(clamping: Int(d.minX.rounded())), y: Int32(clamping: Int(d.minY.rounded())),
                                 w: Int32(clamping: Int(d.width.rounded())), h: Int32(clamping: Int(d.height.rounded())))
+            var source = SDL_Rect(x: Int32(clamping: Int(s.minX)), y: Int32(clamping: Int(s.minY)),
+                                  w: Int32(clamping: Int(s.width)), h: Int32(clamping: Int(s.height)))
             let flip = placement.flipHorizontally ? SDL_FLIP_HORIZONTAL : SDL_FLIP_NONE
-            _ = api.RenderCopyEx(window.renderer, texture, nil, &rect, Double(placement.angle), nil, flip)
+            _ = api.RenderCopyEx(window.renderer, texture, &source, &rect, Double(placement.angle), nil, flip)
         }
         api.RenderPresent(window.renderer)
         window.sink?.didPresent(windowSize: size, counted: counted)
