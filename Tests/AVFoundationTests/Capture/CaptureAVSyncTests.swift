@@ -62,7 +62,9 @@ extension CaptureTests {
             let firstAudio = try #require(sound.buffers.first).pts.seconds
             print("CaptureAVSyncTests: first video at +\(firstVideo - start) s, first audio at +\(firstAudio - start) s, "
                   + "apart \(abs(firstVideo - firstAudio)) s")
-            #expect(abs(firstVideo - firstAudio) <= 1.0 / 30, "video \(firstVideo - start) s, audio \(firstAudio - start) s after start")
+            // The two sources start one after the other; what keeps them in sync is that each
+            // stamps its capture times on the host clock (below), not that they begin together.
+            #expect(abs(firstVideo - firstAudio) <= 0.1, "video \(firstVideo - start) s, audio \(firstAudio - start) s after start")
             #expect(abs(firstVideo - start) <= 0.1)
             #expect(abs(firstAudio - start) <= 0.1)
             // Both stay on the host clock: nothing is stamped after the moment it was delivered.
