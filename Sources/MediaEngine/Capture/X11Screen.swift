@@ -611,6 +611,9 @@ package final class X11ScreenSource: LiveSource, @unchecked Sendable {
                 failure.value = error as? LiveSourceError ?? .failed("\(error)")
             }
         })
+        // The timebase runs on the clock at rate 1, so the pump can sleep until a frame is due:
+        // one wake a frame (not one every 5 ms), while stop() still returns within 50 ms.
+        pump.maximumSleep = CMTimeMinimum(frameDuration, CMTime(value: 50, timescale: 1000))
         pumpThread.run(pump, name: "x11 screen \(device.uniqueID)", failure: failure, failed: failed)
     }
 
