@@ -112,6 +112,10 @@ package final class MovieRecorder: @unchecked Sendable {
         ]
     }
 
+    /// The most captured pictures waiting for the video encoder (one second at 30 fps); a
+    /// picture coming when they are all waiting is dropped (counted in `droppedSampleCounts`).
+    package static let pendingVideoLimit = 30
+
     /// How a recording is going.
     package enum State: Sendable, Equatable {
         /// Made, not started.
@@ -195,6 +199,9 @@ package final class MovieRecorder: @unchecked Sendable {
             let input = AVAssetWriterInput(mediaType: .video, outputSettings: video)
             input.expectsMediaDataInRealTime = true
             input.encoderSpeedPreset = configuration.encoderSpeedPreset
+            // A second of pictures may wait for the encoder (about 90 MB at 1080p): a busy moment
+            // of the machine delays the encoder without losing frames, as ffmpeg's input queue.
+            input.pendingSampleLimit = MovieRecorder.pendingVideoLimit
             input.transform = configuration.videoTransform
             // Capture times come on the host clock (nanoseconds, or sums of them with frame
             // durations whose timescale overflows to 2^31 − 1): 90 kHz holds every whole and NTSC
