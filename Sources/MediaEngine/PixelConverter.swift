@@ -205,12 +205,15 @@ package final class PixelConverter: @unchecked Sendable {
     /// thread) — the conversion of every recorded screen frame.
     static func flags(scaling: Scaling, fast: Bool, source: PixelImage, destination: PixelImage) -> Int32 {
         guard fast else { return scaling.swsFlag | accuracyFlags }
-        let rgb32: Set<AVPixelFormat.RawValue> = [
-            AV_PIX_FMT_BGRA.rawValue, AV_PIX_FMT_RGBA.rawValue, AV_PIX_FMT_ARGB.rawValue, AV_PIX_FMT_ABGR.rawValue,
-            AV_PIX_FMT_BGR0.rawValue, AV_PIX_FMT_RGB0.rawValue, AV_PIX_FMT_0RGB.rawValue, AV_PIX_FMT_0BGR.rawValue,
-        ]
-        guard rgb32.contains(source.format.rawValue), PixelFormat.isYCbCr(destination.format),
-              destination.chromaShift.x > 0 else { return scaling.swsFlag }
+        // Called for every conversion: a switch, not a set built each time.
+        switch source.format {
+        case AV_PIX_FMT_BGRA, AV_PIX_FMT_RGBA, AV_PIX_FMT_ARGB, AV_PIX_FMT_ABGR,
+             AV_PIX_FMT_BGR0, AV_PIX_FMT_RGB0, AV_PIX_FMT_0RGB, AV_PIX_FMT_0BGR:
+            break
+        default:
+            return scaling.swsFlag
+        }
+        guard PixelFormat.isYCbCr(destination.format), destination.chromaShift.x > 0 else { return scaling.swsFlag }
         let unscaled = source.width == destination.width && source.height == destination.height
         return (unscaled ? SWS_AREA : scaling.swsFlag) | SWS_FULL_CHR_H_INP
     }
@@ -389,8 +392,9 @@ package final class PixelConverter: @unchecked Sendable {
         if identical {
             Self.copyPlanes(from: s, to: d)
         } else {
-            let deep: Set<OSType> = [OSType(fourCC: "b64a"), OSType(fourCC: "x420"), OSType(fourCC: "xf20")]
-            let input = try sourceImage(s, matrix: sourceMatrix, eightBitDestination: !deep.contains(d.pixelFormat))
+            let deep = d.pixelFormat == OSType(fourCC: "b64a") || d.pixelFormat == OSType(fourCC: "x420")
+                || d.pixelFormat == OSType(fourCC: "xf20")
+            let input = try sourceImage(s, matrix: sourceMatrix, eightBitDestination: !deep)
             let output = try destinationImage(d, matrix: destinationMatrix)
             if destinationRect != fullDestination {
                 try fillBlack(output.image, threads: options.threads)

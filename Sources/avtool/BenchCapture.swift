@@ -1,10 +1,12 @@
 // `avtool bench --only capture`: recording 1920×1080 at 30 fps with AAC sound from the PulseAudio
 // default source (the test services' null-sink monitor), through `avtool record`, against the
 // same-settings ffmpeg command (`-f x11grab … -f pulse …`, libx264 veryfast without B-frames,
-// a keyframe a second, 16 Mb/s, AAC 128 kb/s, fragmented MP4). Reported per recorder: CPU seconds
-// of the child (user + system, from wait4), wall seconds, frames in the file, the frames
-// missing from a steady 30 fps (and how many of those are missing inside, between frames, not at
-// the ends), and the sound's start minus the picture's in the file.
+// a keyframe a second, 16 Mb/s, AAC 128 kb/s, fragmented MP4; `-fps_mode passthrough`, so that
+// its file holds the frames it captured, as ours does: by default ffmpeg makes an MP4 constant
+// rate, duplicating frames over the ones it lost, and its file always has 900). Reported per
+// recorder: CPU seconds of the child (user + system, from wait4), wall seconds, frames in the
+// file, the frames missing from a steady 30 fps (and how many of those are missing inside,
+// between frames, not at the ends), and the sound's start minus the picture's in the file.
 // A second case records a virtual camera (the test pattern at 1080p30) — no ffmpeg twin.
 //
 // It needs an X display and a PulseAudio server: without a display (DISPLAY unset) it starts
@@ -60,7 +62,7 @@ func benchCapture(in dir: URL, seconds: Double, repeats: Int) throws {
             "ffmpeg", "-v", "error", "-nostdin", "-y",
             "-thread_queue_size", "64", "-f", "x11grab", "-framerate", "30", "-video_size", "1920x1080", "-draw_mouse", "1",
             "-i", display, "-thread_queue_size", "1024", "-f", "pulse", "-fragment_size", "3840", "-i", "default",
-            "-t", String(seconds), "-c:v", "libx264", "-preset", "veryfast", "-bf", "0", "-g", "30", "-b:v", "16M",
+            "-t", String(seconds), "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "veryfast", "-bf", "0", "-g", "30", "-b:v", "16M",
             "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-ar", "48000",
             "-movflags", "+empty_moov+default_base_moof+frag_keyframe", theirs.path,
         ])
