@@ -566,7 +566,7 @@ final class X11Grabber: @unchecked Sendable {
 /// options may change while running. When the X server goes away the source fails with
 /// `.disconnected` once. A frame due while every buffer is held by consumers (6 shared segments
 /// unscaled, 7 pooled buffers scaled) waits up to a frame duration for one, then is skipped; a
-/// frame the capture thread reaches late is captured late (up to half a second), not dropped.
+/// frame the capture thread reaches late is captured late (up to 2 s), not dropped.
 package final class X11ScreenSource: LiveSource, @unchecked Sendable {
     package let device: X11ScreenDevice
     private let lock = NSLock()
@@ -619,7 +619,7 @@ package final class X11ScreenSource: LiveSource, @unchecked Sendable {
         // A frame the thread could not capture on time (the machine busy for a moment) is
         // captured late, as x11grab does; only a stall of more than `catchUp` drops the frames
         // it missed, rather than capturing them all at once.
-        let catchUp = CMTimeMaximum(frameDuration, CMTime(value: 1, timescale: 2))
+        let catchUp = CMTimeMaximum(frameDuration, CMTime(value: 2, timescale: 1))
         let pump = ClockedPump<UInt64>(timebase: timeline.timebase, produce: {
             guard failure.value == nil else { return nil }
             defer { tick += 1 }
