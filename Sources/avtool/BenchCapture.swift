@@ -1,9 +1,12 @@
 // `avtool bench --only capture`: recording 1920×1080 at 30 fps with AAC sound from the PulseAudio
 // default source (the test services' null-sink monitor), through `avtool record`, against the
 // same-settings ffmpeg command (`-f x11grab … -f pulse …`, libx264 veryfast without B-frames,
-// a keyframe a second, 16 Mb/s, AAC 128 kb/s, fragmented MP4). Reported per recorder: CPU seconds
-// of the child (user + system, from wait4), wall seconds, frames in the file and the frames
-// missing from a steady 30 fps, and the sound's start minus the picture's in the file.
+// a keyframe a second, 16 Mb/s, AAC 128 kb/s, fragmented MP4; `-fps_mode passthrough`, so that
+// its file holds the frames it captured, as ours does: by default ffmpeg makes an MP4 constant
+// rate, duplicating frames over the ones it lost, and its file always has 900). Reported per
+// recorder: CPU seconds of the child (user + system, from wait4), wall seconds, frames in the
+// file, the frames missing from a steady 30 fps (and how many of those are missing inside,
+// between frames, not at the ends), and the sound's start minus the picture's in the file.
 // A second case records a virtual camera (the test pattern at 1080p30) — no ffmpeg twin.
 //
 // It needs an X display and a PulseAudio server: without a display (DISPLAY unset) it starts
@@ -36,14 +39,14 @@ func benchCapture(in dir: URL, seconds: Double, repeats: Int) throws {
     }
     let avtool = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
     let expected = Int(seconds * 30)
-    print(String(format: "capture, %.0f s of 1080p30 + AAC        CPU s     wall s   frames  missing  A/V start", seconds))
+    print(String(format: "capture, %.0f s of 1080p30 + AAC        CPU s     wall s   frames  missing  inside  A/V start", seconds))
 
     func line(_ label: String, _ run: (cpu: Double, wall: Double), _ file: URL) {
-        let frames = packetCount(file, stream: "v:0")
+        let times = frameTimes(file)
         let offset = startTime(file, stream: "a:0").flatMap { a in startTime(file, stream: "v:0").map { a - $0 } }
         print(label.padding(toLength: 38, withPad: " ", startingAt: 0)
-              + String(format: "%8.2f  %8.2f  %7d  %7d  %@", run.cpu, run.wall, frames, max(0, expected - frames),
-                       offset.map { String(format: "%+.3f s", $0) } ?? "—"))
+              + String(format: "%8.2f  %8.2f  %7d  %7d  %6d  %@", run.cpu, run.wall, times.count, max(0, expected - times.count),
+                       interiorGaps(times, frameRate: 30), offset.map { String(format: "%+.3f s", $0) } ?? "—"))
     }
 
     var oursCPU = Double.infinity, theirsCPU = Double.infinity
@@ -59,7 +62,7 @@ func benchCapture(in dir: URL, seconds: Double, repeats: Int) throws {
             "ffmpeg", "-v", "error", "-nostdin", "-y",
             "-thread_queue_size", "64", "-f", "x11grab", "-framerate", "30", "-video_size", "1920x1080", "-draw_mouse", "1",
             "-i", display, "-thread_queue_size", "1024", "-f", "pulse", "-fragment_size", "3840", "-i", "default",
-            "-t", String(seconds), "-c:v", "libx264", "-preset", "veryfast", "-bf", "0", "-g", "30", "-b:v", "16M",
+            "-t", String(seconds), "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "veryfast", "-bf", "0", "-g", "30", "-b:v", "16M",
             "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-ar", "48000",
             "-movflags", "+empty_moov+default_base_moof+frag_keyframe", theirs.path,
         ])
@@ -76,9 +79,17 @@ func benchCapture(in dir: URL, seconds: Double, repeats: Int) throws {
     line("virtual camera 1080p30, ours", cameraRun, camera)
 }
 
-/// Packets of one stream, counted by ffprobe (fragmented files have no frame count in a header).
-private func packetCount(_ file: URL, stream: String) -> Int {
-    Int(probe(file, ["-count_packets", "-select_streams", stream, "-show_entries", "stream=nb_read_packets"]) ?? "") ?? 0
+/// The presentation times of the video packets, in order, read by ffprobe (fragmented files
+/// have no frame count in a header).
+private func frameTimes(_ file: URL) -> [Double] {
+    (probe(file, ["-select_streams", "v:0", "-show_entries", "packet=pts_time"]) ?? "")
+        .split(whereSeparator: \.isNewline).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.sorted()
+}
+
+/// Frames missing between the first and the last one: the steps between neighbours longer than
+/// one frame, counted in frames (a missing count with no gaps lost frames at the start or end).
+private func interiorGaps(_ times: [Double], frameRate: Double) -> Int {
+    zip(times, times.dropFirst()).reduce(0) { $0 + max(0, Int((($1.1 - $1.0) * frameRate).rounded()) - 1) }
 }
 
 private func startTime(_ file: URL, stream: String) -> Double? {

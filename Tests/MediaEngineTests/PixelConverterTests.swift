@@ -115,6 +115,48 @@ struct PixelConverterTests {
         }
     }
 
+    /// A recorded screen frame's conversion (RealTime 32-bit RGB → 4:2:0 at the same size) reads
+    /// chroma at full width and averages it: a one-pixel quad of colours whose mean is grey gives
+    /// grey chroma everywhere, and each pixel keeps its own luma (as the accurate conversion's).
+    @Test("RealTime BGRA → 4:2:0 at the same size: per-pixel luma, averaged chroma",
+          arguments: [TestFormat.nv12v, .i420v], [TestFormat.bgra, .rgba])
+    func realTimeChroma(_ target: TestFormat, _ source: TestFormat) throws {
+        let quad = [RGB(r: 200, g: 40, b: 40), RGB(r: 40, g: 200, b: 40), RGB(r: 40, g: 40, b: 200), RGB(r: 120, g: 120, b: 120)]
+        let picture = PixelFixtures.make(source, width: 64, height: 48) { x, y in quad[(y % 2) * 2 + x % 2] }
+        var fast = PixelConverter.Options()
+        fast.fast = true
+        let quick = try PixelConverter.shared.makePixelBuffer(from: picture, pixelFormat: target.osType, options: fast)
+        let exact = try PixelConverter.shared.makePixelBuffer(from: picture, pixelFormat: target.osType)
+        for (x, y) in [(2, 2), (3, 2), (2, 3), (3, 3), (17, 9), (30, 40), (61, 45)] {
+            let q = PixelFixtures.samples(quick, target, x: x, y: y), e = PixelFixtures.samples(exact, target, x: x, y: y)
+            #expect(abs(q[0] - e[0]) <= 1, "luma at \(x),\(y): \(q) vs \(e)")
+            #expect(abs(q[1] - 128) <= 1 && abs(q[2] - 128) <= 1, "chroma at \(x),\(y): \(q)")
+        }
+    }
+
+    @Test("RealTime 32-bit RGB → subsampled Y'CbCr: full-width chroma input, area averaging at equal sizes")
+    func realTimeFlags() {
+        func image(_ format: AVPixelFormat, _ width: Int, _ height: Int) -> PixelImage {
+            PixelImage(format: format, width: width, height: height, fullRange: false, matrix: .itu709, data: [], linesize: [])
+        }
+        let bgra = image(AV_PIX_FMT_BGRA, 1920, 1080), bgr0 = image(AV_PIX_FMT_BGR0, 1920, 1080)
+        let nv12 = image(AV_PIX_FMT_NV12, 1920, 1080), i420 = image(AV_PIX_FMT_YUV420P, 1920, 1080)
+        for (s, d) in [(bgra, nv12), (bgra, i420), (bgr0, nv12)] {
+            #expect(PixelConverter.flags(scaling: .bicubic, fast: true, source: s, destination: d) == SWS_AREA | SWS_FULL_CHR_H_INP)
+        }
+        // Scaled: the asked filter, still reading full-width chroma.
+        #expect(PixelConverter.flags(scaling: .bicubic, fast: true, source: bgra, destination: image(AV_PIX_FMT_NV12, 1280, 720))
+                == SWS_BICUBIC | SWS_FULL_CHR_H_INP)
+        // Accurate conversions, other pairs: as before.
+        #expect(PixelConverter.flags(scaling: .bicubic, fast: false, source: bgra, destination: nv12)
+                == SWS_BICUBIC | PixelConverter.accuracyFlags)
+        #expect(PixelConverter.flags(scaling: .bicubic, fast: true, source: image(AV_PIX_FMT_BGR24, 1920, 1080), destination: i420)
+                == SWS_BICUBIC)
+        #expect(PixelConverter.flags(scaling: .bilinear, fast: true, source: nv12, destination: bgra) == SWS_BILINEAR)
+        #expect(PixelConverter.flags(scaling: .bicubic, fast: true, source: bgra, destination: image(AV_PIX_FMT_YUV444P, 1920, 1080))
+                == SWS_BICUBIC)
+    }
+
     @Test("attachments: propagating ones are copied, the matrix is recorded")
     func attachments() throws {
         let source = PixelFixtures.make(.bgra, width: 32, height: 32) { _, _ in RGB(r: 10, g: 20, b: 30) }

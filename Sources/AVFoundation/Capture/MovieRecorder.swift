@@ -112,6 +112,15 @@ package final class MovieRecorder: @unchecked Sendable {
         ]
     }
 
+    /// The most captured pictures of `width`×`height` waiting for the video encoder: a second at
+    /// 30 fps (30) while they take at most about 96 MB as 4:2:0 (up to 1080p), fewer for larger
+    /// pictures, never fewer than a plain real-time writer input's 8. A picture coming when they
+    /// are all waiting is dropped (counted in `droppedSampleCounts`).
+    package static func pendingVideoLimit(width: Int, height: Int) -> Int {
+        let frameBytes = max(1, width) * max(1, height) * 3 / 2
+        return max(8, min(30, 96_000_000 / frameBytes))
+    }
+
     /// How a recording is going.
     package enum State: Sendable, Equatable {
         /// Made, not started.
@@ -195,6 +204,10 @@ package final class MovieRecorder: @unchecked Sendable {
             let input = AVAssetWriterInput(mediaType: .video, outputSettings: video)
             input.expectsMediaDataInRealTime = true
             input.encoderSpeedPreset = configuration.encoderSpeedPreset
+            // A second of pictures may wait for the encoder (about 90 MB at 1080p): a busy moment
+            // of the machine delays the encoder without losing frames, as ffmpeg's input queue.
+            input.pendingSampleLimit = MovieRecorder.pendingVideoLimit(width: (video[AVVideoWidthKey] as? Int) ?? 1920,
+                                                                       height: (video[AVVideoHeightKey] as? Int) ?? 1080)
             input.transform = configuration.videoTransform
             // Capture times come on the host clock (nanoseconds, or sums of them with frame
             // durations whose timescale overflows to 2^31 − 1): 90 kHz holds every whole and NTSC

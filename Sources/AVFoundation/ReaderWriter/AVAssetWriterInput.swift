@@ -40,6 +40,7 @@ open class AVAssetWriterInput: NSObject, WriterConfigurable, @unchecked Sendable
         var mediaTimeScale: CMTimeScale = 0
         var expectsMediaDataInRealTime = false
         var encoderSpeedPreset: String?
+        var pendingSampleLimit: Int?
         var markedFinished = false
         weak var writer: AVAssetWriter?
         var track: WriterTrack?
@@ -313,6 +314,14 @@ open class AVAssetWriterInput: NSObject, WriterConfigurable, @unchecked Sendable
         set { state.withLock { $0.encoderSpeedPreset = newValue } }
     }
 
+    /// The most samples waiting for the encoder before `isReadyForMoreMediaData` turns false
+    /// (a movie recording's deeper queue). Nil: 8 pictures to encode in real time, 4 offline, 64
+    /// other samples. Set before writing starts.
+    var pendingSampleLimit: Int? {
+        get { self[\.pendingSampleLimit] }
+        set { state.withLock { $0.pendingSampleLimit = newValue } }
+    }
+
     /// Attaches the input to `writer` (addInput).
     func attach(to writer: AVAssetWriter) {
         state.withLock { $0.writer = writer }
@@ -361,7 +370,7 @@ open class AVAssetWriterInput: NSObject, WriterConfigurable, @unchecked Sendable
                                         language: WriterTrackConfiguration.isoLanguage(s.languageCode ?? s.extendedLanguageTag),
                                         mediaTimeScale: s.mediaTimeScale, naturalSize: s.naturalSize,
                                         metadata: WriterMetadata.tags(s.metadata), realTime: s.expectsMediaDataInRealTime,
-                                        encoderSpeedPreset: s.encoderSpeedPreset)
+                                        encoderSpeedPreset: s.encoderSpeedPreset, pendingSampleLimit: s.pendingSampleLimit)
     }
 }
 
@@ -378,6 +387,8 @@ struct WriterTrackConfiguration {
     var realTime: Bool
     /// The x264/x265 speed preset the track's video encoder runs with (nil: the default).
     var encoderSpeedPreset: String?
+    /// The most samples queued for the track (nil: the default for its kind).
+    var pendingSampleLimit: Int?
 
     /// The ISO 639-2/T code for a language code or BCP 47 tag ("en", "en-US", "eng" → "eng").
     static func isoLanguage(_ code: String?) -> String? {

@@ -59,9 +59,12 @@ final class WriterTrack: @unchecked Sendable {
         queue = DispatchQueue(label: "AVAssetWriterInput.\(index)")
         let config = input.configurationSnapshot()
         self.config = config
-        switch (config.mediaType, config.settings) {
-        case (.video, .some): capacity = config.realTime ? 8 : 4
-        default: capacity = 64
+        if let limit = config.pendingSampleLimit, limit > 0 {
+            capacity = limit
+        } else if config.mediaType == .video, config.settings != nil {
+            capacity = config.realTime ? 8 : 4
+        } else {
+            capacity = 64
         }
     }
 

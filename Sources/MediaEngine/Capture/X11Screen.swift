@@ -273,7 +273,7 @@ private final class SharedSegment: @unchecked Sendable {
 /// The bounded set of segments frames are captured into: a segment is out while a pixel buffer
 /// over it lives, and back when the buffer goes.
 private final class SegmentPool: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var free: [Int]
     let segments: [SharedSegment]
 
@@ -282,8 +282,25 @@ private final class SegmentPool: @unchecked Sendable {
         free = Array(segments.indices)
     }
 
-    func take() -> Int? { lock.withLock { free.popLast() } }
-    func giveBack(_ index: Int) { lock.withLock { free.append(index) } }
+    /// A free segment, waiting up to `seconds` for one to come back when all are out (a
+    /// consumer a little behind: its frame is captured late rather than not at all); nil when
+    /// none came back in time.
+    func take(waitingUpTo seconds: Double) -> Int? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while free.isEmpty {
+            guard condition.wait(until: deadline) else { break }
+        }
+        return free.popLast()
+    }
+
+    func giveBack(_ index: Int) {
+        condition.lock()
+        free.append(index)
+        condition.signal()
+        condition.unlock()
+    }
 }
 
 /// Captures one screen area of one connection into BGRA pixel buffers, with the cursor and click
@@ -301,8 +318,12 @@ final class X11Grabber: @unchecked Sendable {
     private let ring: (image: OpaquePointer, bits: UnsafeMutablePointer<UInt32>, size: Int)?
     private var lastDelivered: CVPixelBuffer?
 
-    /// Segments in the pool (the bound on frames out at once, unscaled capture).
-    static let segmentCount = 3
+    /// Segments in the pool (the bound on frames out at once, unscaled capture): 6 (48 MB at
+    /// 1080p) hold 200 ms of frames at 30 fps for consumers a little behind.
+    static let segmentCount = 6
+
+    /// How long a capture waits for a segment when consumers hold them all (the frame duration).
+    var segmentWait = 0.0
 
     init(server: String, screenNumber: Int, region: ScreenRegion, outputWidth: Int, outputHeight: Int)
         throws(LiveSourceError) {
@@ -400,7 +421,7 @@ final class X11Grabber: @unchecked Sendable {
         let c = connection.pointer
         let format = UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue)
         if let pool {
-            guard let index = pool.take() else { return nil }
+            guard let index = pool.take(waitingUpTo: segmentWait) else { return nil }
             let segment = pool.segments[index]
             let cookie = xcb_shm_get_image(c, root, Int16(region.x), Int16(region.y), UInt16(region.width),
                                            UInt16(region.height), ~0, format, segment.xid, 0)
@@ -539,12 +560,13 @@ final class X11Grabber: @unchecked Sendable {
 }
 
 /// A screen (or an area of it) as a live source: BGRA frames captured when due, paced by a
-/// `ClockedPump` at the frame duration and stamped with the clock's time at the request.
+/// `ClockedPump` at the frame duration and stamped with the clock time they were due at.
 ///
 /// The configuration's area and scale fix the one format; the cursor, click and duplicate
 /// options may change while running. When the X server goes away the source fails with
-/// `.disconnected` once; a frame is skipped while every buffer is held by consumers (3 shared
-/// segments unscaled, 4 pooled buffers scaled).
+/// `.disconnected` once. A frame due while every buffer is held by consumers (6 shared segments
+/// unscaled, 7 pooled buffers scaled) waits up to a frame duration for one, then is skipped; a
+/// frame the capture thread reaches late is captured late (up to 2 s), not dropped.
 package final class X11ScreenSource: LiveSource, @unchecked Sendable {
     package let device: X11ScreenDevice
     private let lock = NSLock()
@@ -590,16 +612,23 @@ package final class X11ScreenSource: LiveSource, @unchecked Sendable {
         }
         let grabber = try X11Grabber(server: device.server, screenNumber: device.screenNumber, region: region,
                                      outputWidth: format.width, outputHeight: format.height)
+        grabber.segmentWait = frameDuration.seconds
         let timeline = try LiveTimeline(clock: clock, timescale: LiveTimeline.timescale(for: frameDuration))
         var tick: UInt64 = 0
         let failure = PumpRunBox<LiveSourceError?>(nil)
+        // A frame the thread could not capture on time (the machine busy for a moment) is
+        // captured late, as x11grab does; only a stall of more than `catchUp` drops the frames
+        // it missed, rather than capturing them all at once.
+        let catchUp = CMTimeMaximum(frameDuration, CMTime(value: 2, timescale: 1))
         let pump = ClockedPump<UInt64>(timebase: timeline.timebase, produce: {
             guard failure.value == nil else { return nil }
             defer { tick += 1 }
-            return (tick, CMTimeMultiply(frameDuration, multiplier: Int32(clamping: tick)), frameDuration)
-        }, release: { [weak self] n, _ in
+            return (tick, CMTimeMultiply(frameDuration, multiplier: Int32(clamping: tick)), catchUp)
+        }, release: { [weak self] n, time in
             let options = self?.configuration ?? configuration
-            let pts = CMClockGetTime(clock)
+            // Stamped with the time it was due (as the test pattern is): steady intervals in a
+            // recording, also for a frame captured a little late.
+            let pts = timeline.pts(time)
             do {
                 guard let buffer = try grabber.grab(cursor: options.capturesCursor, clicks: options.capturesMouseClicks,
                                                     removesDuplicates: options.removesDuplicateFrames) else {
@@ -611,6 +640,9 @@ package final class X11ScreenSource: LiveSource, @unchecked Sendable {
                 failure.value = error as? LiveSourceError ?? .failed("\(error)")
             }
         })
+        // The timebase runs on the clock at rate 1, so the pump can sleep until a frame is due:
+        // one wake a frame (not one every 5 ms), while stop() still returns within 50 ms.
+        pump.maximumSleep = CMTimeMinimum(frameDuration, CMTime(value: 50, timescale: 1000))
         pumpThread.run(pump, name: "x11 screen \(device.uniqueID)", failure: failure, failed: failed)
     }
 

@@ -54,6 +54,28 @@ import Testing
         #expect(done.count == 1)
     }
 
+    /// A second of 1080p pictures arriving at once (the encoder busy for a moment) all wait for
+    /// the encoder: none is dropped, all are in the file. A plain real-time writer input (8
+    /// pictures) would drop most of them.
+    @Test func aBurstOfASecondOfPicturesIsKeptForTheEncoder() throws {
+        #expect(MovieRecorder.pendingVideoLimit(width: 1920, height: 1080) == 30)
+        #expect(MovieRecorder.pendingVideoLimit(width: 640, height: 480) == 30)
+        #expect(MovieRecorder.pendingVideoLimit(width: 3840, height: 2160) == 8)
+        let url = try WriterFixtures.outputURL("burst.mov")
+        let done = RecorderFixtures.Completion()
+        let recorder = try MovieRecorder(configuration: RecorderFixtures.configuration(url, width: 1920, height: 1080),
+                                         completion: done.handler)
+        #expect(recorder.start())
+        let feed = RecordingFeed(width: 1920, height: 1080, distinctFrames: 4)
+        let results = feed.feed(recorder, frames: 30, waitForReady: false)
+        #expect(results.allSatisfy { $0 == .appended }, "\(results.filter { $0 != .appended }.count) not appended")
+        #expect(recorder.droppedSampleCounts.video == 0)
+        recorder.finish()
+        let outcome = done.wait()
+        #expect(outcome.called && outcome.error == nil, "\(String(describing: outcome.error))")
+        #expect(try WriterFixtures.packets(url, "v").count == 30)
+    }
+
     @Test func aMaximumDurationStopsAtExactlyThatTime() async throws {
         let url = try WriterFixtures.outputURL("limit.mov")
         let done = RecorderFixtures.Completion()

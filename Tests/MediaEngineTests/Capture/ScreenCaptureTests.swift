@@ -218,6 +218,31 @@ struct ScreenCaptureServicesTests {
         usleep(100_000)
         #expect(collector.frames.count == count)
     }
+
+    /// A consumer (or the machine) holding the capture thread for 200 ms loses no frame: the
+    /// ticks it missed are captured as soon as it returns, each stamped with the time it was due,
+    /// so the frames keep steady intervals.
+    @Test("A 200 ms stall of the capture thread loses no frame; frames keep their due times")
+    func stallCatchUp() throws {
+        let screen = try #require(X11ScreenDevice.screens(display: try display()).first)
+        let source = X11ScreenSource(device: screen)
+        let format = try #require(source.formats.first)
+        let seen = Mutex<[(sequence: UInt64, pts: CMTime)]>([])
+        let duration = CMTime(value: 1, timescale: 30)
+        try source.start(format: format, frameDuration: duration, clock: CMClockGetHostTimeClock(), deliver: { frame in
+            let count = seen.withLock {
+                $0.append((frame.sequence, frame.pts))
+                return $0.count
+            }
+            if count == 5 { usleep(200_000) }    // the pixel buffer is not kept: segments come back
+        }, failed: { _ in })
+        usleep(1_000_000)
+        source.stop()
+        let frames = seen.withLock { $0 }
+        #expect(frames.count >= 25, "\(frames.count) frames")
+        for (i, frame) in frames.enumerated() { #expect(frame.sequence == UInt64(i), "frame \(i) is tick \(frame.sequence)") }
+        for (a, b) in zip(frames, frames.dropFirst()) { #expect(b.pts - a.pts == duration, "\(a.pts.seconds) → \(b.pts.seconds)") }
+    }
 }
 
 @Suite("X11 screen capture on a private Xvfb", .serialized,
