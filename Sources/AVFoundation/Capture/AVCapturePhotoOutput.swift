@@ -18,7 +18,8 @@ internal import MediaEngine
 /// model) is written into the file — JPEG, or HEIC with an Exif item — by
 /// `AVCapturePhoto.fileDataRepresentation()`. Uncompressed photos hold a pixel buffer. The
 /// delegate is called on an internal serial queue, holding the delegate strongly until the
-/// request is over. RAW, flash, depth, live photos and bracketing are not available.
+/// request is over. RAW, depth, live photos and bracketing are not available; a flash (virtual
+/// cameras' `flash` option) is reported in the resolved settings and Exif but lights nothing.
 open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// A request waiting for its frame.
     private struct Request: @unchecked Sendable {
@@ -65,8 +66,12 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
-    /// Flash modes: `.off` only (no camera here has a flash).
-    open var supportedFlashModes: [AVCaptureDevice.FlashMode] { [.off] }
+    /// Flash modes: `.off`, `.on` and `.auto` when the connected camera has a flash
+    /// (`hasFlash`: a virtual camera with the `flash` option), else `.off` only.
+    open var supportedFlashModes: [AVCaptureDevice.FlashMode] {
+        guard let connection = connection(with: .video), StillCapture.device(of: connection)?.hasFlash == true else { return [.off] }
+        return [.off, .on, .auto]
+    }
 
     /// RAW photos are not available: none.
     open var availableRawPhotoPixelFormatTypes: [OSType] { [] }
@@ -140,7 +145,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                                    "settings.maxPhotoDimensions must be less than or equal to self.maxPhotoDimensions")
         }
         let dimensions = deliveredDimensions() ?? limit
-        let resolved = AVCaptureResolvedPhotoSettings(uniqueID: settings.uniqueID, photoDimensions: dimensions, isFlashEnabled: false)
+        // `.auto` fires only in the dark, which no Linux camera reports: it does not fire.
+        let resolved = AVCaptureResolvedPhotoSettings(uniqueID: settings.uniqueID, photoDimensions: dimensions,
+                                                      isFlashEnabled: settings.flashMode == .on)
         let request = Request(settings: settings, resolved: resolved, pixelFormat: pixelFormat, codec: codecType,
                               quality: quality, delegate: delegate)
         let queued = lock.withLock { () -> Bool in
@@ -220,7 +227,20 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
         // The output's metadata, then the settings' on top (dictionaries merged key by key).
         var exif = StillCapture.dictionary(StillCapture.exif(width: width, height: height, date: date)) ?? [:]
-        var tiff = StillCapture.dictionary(StillCapture.tiff(device: StillCapture.device(of: connection), date: date)) ?? [:]
+        let device = StillCapture.device(of: connection)
+        // Exif's Flash: fired (bit 0) and the mode (bits 3–4: 1 on, 2 off, 3 auto); 32: no flash.
+        let flash: Int
+        if device?.hasFlash == true {
+            switch request.settings.flashMode {
+            case .on: flash = 0b01001
+            case .off: flash = 0b10000
+            case .auto: flash = 0b11000
+            }
+        } else {
+            flash = 0b100000
+        }
+        exif[kCGImagePropertyExifFlash as String] = NSNumber(value: flash)
+        var tiff = StillCapture.dictionary(StillCapture.tiff(device: device, date: date)) ?? [:]
         var metadata: [String: Any] = [kCGImagePropertyOrientation as String: NSNumber(value: 1)]
         for (key, value) in request.settings.metadata {
             if key == kCGImagePropertyExifDictionary as String, let extra = StillCapture.dictionary(value) {

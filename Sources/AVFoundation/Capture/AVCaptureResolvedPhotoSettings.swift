@@ -20,7 +20,8 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     open var uniqueID: Int64 { _uniqueID }
     /// The photo's size in pixels (after turning).
     open var photoDimensions: CMVideoDimensions { _photoDimensions }
-    /// Whether the flash fires (never: no camera here has a flash).
+    /// Whether the flash fires: for `.on` on a camera with a flash (`.auto` never: no Linux
+    /// camera reports a dark scene).
     open var isFlashEnabled: Bool { _flashEnabled }
     /// How many photos the request delivers: 1.
     open var expectedPhotoCount: Int { 1 }

@@ -111,6 +111,43 @@ extension CaptureTests {
             #expect((exif?[kCGImagePropertyExifPixelXDimension as String] as? NSNumber)?.intValue == 640)
         }
 
+        /// A camera with a flash offers every flash mode; `.on` fires (resolved settings, Exif
+        /// Flash 9), `.off` does not (16); a camera without one offers `.off` only (Exif 32).
+        @Test func flashModesFollowTheCamerasFlash() throws {
+            CaptureCameras.install()
+            let camera = try #require(AVCaptureDevice(uniqueID: CaptureCameras.controlled))
+            let session = AVCaptureSession()
+            let input = try AVCaptureDeviceInput(device: camera)
+            try #require(session.canAddInput(input))
+            session.addInput(input)
+            let output = AVCapturePhotoOutput()
+            #expect(output.supportedFlashModes == [.off], "not connected yet")
+            try #require(session.canAddOutput(output))
+            session.addOutput(output)
+            #expect(output.supportedFlashModes == [.off, .on, .auto])
+            session.startRunning()
+            defer { session.stopRunning() }
+            for (mode, fired, exifFlash) in [(AVCaptureDevice.FlashMode.on, true, "9"), (.off, false, "16")] {
+                let settings = AVCapturePhotoSettings()
+                settings.flashMode = mode
+                let recorder = PhotoRecorder()
+                output.capturePhoto(with: settings, delegate: recorder)
+                try #require(recorder.finished.wait(timeout: .now() + 10) == .success, "no photo in 10 s")
+                let photo = try #require(recorder.photo)
+                #expect(photo.resolvedSettings.isFlashEnabled == fired)
+                #expect(try exifTags(try #require(photo.fileDataRepresentation()))["Flash"] == exifFlash)
+            }
+            let (plain, _) = try makeStillSession(AVCapturePhotoOutput())
+            let plainOutput = try #require(plain.outputs.first as? AVCapturePhotoOutput)
+            #expect(plainOutput.supportedFlashModes == [.off])
+            plain.startRunning()
+            defer { plain.stopRunning() }
+            let recorder = PhotoRecorder()
+            plainOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: recorder)
+            try #require(recorder.finished.wait(timeout: .now() + 10) == .success, "no photo in 10 s")
+            #expect(try exifTags(try #require(recorder.photo?.fileDataRepresentation()))["Flash"] == "32")
+        }
+
         @Test func uncompressedPhotoHoldsAPixelBuffer() throws {
             let output = AVCapturePhotoOutput()
             let (session, connection) = try makeStillSession(output)
