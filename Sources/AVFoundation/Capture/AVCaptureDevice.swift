@@ -314,12 +314,6 @@ final class CaptureDeviceCore: @unchecked Sendable {
         lock.withLock {
             _descriptor = descriptor
             connectedOverride = nil
-            // A camera plugged in again is opened afresh at the next control access; the
-            // settings made (modes, zoom) are kept and applied to it then.
-            if controlsLoaded, cameraControls != nil {
-                cameraControls = nil
-                controlsLoaded = false
-            }
         }
     }
 
@@ -328,14 +322,19 @@ final class CaptureDeviceCore: @unchecked Sendable {
         return override ?? d.isConnected
     }
 
-    /// Records what a device watcher saw; true when the connection state changed.
+    /// Records what a device watcher saw; true when the connection state changed. A camera
+    /// plugged in again has its controls opened afresh at the next control access (the modes
+    /// set before are kept while it still offers them).
     func setConnected(_ connected: Bool) -> Bool {
         let old = lock.withLock { () -> Bool in
-            defer {
-                connectedOverride = connected
-                reportedConnected = connected
+            let was = reportedConnected
+            connectedOverride = connected
+            reportedConnected = connected
+            if connected, !was, cameraControls != nil {
+                cameraControls = nil
+                controlsLoaded = false
             }
-            return reportedConnected
+            return was
         }
         guard old != connected else { return false }
         notify(\.isConnected, old: old)

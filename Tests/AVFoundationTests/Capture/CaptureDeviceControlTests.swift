@@ -37,6 +37,24 @@ extension CaptureTests {
             #expect(!plain.isFocusModeSupported(.autoFocus) && !plain.hasTorch && plain.position == .unspecified)
         }
 
+        /// The camera's controls are opened once and kept across device queries; a camera
+        /// plugged in again gets fresh ones, keeping the modes set before.
+        @Test func controlsAreOpenedOnceAndAgainAfterAReconnection() throws {
+            let camera = try camera()
+            let first = try #require(camera.core.backendControls) as AnyObject
+            _ = AVCaptureDevice.DiscoverySession(deviceTypes: [.external], mediaType: .video, position: .unspecified).devices
+            _ = AVCaptureDevice.default(for: .video)
+            #expect(try #require(camera.core.backendControls) as AnyObject === first, "a query reopened the controls")
+            try camera.lockForConfiguration()
+            camera.whiteBalanceMode = .locked
+            camera.unlockForConfiguration()
+            DeviceDirectory.shared.deviceConnectionChanged(uniqueID: camera.uniqueID, connected: false)
+            DeviceDirectory.shared.deviceConnectionChanged(uniqueID: camera.uniqueID, connected: true)
+            #expect(try #require(camera.core.backendControls) as AnyObject !== first, "reconnected: fresh controls")
+            #expect(camera.whiteBalanceMode == .locked, "the mode set before the reconnection is kept")
+            #expect(camera.isWhiteBalanceModeSupported(.continuousAutoWhiteBalance))
+        }
+
         @Test func autoFocusAdjustsThenLocksAndObserversSeeIt() throws {
             let camera = try camera()
             let adjusting = Mutex<[Bool]>([])
