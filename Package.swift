@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "VideoToolbox", targets: ["VideoToolbox"]),
+        .library(name: "QuartzCore", targets: ["QuartzCore"]),
         .executable(name: "avtool", targets: ["avtool"]),
     ],
     dependencies: [
@@ -40,6 +41,15 @@ let package = Package(
             name: "CPixman",
             pkgConfig: "pixman-1",
             providers: [.apt(["libpixman-1-dev"])]
+        ),
+        // C: Cairo (paths, strokes, gradients, clips) and Pango/HarfBuzz (text) — the rasteriser
+        // under CGContext's path, gradient and text drawing, and so under QuartzCore's layers. No
+        // pkgConfig: Pango's cflags carry -pthread, which SwiftPM refuses in a dependency; cairo.h
+        // needs no flags and the small Pango subset is declared in the shim (see shim.h). Only
+        // CoreGraphics imports it (`internal import`).
+        .systemLibrary(
+            name: "CCairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
         // C: VOLK (GNU Radio's SIMD vector kernels) through pkg-config. AVFoundation (the audio
         // mixer's gain-and-sum) and MediaEngine (the pixel converter's 'b64a' byte order) import it.
@@ -91,13 +101,16 @@ let package = Package(
         // Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
-        .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat", "CPixman", "_Testing_CoreGraphics"],
+        .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat", "CPixman", "CCairo", "_Testing_CoreGraphics"],
                 swiftSettings: strict),
         // Empty stand-in for the Testing library's CoreGraphics cross-import overlay (see its source).
         .target(name: "_Testing_CoreGraphics", swiftSettings: strict),
         .target(name: "UniformTypeIdentifiers", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"], swiftSettings: strict),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"], swiftSettings: strict),
+        // Core Animation: the CALayer tree and its animations, evaluated at a time and drawn through
+        // CoreGraphics' rasteriser (pixman, Cairo, Pango).
+        .target(name: "QuartzCore", dependencies: ["CoreGraphics", "CoreVideo"], swiftSettings: strict),
         // The engine: every FFmpeg call lives here.
         .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CPixman", "CVolk", "CPulse", "CV4L2", "CXcb", "CZbar", "CSDL2",
                                                    "CoreMedia", "CoreVideo", "CoreGraphics"],
@@ -106,7 +119,7 @@ let package = Package(
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),
         .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "MediaEngine"], swiftSettings: strict),
         .target(name: "AVFoundation",
-                dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "CoreAudioTypes", "ImageIO", "UniformTypeIdentifiers",
+                dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "QuartzCore", "CoreAudioTypes", "ImageIO", "UniformTypeIdentifiers",
                                "VideoToolbox", "MediaEngine", "CVolk", "CRubberBand"],
                 swiftSettings: strict),
         .executableTarget(name: "avtool",
@@ -118,6 +131,7 @@ let package = Package(
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"], swiftSettings: strict),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"], swiftSettings: strict),
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics"], swiftSettings: strict),
+        .testTarget(name: "QuartzCoreTests", dependencies: ["QuartzCore"], swiftSettings: strict),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "CoreVideo", "CoreGraphics", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "TestSupport"], swiftSettings: strict),

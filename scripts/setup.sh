@@ -25,11 +25,15 @@ fi
 #    tools are what tests and benchmarks compare against (libheif's heif-enc/heif-info/heif-convert
 #    judge the HEIC files we write and read); PulseAudio, Xvfb and their clients are the
 #    services capture tests run against (scripts/capture-services.sh); qrencode and zint make the
-#    codes the code scanner's tests read.
+#    codes the code scanner's tests read. Cairo and Pango (with HarfBuzz and fontconfig) draw
+#    QuartzCore's layers, paths and text; the font packages give fontconfig Latin (DejaVu,
+#    Liberation: metric twins of Helvetica/Arial/Times), Arabic (Noto) and Japanese (Noto CJK).
 APT_PACKAGES=(
     pkg-config
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
     libpixman-1-dev
+    libcairo2-dev libpango1.0-dev
+    fonts-dejavu-core fonts-liberation2 fonts-noto-core fonts-noto-cjk
     libvolk2-dev librubberband-dev
     ffmpeg
     mediainfo
