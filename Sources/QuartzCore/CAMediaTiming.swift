@@ -64,20 +64,26 @@ package struct TimingValues: Sendable, Equatable {
     package var fillMode: CAMediaTimingFillMode = .removed
     package init() {}
 
+    /// The begin time the arithmetic uses: 0 for a non-finite one, and 0 for the tiny positive
+    /// value `AVCoreAnimationBeginTimeAtZero` (1e-100) stands for — it means movie time zero,
+    /// so an animation with it is in effect at frame 0.
+    private var begin: Double {
+        beginTime.isFinite && abs(beginTime) >= 1e-50 ? beginTime : 0
+    }
+
     /// A parent time converted to this object's local time.
     package func localTime(_ parent: Double) -> Double {
         let s = speed.isFinite ? speed : 1
         let o = timeOffset.isFinite ? timeOffset : 0
-        let b = beginTime.isFinite ? beginTime : 0
-        return (parent - b) * s + o
+        return (parent - begin) * s + o
     }
 
     /// A local time converted back to the parent's time (the inverse of `localTime`; `parent`
     /// itself when speed is 0).
     package func parentTime(_ local: Double) -> Double {
         let s = speed.isFinite ? speed : 1
-        guard s != 0 else { return beginTime }
-        return (local - (timeOffset.isFinite ? timeOffset : 0)) / s + (beginTime.isFinite ? beginTime : 0)
+        guard s != 0 else { return begin }
+        return (local - (timeOffset.isFinite ? timeOffset : 0)) / s + begin
     }
 
     /// Where an animation is within one iteration, at parent time `parent`: the iteration time
