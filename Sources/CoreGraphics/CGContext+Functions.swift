@@ -107,3 +107,17 @@ public func CGContextBeginTransparencyLayer(_ c: CGContext?, _ auxiliaryInfo: CF
 }
 /// Ends a transparency layer.
 public func CGContextEndTransparencyLayer(_ c: CGContext?) { c?.endTransparencyLayer() }
+/// Draws a linear gradient.
+public func CGContextDrawLinearGradient(_ c: CGContext?, _ gradient: CGGradient?, _ startPoint: CGPoint,
+                                        _ endPoint: CGPoint, _ options: CGGradientDrawingOptions) {
+    guard let c, let gradient else { return }
+    c.drawLinearGradient(gradient, start: startPoint, end: endPoint, options: options)
+}
+/// Draws a radial gradient.
+public func CGContextDrawRadialGradient(_ c: CGContext?, _ gradient: CGGradient?, _ startCenter: CGPoint,
+                                        _ startRadius: CGFloat, _ endCenter: CGPoint, _ endRadius: CGFloat,
+                                        _ options: CGGradientDrawingOptions) {
+    guard let c, let gradient else { return }
+    c.drawRadialGradient(gradient, startCenter: startCenter, startRadius: startRadius, endCenter: endCenter,
+                         endRadius: endRadius, options: options)
+}

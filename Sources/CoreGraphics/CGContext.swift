@@ -161,6 +161,7 @@ public final class CGContext {
     }
 
     deinit {
+        nativeSurface = nil   // the Cairo view goes before the memory it reads
         if ownsData { data?.deallocate() }
     }
 
