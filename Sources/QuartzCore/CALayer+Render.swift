@@ -11,9 +11,12 @@ extension CALayer {
     /// values with no animations (what `render(in:)` draws, as Apple documents).
     /// `contentsOverrides` replaces the contents of the layers it names (the video layers of
     /// the Core Animation tool get each composed frame that way). Layers marked with
-    /// `setNeedsDisplay()` are drawn first (their `display()` runs on the calling thread).
+    /// `setNeedsLayout()` are laid out and layers marked with `setNeedsDisplay()` drawn first
+    /// (their `layoutSublayers()` and `display()` run on the calling thread).
     package func renderTree(at time: CFTimeInterval?,
                             contentsOverrides: [ObjectIdentifier: RenderLayer.Contents] = [:]) -> RenderLayer {
+        // As a transaction commit does on Apple platforms: pending layout first.
+        layoutIfNeeded()
         var parentFlipped = false
         var l = superlayer
         while let c = l { if c.isGeometryFlipped { parentFlipped.toggle() }; l = c.superlayer }

@@ -1,19 +1,25 @@
 // CATransaction: grouping of layer changes, with the values implicit animations use (duration,
 // timing function, disabled actions) and completion blocks.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Groups layer changes and sets how implicit animations made by them run.
 ///
 /// Implicit animations run only in a layer tree hosted by a live renderer (see
 /// `CALayer.hostsLiveRendering`); elsewhere property changes take effect at once, as in an
-/// offline render. Transactions are process-wide here (Apple keeps one stack per thread).
-/// A completion block runs when the outermost transaction commits.
+/// offline render. Each thread has its own transactions, as on Apple platforms.
+/// A completion block runs when the outermost transaction commits, on the committing thread
+/// (Apple runs it on the main thread once the transaction's animations complete, or at once
+/// when it added none; animations are not tracked here).
 open class CATransaction: NSObject {
-    // Sendable to live in the Mutex: `values` is only touched with the lock held.
+    // Sendable to live in the Mutex: `values` and `completion` are only touched with the lock
+    // held (a completion block is taken out and called after the lock is released).
     private struct Frame: Sendable {
         nonisolated(unsafe) var values: [String: Any] = [:]
-        var completion: (@Sendable () -> Void)?
+        nonisolated(unsafe) var completion: (() -> Void)?
     }
 
     private struct State: Sendable {
@@ -22,39 +28,56 @@ open class CATransaction: NSObject {
         var implicit = Frame()
     }
 
-    private static let state = Mutex(State())
+    /// Each thread's transactions, by thread (pthread_self), as Apple keeps them per thread.
+    private static let threads = Mutex([UInt: State]())
+
+    /// Runs `body` on the calling thread's transaction state (dropped again when empty).
+    private static func withState<R>(_ body: (inout State) -> R) -> R {
+        let id = UInt(pthread_self())
+        nonisolated(unsafe) var result: R?
+        threads.withLock { all in
+            var st = all[id] ?? State()
+            result = body(&st)
+            if st.stack.isEmpty && st.implicit.values.isEmpty && st.implicit.completion == nil {
+                all[id] = nil
+            } else {
+                all[id] = st
+            }
+        }
+        return result!
+    }
     private static let lockMutex = NSRecursiveLock()
 
     /// Begins a transaction (nested in the current one).
-    open class func begin() { state.withLock { $0.stack.append(Frame()) } }
+    open class func begin() { withState { $0.stack.append(Frame()) } }
 
     /// Commits the current transaction; the completion block runs when the outermost one
     /// commits.
     open class func commit() {
-        let completion = state.withLock { s -> (@Sendable () -> Void)? in
+        nonisolated(unsafe) var completion: (() -> Void)?
+        withState { s in
             guard let top = s.stack.popLast() else {
-                let c = s.implicit.completion
+                completion = s.implicit.completion
                 s.implicit = Frame()
-                return c
+                return
             }
-            if s.stack.isEmpty { return top.completion }
+            if s.stack.isEmpty { completion = top.completion; return }
             // A nested transaction's completion waits for the enclosing one.
             if let c = top.completion {
                 let outer = s.stack[s.stack.count - 1].completion
                 s.stack[s.stack.count - 1].completion = { outer?(); c() }
             }
-            return nil
         }
         completion?()
     }
 
     /// Commits the implicit transaction (changes are already applied: nothing else to do).
     open class func flush() {
-        let c = state.withLock { s -> (@Sendable () -> Void)? in
-            guard s.stack.isEmpty else { return nil }
-            let c = s.implicit.completion
+        nonisolated(unsafe) var c: (() -> Void)?
+        withState { s in
+            guard s.stack.isEmpty else { return }
+            c = s.implicit.completion
             s.implicit = Frame()
-            return c
         }
         c?()
     }
@@ -92,20 +115,23 @@ open class CATransaction: NSObject {
     open class func setDisableActions(_ flag: Bool) { setValue(flag, forKey: kCATransactionDisableActions) }
 
     /// The block run when the transaction commits.
-    open class func completionBlock() -> (@Sendable () -> Void)? {
-        state.withLock { s in s.stack.last?.completion ?? s.implicit.completion }
+    open class func completionBlock() -> (() -> Void)? {
+        nonisolated(unsafe) var c: (() -> Void)?
+        withState { s in c = s.stack.last?.completion ?? s.implicit.completion }
+        return c
     }
 
     /// Sets the block run when the transaction commits.
-    open class func setCompletionBlock(_ block: (@Sendable () -> Void)?) {
-        state.withLock { s in
+    open class func setCompletionBlock(_ block: (() -> Void)?) {
+        nonisolated(unsafe) let block = block
+        withState { s in
             if s.stack.isEmpty { s.implicit.completion = block } else { s.stack[s.stack.count - 1].completion = block }
         }
     }
 
     /// The value under `key` in the current transaction or an enclosing one.
     open class func value(forKey key: String) -> Any? {
-        state.withLock { s -> Any? in
+        withState { s -> Any? in
             for f in s.stack.reversed() { if let v = f.values[key] { nonisolated(unsafe) let r = v; return r } }
             nonisolated(unsafe) let r = s.implicit.values[key]
             return r
@@ -115,7 +141,7 @@ open class CATransaction: NSObject {
     /// Sets a value in the current transaction.
     open class func setValue(_ anObject: Any?, forKey key: String) {
         nonisolated(unsafe) let v = anObject
-        state.withLock { s in
+        withState { s in
             if s.stack.isEmpty { s.implicit.values[key] = v } else { s.stack[s.stack.count - 1].values[key] = v }
         }
     }

@@ -55,14 +55,23 @@ public func CATransform3DRotate(_ t: CATransform3D, _ angle: CGFloat, _ x: CGFlo
 
 /// `a` then `b`: the matrix product a · b.
 public func CATransform3DConcat(_ a: CATransform3D, _ b: CATransform3D) -> CATransform3D {
-    let x = a.rows, y = b.rows
-    var r = [[CGFloat]](repeating: [0, 0, 0, 0], count: 4)
-    for i in 0..<4 {
-        for j in 0..<4 {
-            r[i][j] = x[i][0] * y[0][j] + x[i][1] * y[1][j] + x[i][2] * y[2][j] + x[i][3] * y[3][j]
-        }
-    }
-    return CATransform3D(rows: r)
+    CATransform3D(
+        m11: a.m11 * b.m11 + a.m12 * b.m21 + a.m13 * b.m31 + a.m14 * b.m41,
+        m12: a.m11 * b.m12 + a.m12 * b.m22 + a.m13 * b.m32 + a.m14 * b.m42,
+        m13: a.m11 * b.m13 + a.m12 * b.m23 + a.m13 * b.m33 + a.m14 * b.m43,
+        m14: a.m11 * b.m14 + a.m12 * b.m24 + a.m13 * b.m34 + a.m14 * b.m44,
+        m21: a.m21 * b.m11 + a.m22 * b.m21 + a.m23 * b.m31 + a.m24 * b.m41,
+        m22: a.m21 * b.m12 + a.m22 * b.m22 + a.m23 * b.m32 + a.m24 * b.m42,
+        m23: a.m21 * b.m13 + a.m22 * b.m23 + a.m23 * b.m33 + a.m24 * b.m43,
+        m24: a.m21 * b.m14 + a.m22 * b.m24 + a.m23 * b.m34 + a.m24 * b.m44,
+        m31: a.m31 * b.m11 + a.m32 * b.m21 + a.m33 * b.m31 + a.m34 * b.m41,
+        m32: a.m31 * b.m12 + a.m32 * b.m22 + a.m33 * b.m32 + a.m34 * b.m42,
+        m33: a.m31 * b.m13 + a.m32 * b.m23 + a.m33 * b.m33 + a.m34 * b.m43,
+        m34: a.m31 * b.m14 + a.m32 * b.m24 + a.m33 * b.m34 + a.m34 * b.m44,
+        m41: a.m41 * b.m11 + a.m42 * b.m21 + a.m43 * b.m31 + a.m44 * b.m41,
+        m42: a.m41 * b.m12 + a.m42 * b.m22 + a.m43 * b.m32 + a.m44 * b.m42,
+        m43: a.m41 * b.m13 + a.m42 * b.m23 + a.m43 * b.m33 + a.m44 * b.m43,
+        m44: a.m41 * b.m14 + a.m42 * b.m24 + a.m43 * b.m34 + a.m44 * b.m44)
 }
 
 /// The inverse of `t`, or `t` unchanged when it has none, as Apple's.
@@ -150,8 +159,12 @@ package struct DecomposedTransform: Equatable, Sendable {
             var pm = m
             for i in 0..<3 { pm[i][3] = 0 }
             pm[3][3] = 1
+            // pm's last column is (0, 0, 0, 1): it is invertible when its upper 3×3 is.
+            let det = pm[0][0] * (pm[1][1] * pm[2][2] - pm[1][2] * pm[2][1])
+                - pm[0][1] * (pm[1][0] * pm[2][2] - pm[1][2] * pm[2][0])
+                + pm[0][2] * (pm[1][0] * pm[2][1] - pm[1][1] * pm[2][0])
+            guard abs(det) > 1e-12 else { return nil }
             let inv = CATransform3DInvert(CATransform3D(rows: pm.map { $0.map { CGFloat($0) } }))
-            guard inv != CATransform3D(rows: pm.map { $0.map { CGFloat($0) } }) || pm == [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]] else { return nil }
             let r = [m[0][3], m[1][3], m[2][3], m[3][3]]
             // perspective = r · (inverse(pm))ᵀ
             let it = inv.rows.map { $0.map { Double($0) } }

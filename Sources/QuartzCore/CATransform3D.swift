@@ -6,9 +6,13 @@ import CoreGraphics
 /// multiplied on the left, so `m41`, `m42`, `m43` hold the translation and `m34` the perspective
 /// term (−1/eye distance).
 public struct CATransform3D: Equatable, Hashable, Sendable {
+    /// Row 1: the image of the x axis.
     public var m11: CGFloat, m12: CGFloat, m13: CGFloat, m14: CGFloat
+    /// Row 2: the image of the y axis.
     public var m21: CGFloat, m22: CGFloat, m23: CGFloat, m24: CGFloat
+    /// Row 3: the image of the z axis (m34: the perspective term).
     public var m31: CGFloat, m32: CGFloat, m33: CGFloat, m34: CGFloat
+    /// Row 4: the translation (m41, m42, m43) and m44.
     public var m41: CGFloat, m42: CGFloat, m43: CGFloat, m44: CGFloat
 
     /// The zero matrix, as `CATransform3D()` is in Swift.
@@ -19,6 +23,7 @@ public struct CATransform3D: Equatable, Hashable, Sendable {
         m41 = 0; m42 = 0; m43 = 0; m44 = 0
     }
 
+    /// A transform with the given elements.
     public init(m11: CGFloat, m12: CGFloat, m13: CGFloat, m14: CGFloat,
                 m21: CGFloat, m22: CGFloat, m23: CGFloat, m24: CGFloat,
                 m31: CGFloat, m32: CGFloat, m33: CGFloat, m34: CGFloat,

@@ -58,6 +58,24 @@ let beginAtZero: CFTimeInterval = 1e-100
         #expect(evaluated(title, at: nil).opacity == 0)
     }
 
+    @Test func a15SecondTitleFadesInAndOut() {
+        let title = CALayer()
+        title.opacity = 0
+        let fade = CAKeyframeAnimation(keyPath: "opacity")
+        fade.values = [0, 1, 1, 0]
+        fade.keyTimes = [0, 0.2, 0.8, 1]
+        fade.beginTime = 5.5
+        fade.duration = 4
+        fade.isRemovedOnCompletion = false
+        title.add(fade, forKey: nil)
+        #expect(evaluated(title, at: 5.4).opacity == 0)
+        #expect(close(Double(evaluated(title, at: 5.9).opacity), 0.5, 1e-6))
+        #expect(close(Double(evaluated(title, at: 6.3).opacity), 1, 1e-6))
+        #expect(close(Double(evaluated(title, at: 8.7).opacity), 1, 1e-6))
+        #expect(close(Double(evaluated(title, at: 9.1).opacity), 0.5, 1e-6))
+        #expect(evaluated(title, at: 9.6).opacity == 0)
+    }
+
     /// The A15 title 2 image: spin about y to −4π from 5.7 s for 1.6 s, pop to 1.3 from 6.8 s.
     func spinningImage() -> CALayer {
         let image = CALayer()

@@ -36,6 +36,13 @@ class BadgeLayer: CALayer {
     var names: [String] = []
 }
 
+/// A delegate that lays out: its sublayers fill it.
+final class FillLayout: CALayerDelegate {
+    func layoutSublayers(of layer: CALayer) {
+        for s in layer.sublayers ?? [] { s.frame = layer.bounds }
+    }
+}
+
 /// A delegate that draws.
 final class Painter: CALayerDelegate {
     var calls = 0
@@ -259,6 +266,19 @@ final class Painter: CALayerDelegate {
         #expect(rep.instances.count == 3 && node.sublayers.isEmpty)
         #expect(rep.instances.map { Double($0[0].opacity) } == [0.75, 0.5, 0.25])
         #expect(rep.instanceTransform == CATransform3DMakeTranslation(10, 0, 0))
+    }
+
+    @Test func renderTreeLaysOutFirst() {
+        let root = CALayer()
+        let layout = FillLayout()
+        root.delegate = layout
+        let child = CALayer()
+        root.addSublayer(child)
+        root.bounds = CGRect(x: 0, y: 0, width: 64, height: 32)
+        let tree = root.renderTree(at: nil)
+        #expect(tree.sublayers[0].bounds == CGRect(x: 0, y: 0, width: 64, height: 32))
+        #expect(tree.sublayers[0].position == CGPoint(x: 32, y: 16))
+        #expect(!root.needsLayout())
     }
 
     @Test func keyValueCodingForAnimatableKeys() {

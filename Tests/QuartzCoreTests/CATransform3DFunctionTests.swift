@@ -58,6 +58,11 @@ import Testing
         t = CATransform3DConcat(t, CATransform3DMakeTranslation(7, 8, 9))
         let d = try #require(DecomposedTransform(t))
         #expect(close(d.transform, t, 1e-9))
+        // With perspective.
+        var p = CATransform3DMakeRotation(0.4, 0, 1, 0)
+        p.m34 = -1.0 / 1000
+        let dp = try #require(DecomposedTransform(p))
+        #expect(close(dp.transform, p, 1e-9))
         // Halfway between identity and a z rotation of 1 rad is a rotation of 0.5 rad.
         let id = try #require(DecomposedTransform(CATransform3DIdentity))
         let r = try #require(DecomposedTransform(CATransform3DMakeRotation(1, 0, 0, 1)))
