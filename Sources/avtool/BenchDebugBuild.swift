@@ -10,7 +10,8 @@ import AVFoundation
 /// root, git-ignored) and times, best of `repeats`: decoding 10 s of 720p30 H.264 to 32BGRA
 /// through AVAssetReader, ten exact thumbnails through AVAssetImageGenerator, writing 150
 /// 640×360 JPEG images drawn with CGContext into 1280×720 pool buffers as H.264
-/// (AVAssetWriterInputPixelBufferAdaptor), and an AVAssetExportPreset640x480 export. The inputs
+/// (AVAssetWriterInputPixelBufferAdaptor), and an AVAssetExportPreset640x480 export, plain and with
+/// a fading text title, a turning shape and a watermark drawn by AVVideoCompositionCoreAnimationTool. The inputs
 /// are made once in `dir` with ffmpeg. Figures are the client's own timing of each task (process
 /// start-up excluded). Prints one line per task; returns (task, debug, release) seconds.
 @discardableResult
@@ -52,6 +53,7 @@ func benchDebugBuild(in dir: URL, repeats: Int) throws -> [(task: String, debug:
         ("10 exact thumbnails, 720p", ["thumbnails", movie.path]),
         ("images-to-movie 150 × 640×360 → 720p", ["images-to-movie", images.path, out.appendingPathComponent("movie.mp4").path]),
         ("export Preset640x480, 10 s 720p", ["export", movie.path, out.appendingPathComponent("export.mp4").path]),
+        ("… with titles (Core Animation tool)", ["titled-export", movie.path, out.appendingPathComponent("titled.mp4").path]),
     ]
     // Wall time is what a user waits for, but on a busy machine a multithreaded task's wall time
     // swings with the load; the CPU time (user + system, whole process) is steadier, so both

@@ -116,8 +116,77 @@ func export(_ url: URL, _ out: URL) throws -> Int {
     return 1
 }
 
+/// The same export with Core Animation on top: a title (text over a rounded panel) fading in and
+/// out, a turning shape and a static watermark, through AVVideoCompositionCoreAnimationTool.
+func titledExport(_ url: URL, _ out: URL) throws -> Int {
+    try? FileManager.default.removeItem(at: out)
+    let asset = AVURLAsset(url: url)
+    let composition = AVMutableVideoComposition(propertiesOf: asset)
+    let size = composition.renderSize
+    let parent = CALayer(), video = CALayer()
+    parent.frame = CGRect(origin: .zero, size: size)
+    video.frame = parent.frame
+    parent.isGeometryFlipped = true
+    parent.addSublayer(video)
+    let title = CALayer()
+    title.frame = CGRect(x: size.width * 0.2, y: size.height * 0.6, width: size.width * 0.6, height: 90)
+    title.backgroundColor = CGColor(red: 0, green: 0, blue: 0, alpha: 0.6)
+    title.cornerRadius = 12
+    title.opacity = 0
+    let text = CATextLayer()
+    text.frame = title.bounds.insetBy(dx: 10, dy: 10)
+    text.string = "Debug builds stay fast"
+    text.font = "Helvetica-Bold" as CFTypeRef
+    text.fontSize = 48
+    text.alignmentMode = .center
+    title.addSublayer(text)
+    let fade = CAKeyframeAnimation(keyPath: "opacity")
+    fade.values = [0, 1, 1, 0]
+    fade.keyTimes = [0, 0.2, 0.8, 1]
+    fade.beginTime = AVCoreAnimationBeginTimeAtZero
+    fade.duration = 8
+    fade.isRemovedOnCompletion = false
+    title.add(fade, forKey: "fade")
+    parent.addSublayer(title)
+    let star = CAShapeLayer()
+    let path = CGMutablePath()
+    for k in 0..<10 {
+        let r: CGFloat = k % 2 == 0 ? 40 : 16, a = CGFloat(k) * .pi / 5
+        let p = CGPoint(x: 50 + r * sin(a), y: 50 - r * cos(a))
+        if k == 0 { path.move(to: p) } else { path.addLine(to: p) }
+    }
+    path.closeSubpath()
+    star.path = path
+    star.fillColor = CGColor(red: 1, green: 0.8, blue: 0, alpha: 1)
+    star.frame = CGRect(x: 40, y: 40, width: 100, height: 100)
+    let spin = CABasicAnimation(keyPath: "transform.rotation.z")
+    spin.toValue = 2 * Double.pi
+    spin.duration = 3
+    spin.repeatCount = .greatestFiniteMagnitude
+    spin.beginTime = AVCoreAnimationBeginTimeAtZero
+    spin.isRemovedOnCompletion = false
+    star.add(spin, forKey: "spin")
+    parent.addSublayer(star)
+    let mark = CATextLayer()
+    mark.string = "© Linux"
+    mark.fontSize = 20
+    mark.frame = CGRect(x: size.width - 130, y: size.height - 40, width: 120, height: 30)
+    mark.opacity = 0.8
+    parent.addSublayer(mark)
+    composition.animationTool = AVVideoCompositionCoreAnimationTool(postProcessingAsVideoLayer: video, in: parent)
+    guard let session = AVAssetExportSession(asset: asset, presetName: AVAssetExportPreset640x480) else { fail("no export session") }
+    session.outputURL = out
+    session.outputFileType = .mp4
+    session.videoComposition = composition
+    let done = DispatchSemaphore(value: 0)
+    session.exportAsynchronously { done.signal() }
+    done.wait()
+    guard session.status == .completed else { fail("titled export failed: \(String(describing: session.error))") }
+    return 1
+}
+
 let arguments = CommandLine.arguments.dropFirst()
-guard let task = arguments.first else { fail("usage: DebugClient decode|thumbnails|images-to-movie|export ARGS") }
+guard let task = arguments.first else { fail("usage: DebugClient decode|thumbnails|images-to-movie|export|titled-export ARGS") }
 let paths = arguments.dropFirst().map { URL(fileURLWithPath: $0) }
 let start = Date()
 do {
@@ -127,6 +196,7 @@ do {
     case ("thumbnails", 1): count = try thumbnails(paths[0])
     case ("images-to-movie", 2): count = try imagesToMovie(paths[0], paths[1])
     case ("export", 2): count = try export(paths[0], paths[1])
+    case ("titled-export", 2): count = try titledExport(paths[0], paths[1])
     default: fail("unknown task or wrong arguments: \(task)")
     }
     guard count > 0 else { fail("\(task) produced nothing") }
