@@ -49,9 +49,13 @@ package final class LayerRenderer: Sendable {
     }
 
     private let state = Mutex(State())
+    private let cachesStaticSubtrees: Bool
 
-    /// A renderer with an empty cache.
-    package init() {}
+    /// A renderer with an empty cache; `cachesStaticSubtrees` false draws every layer every
+    /// frame (for comparisons).
+    package init(cachesStaticSubtrees: Bool = true) {
+        self.cachesStaticSubtrees = cachesStaticSubtrees
+    }
 
     /// The cache counters since the renderer was made.
     package var cacheStatistics: CacheStatistics { state.withLock { $0.statistics } }
@@ -67,7 +71,7 @@ package final class LayerRenderer: Sendable {
                             rootFlipped: context.ctm.a * context.ctm.d - context.ctm.b * context.ctm.c < 0)
             let target = Target(context: context, clip: PixelRect(x: 0, y: 0, width: context.width, height: context.height))
             let root = reduce(layerMatrix(tree)).concatenating(LayerProjection(context.ctm))
-            pass.render(tree, root, into: target, caching: true)
+            pass.render(tree, root, into: target, caching: cachesStaticSubtrees)
             // Keep only what this frame used.
             state.cache = pass.cache.filter { $0.value.lastFrame == state.frame }
             state.statistics = pass.statistics
@@ -353,10 +357,16 @@ package final class LayerRenderer: Sendable {
         private mutating func drawContent(_ layer: RenderLayer, _ p: LayerProjection, into target: Target,
                                           alpha: CGFloat, caching: Bool) {
             switch layer.content {
-            case .none, .text, .shape, .gradient:
-                // Text, shapes and gradients need CoreGraphics' paths, gradients and text layout
-                // (not drawn yet).
+            case .none:
                 break
+            case .text(let text):
+                LayerContentPainter.drawText(text, bounds: layer.bounds, flipped: layer.contentsAreFlipped, p,
+                                             in: target.context, visible: target.clip.cgRect, alpha: alpha)
+            case .shape(let shape):
+                LayerContentPainter.drawShape(shape, p, in: target.context, visible: target.clip.cgRect, alpha: alpha)
+            case .gradient(let gradient):
+                LayerContentPainter.drawGradient(gradient, bounds: layer.bounds, p, in: target.context,
+                                                 visible: target.clip.cgRect, alpha: alpha)
             case .replicator(let replicator):
                 let center = CGPoint(x: layer.bounds.midX, y: layer.bounds.midY)
                 let about = multiply(multiply(translation3D(-center.x, -center.y, 0), replicator.instanceTransform),
@@ -620,6 +630,25 @@ package final class LayerRenderer: Sendable {
             if offset.width.isFinite, offset.height.isFinite {
                 own = own.union(b.offsetBy(dx: offset.width, dy: offset.height).insetBy(dx: -reach, dy: -reach))
             }
+        }
+        if case .shape(let shape) = layer.content, let path = shape.path {
+            // A path may reach outside the bounds; its control points hold it, plus the stroke.
+            var box = CGRect.null
+            for element in path.elements {
+                let points: [CGPoint]
+                switch element {
+                case .move(let p), .line(let p): points = [p]
+                case .quad(let c, let p): points = [c, p]
+                case .cubic(let c1, let c2, let p): points = [c1, c2, p]
+                case .close: points = []
+                }
+                for point in points where point.x.isFinite && point.y.isFinite {
+                    box = box.union(CGRect(origin: point, size: .zero))
+                }
+            }
+            let width = shape.lineWidth.isFinite ? abs(shape.lineWidth) : 0
+            let reach = width * max(1, shape.lineJoin == "miter" ? min(shape.miterLimit, 100) : 1)
+            if !box.isNull { own = own.union(box.insetBy(dx: -reach - 1, dy: -reach - 1)) }
         }
         if let r = project(own) { result = result.union(r) }
         if case .replicator(let r) = layer.content {
