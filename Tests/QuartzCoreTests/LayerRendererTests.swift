@@ -245,6 +245,16 @@ private func rotation(_ angle: CGFloat, x: CGFloat, y: CGFloat, z: CGFloat) -> C
         #expect(soft.pixel(50, 31).a > 40 && soft.pixel(50, 31).a < 215)
         #expect(soft.pixel(50, 36).a > 230)
         #expect(soft.pixel(50, 19).a == 0)                                 // beyond 3σ
+        // A wide blur (σ 12, computed at a reduced scale): a 20-point square blurred by a
+        // Gaussian of σ 12 keeps erf(10/(12√2)) · ½erf(20/(12√2)) ≈ 0.27 of its alpha 10 points
+        // below its centre.
+        let wide = Canvas(100, 80)
+        layer.shadowRadius = 12
+        LayerRenderer().draw(root(markers[0], 100, 80, [layer]), in: wide.context)
+        wide.dump("wideshadow")
+        #expect(abs(wide.pixel(50, 30).a - 69) <= 8, "\(wide.pixel(50, 30))")
+        #expect(abs(wide.pixel(30, 40).a - 30) <= 8, "\(wide.pixel(30, 40))")   // 20 to the side: 0.595 · 0.197
+        #expect(wide.pixel(50, 45) == whitePixel)
     }
 }
 
@@ -393,5 +403,59 @@ private func rotation(_ angle: CGFloat, x: CGFloat, y: CGFloat, z: CGFloat) -> C
         LayerRenderer().draw(root(markers[0], 64, 48, [huge, nan, infinite, singular, zero]), in: canvas.context)
         // The huge layer covers the canvas at half opacity; the broken ones draw nothing.
         #expect(canvas.pixel(32, 24).isClose(to: Pixel(r: 0, g: 0, b: 128, a: 191), tolerance: 1))   // over its half-opaque shadow
+    }
+}
+
+@Suite struct LayerRendererReplicatorTests {
+    let markers = (0..<4).map { _ in LayerMarker() }
+
+    @Test func copiesAreTransformedAndTinted() {
+        let canvas = Canvas(100, 40)
+        var replicator = solidLayer(markers[1], CGRect(x: 0, y: 0, width: 100, height: 40), nil)
+        var square = solidLayer(markers[2], CGRect(x: 5, y: 15, width: 10, height: 10), white)
+        square.anchorPoint = .zero
+        square.position = CGPoint(x: 5, y: 15)
+        var r = RenderReplicator()
+        r.instanceTransform.m41 = 30   // each copy 30 points right of the one before
+        r.instances = [[square], [square], [square]]
+        r.instanceColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+        r.instanceRedOffset = -0.5     // copy k: red 1 − k/2
+        replicator.content = .replicator(r)
+        var scene = solidLayer(markers[0], CGRect(x: 0, y: 0, width: 100, height: 40), nil)
+        scene.sublayers = [replicator]
+        LayerRenderer().draw(scene, in: canvas.context)
+        #expect(canvas.pixel(10, 20) == whitePixel)
+        #expect(canvas.pixel(40, 20).isClose(to: Pixel(r: 128, g: 255, b: 255, a: 255), tolerance: 1))
+        #expect(canvas.pixel(70, 20).isClose(to: Pixel(r: 0, g: 255, b: 255, a: 255), tolerance: 1))
+        #expect(canvas.pixel(25, 20) == .clear && canvas.pixel(90, 20) == .clear)
+    }
+}
+
+@Suite struct LayerRendererWatermarkTests {
+    let markers = (0..<4).map { _ in LayerMarker() }
+
+    @Test func staticWatermarkOverVideoIsCompositedFromItsSurface() throws {
+        var buffer: CVPixelBuffer?
+        #expect(CVPixelBufferCreate(nil, 16, 16, kCVPixelFormatType_32BGRA, nil, &buffer) == kCVReturnSuccess)
+        let frame = try #require(buffer)
+        var video = solidLayer(markers[1], CGRect(x: 0, y: 0, width: 160, height: 90), nil)
+        video.contents = .pixelBuffer(frame)
+        var watermark = solidLayer(markers[2], CGRect(x: 100, y: 10, width: 50, height: 20), nil)
+        watermark.content = .text(RenderText(runs: [RenderTextRun(text: "AV", fontName: "Helvetica", fontSize: 16,
+                                                                  color: white)]))
+        var scene = solidLayer(markers[0], CGRect(x: 0, y: 0, width: 160, height: 90), nil)
+        scene.sublayers = [video, watermark]
+        let renderer = LayerRenderer()
+        var frames: [Data] = []
+        for _ in 0..<4 {
+            let canvas = Canvas(160, 90)
+            renderer.draw(scene, in: canvas.context)
+            frames.append(canvas.bytes)
+        }
+        // The text was laid out and drawn once, then composited from its surface three times;
+        // the video layer (new pixels every frame) is never cached.
+        #expect(renderer.cacheStatistics == .init(rendered: 1, reused: 3))
+        #expect(frames.allSatisfy { $0 == frames[0] })
+        #expect(frames[0].contains { $0 != 0 })
     }
 }
