@@ -212,8 +212,29 @@ package final class LayerRenderer: Sendable {
         /// resolution its projection needs (clamped), then composited through the homography.
         private mutating func renderProjected(_ layer: RenderLayer, _ p: LayerProjection, into target: Target,
                                               caching: Bool) {
-            guard let local = LayerRenderer.extent(of: layer, .identity), !local.isInfinite,
+            guard var local = LayerRenderer.extent(of: layer, .identity), !local.isInfinite,
                   local.width > 0, local.height > 0 else { return }
+            // Only the part of the layer that lands on the visible area: the clip's preimage
+            // (its corners all in front of the eye, the preimage of a rectangle is a convex quad).
+            if let inverse = p.inverted() {
+                let clip = target.clip.cgRect
+                var visible = CGRect.null
+                var valid = true
+                for (x, y) in [(clip.minX, clip.minY), (clip.maxX, clip.minY), (clip.maxX, clip.maxY), (clip.minX, clip.maxY)] {
+                    let h = inverse.homogeneous(Double(x), Double(y))
+                    let q = CGPoint(x: h.x / h.w, y: h.y / h.w)
+                    guard (h.w > 0) == (inverse.homogeneous(Double(clip.midX), Double(clip.midY)).w > 0),
+                          q.x.isFinite, q.y.isFinite else {
+                        valid = false
+                        break
+                    }
+                    visible = visible.union(CGRect(origin: q, size: .zero))
+                }
+                if valid {
+                    local = local.intersection(visible.insetBy(dx: -2, dy: -2))
+                    guard !local.isNull, local.width > 0, local.height > 0 else { return }
+                }
+            }
             // Every corner must be in front of the eye.
             let corners = [CGPoint(x: local.minX, y: local.minY), CGPoint(x: local.maxX, y: local.minY),
                            CGPoint(x: local.maxX, y: local.maxY), CGPoint(x: local.minX, y: local.maxY)]

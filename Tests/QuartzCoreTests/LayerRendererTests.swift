@@ -126,6 +126,19 @@ private func rotation(_ angle: CGFloat, x: CGFloat, y: CGFloat, z: CGFloat) -> C
         #expect(canvas.pixel(Int(right) - 1, 100 + Int(farHalf) - 2) == redPixel)
     }
 
+    @Test func hugeCardInPerspectiveDrawsItsVisiblePart() {
+        // 16384 points wide: its far half reaches behind the eye (w < 0); what the canvas shows
+        // is in front and drawn from a surface the size of that part.
+        let canvas = Canvas(400, 200)
+        var card = solidLayer(markers[1], CGRect(x: 200 - 8192, y: 100 - 8192, width: 16384, height: 16384), red)
+        card.transform = rotation(.pi / 6, x: 0, y: 1, z: 0)
+        var scene = root(markers[0], 400, 200, [card])
+        scene.sublayerTransform.m34 = -1.0 / 1000
+        LayerRenderer().draw(scene, in: canvas.context)
+        #expect(canvas.pixel(200, 100) == redPixel)
+        #expect(canvas.pixel(2, 2) == redPixel && canvas.pixel(397, 197) == redPixel)
+    }
+
     @Test func edgeOnCardDrawsNothing() {
         let (canvas, scene) = card(angle: .pi / 2)
         LayerRenderer().draw(scene, in: canvas.context)
