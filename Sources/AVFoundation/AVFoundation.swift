@@ -1,8 +1,10 @@
 // The umbrella: `import AVFoundation` brings in Core Media, Core Video, the Core Graphics
-// subset, ImageIO and VideoToolbox, as it does on Apple platforms.
+// subset, Quartz Core (CALayer and its animations), ImageIO and VideoToolbox, as it does on Apple
+// platforms.
 @_exported import CoreMedia
 @_exported import CoreVideo
 @_exported import CoreGraphics
+@_exported import QuartzCore
 @_exported import CoreAudioTypes
 @_exported import ImageIO
 @_exported import UniformTypeIdentifiers

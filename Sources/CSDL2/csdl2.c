@@ -48,6 +48,7 @@ static void load(void) {
     AVF_SDL_SYMBOL(RenderPresent, "SDL_RenderPresent");
     AVF_SDL_SYMBOL(PollEvent, "SDL_PollEvent");
     AVF_SDL_SYMBOL(SetYUVConversionMode, "SDL_SetYUVConversionMode");
+    AVF_SDL_SYMBOL(SetTextureBlendMode, "SDL_SetTextureBlendMode");
 #undef AVF_SDL_SYMBOL
     loaded = &api;
 }

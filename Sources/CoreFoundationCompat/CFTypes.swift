@@ -37,6 +37,8 @@ public typealias CFURL = NSURL
 public typealias CFTypeRef = AnyObject
 /// A Core Foundation index or count.
 public typealias CFIndex = Int
+/// A time interval in seconds (`CACurrentMediaTime()`, Core Animation's timing).
+public typealias CFTimeInterval = Double
 /// A Core Foundation type identifier (`CFGetTypeID`, `CFStringGetTypeID()`, …).
 public typealias CFTypeID = UInt
 /// A bit field of Core Foundation option flags.

@@ -104,4 +104,10 @@ open class AVMutableVideoComposition: AVVideoComposition, @unchecked Sendable {
         get { storedSourceSampleDataTrackIDs }
         set { storedSourceSampleDataTrackIDs = newValue }
     }
+
+    /// The Core Animation tool rendering layers with the composed frames; nil for none.
+    open override var animationTool: AVVideoCompositionCoreAnimationTool? {
+        get { storedAnimationTool }
+        set { storedAnimationTool = newValue }
+    }
 }

@@ -22,6 +22,7 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
     var storedColorYCbCrMatrix: String?
     var storedColorTransferFunction: String?
     var storedSourceSampleDataTrackIDs: [CMPersistentTrackID] = []
+    var storedAnimationTool: AVVideoCompositionCoreAnimationTool?
 
     public override init() {
         super.init()
@@ -63,6 +64,11 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
 
     /// The timed-metadata tracks whose samples a custom compositor receives.
     open var sourceSampleDataTrackIDs: [CMPersistentTrackID] { storedSourceSampleDataTrackIDs }
+
+    /// The Core Animation tool that renders layers over (or as a source of) the composed frames
+    /// in exports, reader outputs and image generators; nil for none. Players refuse a
+    /// composition that has one.
+    open var animationTool: AVVideoCompositionCoreAnimationTool? { storedAnimationTool }
 
     /// A video composition that presents the video tracks of `asset`, after loading what it
     /// needs (see `init(propertiesOf:)`).
@@ -111,6 +117,7 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
         copy.storedColorYCbCrMatrix = storedColorYCbCrMatrix
         copy.storedColorTransferFunction = storedColorTransferFunction
         copy.storedSourceSampleDataTrackIDs = storedSourceSampleDataTrackIDs
+        copy.storedAnimationTool = storedAnimationTool
         return copy
     }
 

@@ -27,6 +27,8 @@ final class VideoCompositionSession: @unchecked Sendable {
     let outputFormats: [OSType]
     /// The size the consumer takes (nil: the render context's); frames are scaled to it.
     let outputSize: (width: Int, height: Int)?
+    /// The composition's Core Animation tool at work (nil without one).
+    let animation: CoreAnimationRendering?
 
     /// Makes the session for `composition`. `outputFormats`: the pixel formats
     /// the consumer takes, best first (empty: any); the built-in compositor renders the first
@@ -43,7 +45,10 @@ final class VideoCompositionSession: @unchecked Sendable {
         if let type = composition.customVideoCompositorClass {
             compositor = type.init()
         } else {
-            compositor = BuiltInVideoCompositor(outputFormats: outputFormats)
+            // The Core Animation tool draws over the composed frame in 32-bit BGRA: the built-in
+            // compositor renders that directly.
+            compositor = BuiltInVideoCompositor(outputFormats: composition.animationTool == nil ? outputFormats
+                                                                                                : [kCVPixelFormatType_32BGRA])
         }
         let required = compositor.requiredPixelBufferAttributesForRenderContext
         renderContext = try AVVideoCompositionRenderContext(composition: composition, attributes: required)
@@ -61,6 +66,12 @@ final class VideoCompositionSession: @unchecked Sendable {
             }
         }
         sourceSettings = settings
+        if let tool = composition.animationTool {
+            let size = renderContext.size
+            animation = try CoreAnimationRendering(tool: tool, width: Int(size.width), height: Int(size.height))
+        } else {
+            animation = nil
+        }
         compositor.renderContextChanged(renderContext)
     }
 

@@ -223,6 +223,8 @@ private final class ComposedFrames {
     private let condition = NSCondition()
     private var interrupted = false
     private var samples = ImageSampleBuffers()
+    /// Sample buffers around the Core Animation tool's additional-layer frames.
+    private var layerSamples = ImageSampleBuffers()
     private var black: CVPixelBuffer?
     private var conversionPool: (pool: CVPixelBufferPool, format: OSType, width: Int, height: Int)?
 
@@ -276,6 +278,10 @@ private final class ComposedFrames {
             pending.removeFirst()
             switch outcome {
             case .frame(let buffer):
+                if let animation = session.animation, animation.tool.animationLayer != nil {
+                    // The Core Animation tool draws a new frame: never a source picture.
+                    return try sample(animation.postProcess(buffer, at: slot.time), at: slot.time, copy: false)
+                }
                 let shared = copiesSourceFrames && slot.sources.contains { $0 === buffer }
                 return try sample(buffer, at: slot.time, copy: shared)
             case .failed(let error):
@@ -306,10 +312,19 @@ private final class ComposedFrames {
             slot.outcome = .frame(try blackFrame())
             return
         }
-        let all = stage.sources.map(\.trackID)
+        let layerTrack = session.animation?.additionalTrackID
+        let all = stage.sources.map(\.trackID) + (layerTrack.map { [$0] } ?? [])
         let required = VideoCompositionSession.requiredTrackIDs(of: instruction, all: all)
         var frames: [(trackID: CMPersistentTrackID, sample: CMSampleBuffer)] = []
         for id in required {
+            if id == layerTrack, let animation = session.animation {
+                // The Core Animation tool's additional layer, drawn at this time, is this track's frame.
+                if let image = try animation.additionalFrame(at: t),
+                   let frame = layerSamples.make(image, pts: t, duration: session.frameDuration) {
+                    frames.append((id, frame))
+                }
+                continue
+            }
             guard let k = stage.sources.firstIndex(where: { $0.trackID == id }) else { continue }
             if let frame = try stage.frame(k, at: t) { frames.append((id, frame)) }
         }

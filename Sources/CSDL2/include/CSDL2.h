@@ -33,6 +33,7 @@ typedef struct avf_sdl_api {
     __typeof__(SDL_RenderPresent) *RenderPresent;
     __typeof__(SDL_PollEvent) *PollEvent;
     __typeof__(SDL_SetYUVConversionMode) *SetYUVConversionMode;
+    __typeof__(SDL_SetTextureBlendMode) *SetTextureBlendMode;
 } avf_sdl_api;
 
 /// Loads SDL2 (once per process; thread-safe) and returns its function table, or NULL when the

@@ -1,5 +1,6 @@
 // WindowSink: a window on the desktop showing pixel buffers (SDL2) — the capture preview layer's
 // display, and later the player layer's. One render thread owns every SDL call.
+internal import CPixman
 internal import CSDL2
 import CoreGraphics
 import CoreVideo
@@ -19,6 +20,13 @@ import Foundation
 /// `'420v'`/`'420f'` (NV12) buffers are uploaded as NV12 textures (SDL converts with the
 /// buffer's matrix: full range as JPEG, else BT.709 from 720 lines up or when tagged 709, BT.601
 /// below); `'BGRA'` as 32-bit textures; other formats are converted to `'BGRA'` first.
+///
+/// An overlay (`setOverlay(_:)`: a premultiplied 32-bit BGRA picture of the window's size — the
+/// preview layer's sublayers) is drawn over the picture, stretched to the window, source-over.
+/// SDL's software renderer has no premultiplied blend mode, so the overlay goes on in two
+/// passes of its standard ones: the destination is multiplied by (1 − α) (`MOD` with an opaque
+/// texture of 1 − α, made by pixman once per overlay), then the premultiplied colours are added
+/// (`ADD` with the overlay uploaded as opaque RGB888, so SDL does not multiply by α again).
 ///
 /// Without a display — no `DISPLAY` or `WAYLAND_DISPLAY`, `AVFOUNDATION_PREVIEW=off`, SDL2
 /// missing, or SDL failing to start or to make the window — the sink is `.headless` with the
@@ -62,6 +70,8 @@ package final class WindowSink: @unchecked Sendable {
     private let lock = NSCondition()
     private var _state: State = .headless("opening")
     private var pending: (buffer: CVPixelBuffer, source: CGRect?)?
+    /// An overlay not yet uploaded (`.some(nil)`: remove the overlay).
+    private var pendingOverlay: CVPixelBuffer??
     private var _presented = 0
     private var _received = 0
     private var _placer: Placer
@@ -113,6 +123,18 @@ package final class WindowSink: @unchecked Sendable {
         if showing { SDLRenderThread.shared.wake(redraw: nil) }
     }
 
+    /// Draws `overlay` — a premultiplied 32-bit BGRA picture, stretched over the window — on top
+    /// of the picture from now on (nil removes it); the window is redrawn at once. The buffer is
+    /// read on the render thread.
+    package func setOverlay(_ overlay: CVPixelBuffer?) {
+        let showing = lock.withLock { () -> Bool in
+            guard _state == .showing else { return false }
+            pendingOverlay = .some(overlay)
+            return true
+        }
+        if showing { SDLRenderThread.shared.wake(redraw: self) }
+    }
+
     /// Changes the window's title. Returns at once.
     package func setTitle(_ title: String) {
         guard lock.withLock({ _state == .showing }) else { return }
@@ -149,6 +171,14 @@ package final class WindowSink: @unchecked Sendable {
     }
 
     // MARK: Render-thread side
+
+    fileprivate func takePendingOverlay() -> CVPixelBuffer?? {
+        lock.withLock {
+            let overlay = pendingOverlay
+            pendingOverlay = nil
+            return overlay
+        }
+    }
 
     fileprivate func takePending() -> (buffer: CVPixelBuffer, source: CGRect?)? {
         lock.withLock {
@@ -189,6 +219,11 @@ fileprivate final class SDLWindow {
     var textureSize = (width: 0, height: 0)
     /// The part of the texture shown (texture pixels).
     var lastSource: CGRect = .zero
+    /// The overlay's two passes: 1 − α as an opaque picture (MOD), and the premultiplied colours
+    /// as opaque RGB (ADD).
+    var overlayInverseAlpha: OpaquePointer?
+    var overlayColour: OpaquePointer?
+    var overlaySize = (width: 0, height: 0)
     weak var sink: WindowSink?
 
     init(window: OpaquePointer, renderer: OpaquePointer, id: UInt32, sink: WindowSink) {
@@ -394,6 +429,8 @@ private final class SDLRenderThread: @unchecked Sendable {
         windows.remove(at: index)
         redraw.remove(ObjectIdentifier(window))
         if let texture = window.texture { api.DestroyTexture(texture) }
+        if let texture = window.overlayInverseAlpha { api.DestroyTexture(texture) }
+        if let texture = window.overlayColour { api.DestroyTexture(texture) }
         api.DestroyRenderer(window.renderer)
         api.DestroyWindow(window.window)
         stopVideoIfIdle()
@@ -421,6 +458,10 @@ private final class SDLRenderThread: @unchecked Sendable {
 
     private func render(_ window: SDLWindow, _ api: avf_sdl_api) {
         guard let sink = window.sink else { return }
+        if let overlay = sink.takePendingOverlay() {
+            uploadOverlay(overlay, to: window, api)
+            redraw.insert(ObjectIdentifier(window))
+        }
         if let frame = sink.takePending() {
             // A frame that cannot be uploaded (a format the converter does not read) is dropped;
             // the window keeps the previous picture.
@@ -489,6 +530,54 @@ private final class SDLRenderThread: @unchecked Sendable {
         return status == 0
     }
 
+    /// Makes (or removes, for nil) the window's overlay textures from a premultiplied BGRA
+    /// picture.
+    private func uploadOverlay(_ overlay: CVPixelBuffer?, to window: SDLWindow, _ api: avf_sdl_api) {
+        guard let overlay, CVPixelBufferGetPixelFormatType(overlay) == kCVPixelFormatType_32BGRA,
+              CVPixelBufferLockBaseAddress(overlay, .readOnly) == kCVReturnSuccess else {
+            if let texture = window.overlayInverseAlpha { api.DestroyTexture(texture) }
+            if let texture = window.overlayColour { api.DestroyTexture(texture) }
+            window.overlayInverseAlpha = nil
+            window.overlayColour = nil
+            return
+        }
+        defer { CVPixelBufferUnlockBaseAddress(overlay, .readOnly) }
+        let width = CVPixelBufferGetWidth(overlay), height = CVPixelBufferGetHeight(overlay)
+        let stride = CVPixelBufferGetBytesPerRow(overlay)
+        guard let base = CVPixelBufferGetBaseAddress(overlay), width > 0, height > 0, stride % 4 == 0 else { return }
+        if window.overlayColour == nil || window.overlaySize != (width, height) {
+            if let texture = window.overlayInverseAlpha { api.DestroyTexture(texture) }
+            if let texture = window.overlayColour { api.DestroyTexture(texture) }
+            let access = Int32(SDL_TEXTUREACCESS_STREAMING.rawValue)
+            window.overlayInverseAlpha = api.CreateTexture(window.renderer, UInt32(SDL_PIXELFORMAT_RGB888.rawValue), access,
+                                                           Int32(width), Int32(height))
+            window.overlayColour = api.CreateTexture(window.renderer, UInt32(SDL_PIXELFORMAT_RGB888.rawValue), access,
+                                                     Int32(width), Int32(height))
+            window.overlaySize = (width, height)
+            if let texture = window.overlayInverseAlpha { _ = api.SetTextureBlendMode(texture, SDL_BLENDMODE_MOD) }
+            if let texture = window.overlayColour { _ = api.SetTextureBlendMode(texture, SDL_BLENDMODE_ADD) }
+        }
+        guard let inverse = window.overlayInverseAlpha, let colour = window.overlayColour else { return }
+        // 1 − α in every channel: white, then OUT_REVERSE by the overlay (dst × (1 − α)).
+        let inverseStride = width * 4
+        let bits = UnsafeMutableRawPointer.allocate(byteCount: inverseStride * height, alignment: 16)
+        defer { bits.deallocate() }
+        let source = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height),
+                                              base.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        let target = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height),
+                                              bits.assumingMemoryBound(to: UInt32.self), Int32(inverseStride))
+        if let source, let target {
+            var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
+            var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(clamping: width), height: UInt16(clamping: height))
+            pixman_image_fill_rectangles(PIXMAN_OP_SRC, target, &white, 1, &all)
+            pixman_image_composite32(PIXMAN_OP_OUT_REVERSE, source, nil, target, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
+            _ = api.UpdateTexture(inverse, nil, bits, Int32(inverseStride))
+            _ = api.UpdateTexture(colour, nil, base, Int32(stride))
+        }
+        if let source { pixman_image_unref(source) }
+        if let target { pixman_image_unref(target) }
+    }
+
     /// Clears the window to black, draws the texture at its placement and presents.
     private func draw(_ window: SDLWindow, _ api: avf_sdl_api, counted: Bool) {
         var w: Int32 = 0, h: Int32 = 0
@@ -506,6 +595,11 @@ private final class SDLRenderThread: @unchecked Sendable {
                                   w: Int32(clamping: Int(s.width)), h: Int32(clamping: Int(s.height)))
             let flip = placement.flipHorizontally ? SDL_FLIP_HORIZONTAL : SDL_FLIP_NONE
             _ = api.RenderCopyEx(window.renderer, texture, &source, &rect, Double(placement.angle), nil, flip)
+        }
+        if let inverse = window.overlayInverseAlpha, let colour = window.overlayColour {
+            // Premultiplied source-over in two passes: dst × (1 − α), then + colour.
+            _ = api.RenderCopyEx(window.renderer, inverse, nil, nil, 0, nil, SDL_FLIP_NONE)
+            _ = api.RenderCopyEx(window.renderer, colour, nil, nil, 0, nil, SDL_FLIP_NONE)
         }
         api.RenderPresent(window.renderer)
         window.sink?.didPresent(windowSize: size, counted: counted)

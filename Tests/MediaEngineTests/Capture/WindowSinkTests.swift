@@ -170,6 +170,48 @@ struct WindowSinkTests {
         #expect(failures.isEmpty, "turned 90°: \(failures)")
     }
 
+    @Test func anOverlayIsDrawnSourceOverThePictureAndCanBeRemoved() throws {
+        guard let display = display() else { return }
+        let window = (x: 40, y: 320, width: 320, height: 240)
+        let sink = WindowSink(title: "WindowSinkTests overlay", width: window.width, height: window.height,
+                              position: (window.x, window.y))
+        defer { sink.close() }
+        try #require(sink.state == .showing, "\(sink.state)")
+        sink.show(WindowFixtures.quadrants())
+        #expect(sink.waitUntilPresented(count: 1, timeout: 5))
+        // A premultiplied overlay: left half transparent, a right-half band of opaque black
+        // (rows 0–59) and of 50 % white (premultiplied 128,128,128,128) below it.
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &made)
+        let overlay = try #require(made)
+        CVPixelBufferLockBaseAddress(overlay, [])
+        let base = try #require(CVPixelBufferGetBaseAddress(overlay))
+        let stride = CVPixelBufferGetBytesPerRow(overlay)
+        for y in 0 ..< 240 {
+            let row = (base + y * stride).assumingMemoryBound(to: UInt8.self)
+            for x in 0 ..< 320 {
+                let p: [UInt8] = x < 160 ? [0, 0, 0, 0] : (y < 60 ? [0, 0, 0, 255] : [128, 128, 128, 128])
+                for c in 0 ..< 4 { row[4 * x + c] = p[c] }
+            }
+        }
+        CVPixelBufferUnlockBaseAddress(overlay, [])
+        sink.setOverlay(overlay)
+        let c = quadrantCentres((0, 0, 320, 240))
+        // Left: the picture unchanged; top right: black; bottom right: white over white stays
+        // white, the green quadrant's lower rows (y 60–119) become half green + half white.
+        var failures = try WindowFixtures.expectPixels(display, window: window, [
+            (c[0].0, c[0].1, WindowFixtures.red), (c[2].0, c[2].1, WindowFixtures.blue),
+            (240, 30, WindowFixtures.black), (c[3].0, c[3].1, WindowFixtures.white),
+            (240, 90, [128, 255, 128]),
+        ])
+        #expect(failures.isEmpty, "with the overlay: \(failures)")
+        sink.setOverlay(nil)
+        failures = try WindowFixtures.expectPixels(display, window: window, [
+            (c[1].0, c[1].1, WindowFixtures.green), (240, 30, WindowFixtures.green),
+        ])
+        #expect(failures.isEmpty, "overlay removed: \(failures)")
+    }
+
     @Test func newestFrameWinsAndClosingIsClean() throws {
         guard display() != nil else { return }
         let sink = WindowSink(title: "WindowSinkTests close", width: 64, height: 64, position: (760, 40))
