@@ -382,12 +382,11 @@ package final class LayerRenderer: Sendable {
                 break
             case .text(let text):
                 LayerContentPainter.drawText(text, bounds: layer.bounds, flipped: layer.contentsAreFlipped, p,
-                                             in: target.context, visible: target.clip.cgRect, alpha: alpha)
+                                             in: target.context, alpha: alpha)
             case .shape(let shape):
-                LayerContentPainter.drawShape(shape, p, in: target.context, visible: target.clip.cgRect, alpha: alpha)
+                LayerContentPainter.drawShape(shape, p, in: target.context, alpha: alpha)
             case .gradient(let gradient):
-                LayerContentPainter.drawGradient(gradient, bounds: layer.bounds, p, in: target.context,
-                                                 visible: target.clip.cgRect, alpha: alpha)
+                LayerContentPainter.drawGradient(gradient, bounds: layer.bounds, p, in: target.context, alpha: alpha)
             case .replicator(let replicator):
                 let center = CGPoint(x: layer.bounds.midX, y: layer.bounds.midY)
                 let about = multiply(multiply(translation3D(-center.x, -center.y, 0), replicator.instanceTransform),
@@ -475,7 +474,7 @@ package final class LayerRenderer: Sendable {
             guard let cropped else { return }
             let context = target.context
             context.saveGState()
-            setCTM(context, p)
+            setLayerCTM(context, p)
             if layer.contentsAreFlipped {
                 context.translateBy(x: 0, y: destination.minY + destination.maxY)
                 context.scaleBy(x: 1, y: -1)
@@ -526,7 +525,7 @@ package final class LayerRenderer: Sendable {
             if radius <= 0 {
                 let context = target.context
                 context.saveGState()
-                setCTM(context, p)
+                setLayerCTM(context, p)
                 context.setFillColor(color)
                 context.setAlpha(alpha)
                 context.fill(rect)
@@ -546,7 +545,7 @@ package final class LayerRenderer: Sendable {
             if radius <= 0 {
                 let context = target.context
                 context.saveGState()
-                setCTM(context, p)
+                setLayerCTM(context, p)
                 context.setFillColor(color)
                 context.setAlpha(alpha)
                 context.fill([CGRect(x: b.minX, y: b.minY, width: b.width, height: width),
@@ -778,7 +777,7 @@ private func multiply(_ a: CATransform3D, _ b: CATransform3D) -> CATransform3D {
 }
 
 /// Sets the context's CTM to the affine projection `p` (device space is what `p` maps to).
-private func setCTM(_ context: CGContext, _ p: LayerProjection) {
+func setLayerCTM(_ context: CGContext, _ p: LayerProjection) {
     let current = context.ctm
     if current != .identity { context.concatenate(current.inverted()) }
     context.concatenate(p.affine)
