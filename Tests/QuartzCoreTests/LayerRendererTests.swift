@@ -346,6 +346,25 @@ private func rotation(_ angle: CGFloat, x: CGFloat, y: CGFloat, z: CGFloat) -> C
         #expect(w.pixel(25, 50) == redPixel && w.pixel(45, 50) == bluePixel && w.pixel(60, 50) == .clear)
     }
 
+    @Test func filtersAndContentsScaleDecideSamplingAndSize() {
+        // 2×1 pixels, red then blue, magnified 30 times.
+        let image = splitImage(width: 2, height: 1, vertical: false, red, blue)
+        var linear = imageLayer(image, gravity: "resize")
+        linear.magnificationFilter = "linear"
+        let smooth = draw(linear)
+        #expect(smooth.pixel(49, 50).r > 64 && smooth.pixel(49, 50).b > 64)   // blended across the middle
+        var nearest = imageLayer(image, gravity: "resize")
+        nearest.magnificationFilter = "nearest"
+        let sharp = draw(nearest)
+        #expect(sharp.pixel(49, 50) == redPixel && sharp.pixel(50, 50) == bluePixel)
+        // contentsScale 2: a 20×10-pixel image is 10×5 points, centred.
+        var scaled = imageLayer(splitImage(width: 20, height: 10, vertical: false, red, blue), gravity: "center")
+        scaled.contentsScale = 2
+        let half = draw(scaled)
+        #expect(half.pixel(45, 48) == redPixel && half.pixel(54, 51) == bluePixel)
+        #expect(half.pixel(44, 50) == .clear && half.pixel(55, 50) == .clear && half.pixel(50, 53) == .clear)
+    }
+
     @Test func contentsAreFlippedDrawsTheImageUpsideDown() {
         // Red over its first (top) rows, blue below.
         let image = splitImage(width: 10, height: 10, vertical: true, red, blue)
