@@ -1,134 +1,118 @@
-// LayerContentPainter: what CAShapeLayer and CAGradientLayer draw inside their bounds, for the
-// LayerRenderer — paths filled and stroked (strokeStart/strokeEnd trimming the stroke along the
-// path's length) and axial, radial and conic gradients in the unit square of the bounds. The
-// pixels are CoreGraphics' (Cairo for paths, pixman for gradients), on a layer surface: a
-// destination of another layout gets a temporary surface over the part it shows.
+// LayerContentPainter: what CATextLayer, CAShapeLayer and CAGradientLayer draw inside their
+// bounds, for the LayerRenderer — text laid out by CoreGraphics' TextLayout (Pango), paths filled
+// and stroked through CGContext (Cairo; strokeStart/strokeEnd trim the stroke along the path's
+// length), and axial, radial and conic CGGradients over the unit square of the bounds.
 import CoreGraphics
+import Foundation
 
 enum LayerContentPainter {
     /// Draws a shape layer's path: `p` (affine) maps the layer's bounds space to `context`'s
-    /// device space; `visible` bounds what is rasterised.
-    static func drawShape(_ shape: RenderShape, _ p: LayerProjection, in context: CGContext, visible: CGRect,
-                          alpha: CGFloat) {
+    /// device space.
+    static func drawShape(_ shape: RenderShape, _ p: LayerProjection, in context: CGContext, alpha: CGFloat) {
         guard let path = shape.path, !path.elements.isEmpty else { return }
         let start = min(max(shape.strokeStart.isFinite ? shape.strokeStart : 0, 0), 1)
         let end = min(max(shape.strokeEnd.isFinite ? shape.strokeEnd : 1, 0), 1)
-        let stroke = end > start ? shape.strokeColor : nil
-        guard shape.fillColor != nil || stroke != nil else { return }
-        var style = LayerStrokeStyle()
-        style.width = shape.lineWidth
-        style.cap = shape.lineCap
-        style.join = shape.lineJoin
-        style.miterLimit = shape.miterLimit
-        style.dashes = shape.lineDashPattern
-        style.dashPhase = shape.lineDashPhase
-        let trimmed = start > 0 || end < 1 ? trim(path, from: start, to: end) : nil
-        onLayerSurface(context, visible: visible) { surface, offset in
-            surface.drawLayerPath(path, transform: p.concatenating(offset).affine, fill: shape.fillColor,
-                                  evenOdd: shape.fillRule == "even-odd", stroke: stroke, style: style,
-                                  strokePath: trimmed, alpha: alpha)
+        context.saveGState()
+        defer { context.restoreGState() }
+        setLayerCTM(context, p)
+        context.setAlpha(alpha)
+        if let fill = shape.fillColor, fill.alpha > 0 {
+            context.addPath(path)
+            context.setFillColor(fill)
+            context.fillPath(using: shape.fillRule == "even-odd" ? .evenOdd : .winding)
         }
+        guard end > start, let stroke = shape.strokeColor, stroke.alpha > 0,
+              shape.lineWidth > 0, shape.lineWidth.isFinite else { return }
+        context.addPath(start > 0 || end < 1 ? trim(path, from: start, to: end) : path)
+        context.setStrokeColor(stroke)
+        context.setLineWidth(shape.lineWidth)
+        context.setLineCap(shape.lineCap == "round" ? .round : shape.lineCap == "square" ? .square : .butt)
+        context.setLineJoin(shape.lineJoin == "round" ? .round : shape.lineJoin == "bevel" ? .bevel : .miter)
+        context.setMiterLimit(shape.miterLimit)
+        if !shape.lineDashPattern.isEmpty {
+            context.setLineDash(phase: shape.lineDashPhase, lengths: shape.lineDashPattern)
+        }
+        context.strokePath()
     }
 
-    /// Draws a gradient layer's gradient over its bounds.
+    /// Draws a gradient layer's gradient over its bounds. Unit-square points: (0, 0) is the
+    /// bounds' origin corner in the layer's own space.
     static func drawGradient(_ gradient: RenderGradient, bounds: CGRect, _ p: LayerProjection, in context: CGContext,
-                             visible: CGRect, alpha: CGFloat) {
-        guard bounds.width > 0, bounds.height > 0, !gradient.colors.isEmpty,
-              let toLayer = p.inverted(), toLayer.isAffine else { return }
-        let colors = gradient.colors.compactMap(\.layerRGBA)
-        guard colors.count == gradient.colors.count else { return }
-        var locations: [CGFloat]
-        if let given = gradient.locations, given.count == colors.count {
-            locations = given
-        } else {
-            locations = colors.count == 1 ? [0] : (0..<colors.count).map { CGFloat($0) / CGFloat(colors.count - 1) }
-        }
-        locations = locations.map { $0.isFinite ? $0 : 0 }
-        let stops = zip(locations, colors).map { (location: $0, red: $1.red, green: $1.green, blue: $1.blue, alpha: $1.alpha) }
-            .sorted { $0.location < $1.location }
+                             alpha: CGFloat) {
+        guard bounds.width > 0, bounds.height > 0, !gradient.colors.isEmpty else { return }
+        var locations = gradient.locations.flatMap { $0.count == gradient.colors.count ? $0 : nil }
+        locations = locations?.map { $0.isFinite ? $0 : 0 }
+        let made: CGGradient? = locations.map { given in
+            given.withUnsafeBufferPointer {
+                CGGradient(colorsSpace: nil, colors: NSArray(array: gradient.colors), locations: $0.baseAddress)
+            }
+        } ?? CGGradient(colorsSpace: nil, colors: NSArray(array: gradient.colors), locations: nil)
+        guard let cgGradient = made else { return }
         let s = gradient.startPoint, e = gradient.endPoint
         guard s.x.isFinite, s.y.isFinite, e.x.isFinite, e.y.isFinite else { return }
-        // Device → layer → the unit square of the bounds.
-        let toUnit = toLayer.affine.concatenating(CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY))
-            .concatenating(CGAffineTransform(scaleX: 1 / bounds.width, y: 1 / bounds.height))
-        let kind: LayerGradient.Kind
-        var toGradient = toUnit
+        func point(_ u: CGPoint) -> CGPoint {
+            CGPoint(x: bounds.minX + u.x * bounds.width, y: bounds.minY + u.y * bounds.height)
+        }
+        context.saveGState()
+        defer { context.restoreGState() }
+        setLayerCTM(context, p)
+        context.setAlpha(alpha)
+        context.clip(to: bounds)
+        let extend: CGGradientDrawingOptions = [.drawsBeforeStartLocation, .drawsAfterEndLocation]
         switch gradient.type {
         case "radial":
             // An ellipse centred on startPoint reaching endPoint's x and y distances.
-            let rx = abs(e.x - s.x), ry = abs(e.y - s.y)
+            let rx = abs(e.x - s.x) * bounds.width, ry = abs(e.y - s.y) * bounds.height
             let sx = rx > 1e-9 ? rx : ry, sy = ry > 1e-9 ? ry : rx
             guard sx > 1e-9, sy > 1e-9 else { return }
-            toGradient = toUnit.concatenating(CGAffineTransform(translationX: -s.x, y: -s.y))
-                .concatenating(CGAffineTransform(scaleX: 1 / sx, y: 1 / sy))
-            kind = .radial(center: .zero, radius: 1)
+            let centre = point(s)
+            context.translateBy(x: centre.x, y: centre.y)
+            context.scaleBy(x: sx, y: sy)
+            context.drawRadialGradient(cgGradient, startCenter: .zero, startRadius: 0, endCenter: .zero, endRadius: 1,
+                                       options: .drawsAfterEndLocation)
         case "conic":
-            // Around startPoint, from the direction of endPoint, turning towards +y (in points).
-            let toPoints = toUnit.concatenating(CGAffineTransform(translationX: -s.x, y: -s.y))
-                .concatenating(CGAffineTransform(scaleX: bounds.width, y: -bounds.height))
-            toGradient = toPoints.concatenating(CGAffineTransform(scaleX: 1 / max(bounds.width, bounds.height),
-                                                                  y: 1 / max(bounds.width, bounds.height)))
-            let angle = atan2((e.y - s.y) * bounds.height, (e.x - s.x) * bounds.width) * 180 / .pi
-            kind = .conic(center: .zero, angle: angle)
+            // Around startPoint, from the direction of endPoint.
+            let centre = point(s), towards = point(e)
+            context.drawConicGradient(cgGradient, center: centre, angle: atan2(towards.y - centre.y, towards.x - centre.x))
         default:
-            kind = .axial(start: s, end: e)
-        }
-        let corners = [CGPoint(x: bounds.minX, y: bounds.minY), CGPoint(x: bounds.maxX, y: bounds.minY),
-                       CGPoint(x: bounds.maxX, y: bounds.maxY), CGPoint(x: bounds.minX, y: bounds.maxY)]
-        var area = CGRect.null
-        for c in corners { area = area.union(CGRect(origin: p.apply(c), size: .zero)) }
-        onLayerSurface(context, visible: visible.intersection(area.insetBy(dx: -1, dy: -1))) { surface, offset in
-            let points = corners.map { p.concatenating(offset).apply($0) }
-            let back = CGAffineTransform(translationX: -CGFloat(offset.m31), y: -CGFloat(offset.m32))
-            surface.fillLayerPolygon(points, gradient: LayerGradient(kind: kind, stops: stops),
-                                     deviceToGradient: back.concatenating(toGradient), alpha: alpha)
+            context.drawLinearGradient(cgGradient, start: point(s), end: point(e), options: extend)
         }
     }
 
     /// Draws a text layer's text in its bounds, upright on screen: from the bounds' top edge
     /// down, the top being maxY in the layer's space, or minY when its contents are flipped.
     static func drawText(_ text: RenderText, bounds: CGRect, flipped: Bool, _ p: LayerProjection, in context: CGContext,
-                         visible: CGRect, alpha: CGFloat) {
+                         alpha: CGFloat) {
         guard bounds.width > 0, bounds.height > 0 else { return }
-        let runs = text.runs.compactMap { run -> LayerTextRun? in
-            guard !run.text.isEmpty else { return nil }
-            let color = run.color?.layerRGBA ?? (1, 1, 1, 1)   // CATextLayer's default foreground: white
-            var r = LayerTextRun(text: run.text, fontName: run.fontName, fontSize: run.fontSize, color: color)
-            r.underline = run.underline
-            r.strikethrough = run.strikethrough
-            r.kern = run.kern
-            return r
+        let runs = text.runs.filter { !$0.text.isEmpty }.map {
+            TextLayout.Run(text: $0.text, fontName: $0.fontName, fontSize: $0.fontSize, color: $0.color,
+                           underline: $0.underline, strikethrough: $0.strikethrough, kern: $0.kern)
         }
         guard !runs.isEmpty else { return }
-        let toLayer = flipped ? CGAffineTransform(translationX: bounds.minX, y: bounds.minY)
-            : CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: bounds.minX, ty: bounds.maxY)
-        var area = CGRect.null
-        for c in [CGPoint(x: bounds.minX, y: bounds.minY), CGPoint(x: bounds.maxX, y: bounds.minY),
-                  CGPoint(x: bounds.maxX, y: bounds.maxY), CGPoint(x: bounds.minX, y: bounds.maxY)] {
-            area = area.union(CGRect(origin: p.apply(c), size: .zero))
+        let alignment: TextLayout.Alignment = switch text.alignment {
+        case "left": .left
+        case "right": .right
+        case "center": .center
+        case "justified": .justified
+        default: .natural
         }
-        onLayerSurface(context, visible: visible.intersection(area.insetBy(dx: -1, dy: -1))) { surface, offset in
-            surface.drawLayerText(runs, size: bounds.size, textToDevice: toLayer.concatenating(p.concatenating(offset).affine),
-                                  wrapped: text.isWrapped, alignment: text.alignment, truncation: text.truncation,
-                                  alpha: alpha)
+        let truncation: TextLayout.Truncation = switch text.truncation {
+        case "start": .start
+        case "middle": .middle
+        case "end": .end
+        default: .none
         }
-    }
-
-    /// Runs `body` on `context` when it is laid out as a layer surface (offset: identity), or on
-    /// a temporary surface over `visible` composited afterwards (offset: device → surface).
-    private static func onLayerSurface(_ context: CGContext, visible: CGRect,
-                                       _ body: (CGContext, LayerProjection) -> Void) {
-        if context.isLayerSurfaceLayout {
-            body(context, .identity)
-            return
+        let layout = TextLayout(runs: runs, maxWidth: bounds.width, wraps: text.isWrapped, alignment: alignment,
+                                truncation: truncation)
+        context.saveGState()
+        defer { context.restoreGState() }
+        setLayerCTM(context, p)
+        if flipped {
+            context.translateBy(x: 0, y: bounds.minY + bounds.maxY)
+            context.scaleBy(x: 1, y: -1)
         }
-        let box = visible.intersection(CGRect(x: 0, y: 0, width: context.width, height: context.height)).integral
-        guard !box.isNull, box.width >= 1, box.height >= 1,
-              let surface = CGContext.makeLayerSurface(width: Int(box.width), height: Int(box.height)) else { return }
-        let offset = LayerProjection(CGAffineTransform(translationX: -box.minX, y: -box.minY))
-        body(surface, offset)
-        context.compositeLayerSurface(surface, projection: LayerProjection(CGAffineTransform(translationX: box.minX, y: box.minY)),
-                                      alpha: 1)
+        context.setAlpha(alpha)
+        layout.draw(in: context, in: bounds)
     }
 
     /// The part of `path` between fractions `start` and `end` of its length (all subpaths in

@@ -300,9 +300,14 @@ package final class LayerRenderer: Sendable {
             if shadow, let color = layer.shadowColor {
                 let shadowSurface: CGContext?
                 if let path = layer.shadowPath {
+                    // The path's silhouette (any shape, non-zero rule) casts the shadow.
                     shadowSurface = CGContext.makeLayerSurface(width: box.width, height: box.height)
-                    let points = flatten(path).map { q.apply($0) }
-                    shadowSurface?.fillLayerPolygon(points, color: CGColor(gray: 1, alpha: 1), alpha: 1)
+                    if let silhouette = shadowSurface {
+                        setLayerCTM(silhouette, q)
+                        silhouette.addPath(path)
+                        silhouette.setFillColor(CGColor(gray: 1, alpha: 1))
+                        silhouette.fillPath(using: .winding)
+                    }
                 } else {
                     shadowSurface = surface
                 }
@@ -382,12 +387,11 @@ package final class LayerRenderer: Sendable {
                 break
             case .text(let text):
                 LayerContentPainter.drawText(text, bounds: layer.bounds, flipped: layer.contentsAreFlipped, p,
-                                             in: target.context, visible: target.clip.cgRect, alpha: alpha)
+                                             in: target.context, alpha: alpha)
             case .shape(let shape):
-                LayerContentPainter.drawShape(shape, p, in: target.context, visible: target.clip.cgRect, alpha: alpha)
+                LayerContentPainter.drawShape(shape, p, in: target.context, alpha: alpha)
             case .gradient(let gradient):
-                LayerContentPainter.drawGradient(gradient, bounds: layer.bounds, p, in: target.context,
-                                                 visible: target.clip.cgRect, alpha: alpha)
+                LayerContentPainter.drawGradient(gradient, bounds: layer.bounds, p, in: target.context, alpha: alpha)
             case .replicator(let replicator):
                 let center = CGPoint(x: layer.bounds.midX, y: layer.bounds.midY)
                 let about = multiply(multiply(translation3D(-center.x, -center.y, 0), replicator.instanceTransform),
@@ -475,7 +479,7 @@ package final class LayerRenderer: Sendable {
             guard let cropped else { return }
             let context = target.context
             context.saveGState()
-            setCTM(context, p)
+            setLayerCTM(context, p)
             if layer.contentsAreFlipped {
                 context.translateBy(x: 0, y: destination.minY + destination.maxY)
                 context.scaleBy(x: 1, y: -1)
@@ -526,7 +530,7 @@ package final class LayerRenderer: Sendable {
             if radius <= 0 {
                 let context = target.context
                 context.saveGState()
-                setCTM(context, p)
+                setLayerCTM(context, p)
                 context.setFillColor(color)
                 context.setAlpha(alpha)
                 context.fill(rect)
@@ -546,7 +550,7 @@ package final class LayerRenderer: Sendable {
             if radius <= 0 {
                 let context = target.context
                 context.saveGState()
-                setCTM(context, p)
+                setLayerCTM(context, p)
                 context.setFillColor(color)
                 context.setAlpha(alpha)
                 context.fill([CGRect(x: b.minX, y: b.minY, width: b.width, height: width),
@@ -649,27 +653,17 @@ package final class LayerRenderer: Sendable {
             let reach = 3 * abs(layer.shadowRadius.isFinite ? layer.shadowRadius : 0) + 1
             let offset = layer.shadowOffset
             if offset.width.isFinite, offset.height.isFinite {
-                own = own.union(b.offsetBy(dx: offset.width, dy: offset.height).insetBy(dx: -reach, dy: -reach))
+                // The shadow of the layer's alpha, or of its shadowPath (which may reach outside).
+                var caster = b
+                if let path = layer.shadowPath, let box = controlBox(path) { caster = caster.union(box) }
+                own = own.union(caster.offsetBy(dx: offset.width, dy: offset.height).insetBy(dx: -reach, dy: -reach))
             }
         }
-        if case .shape(let shape) = layer.content, let path = shape.path {
+        if case .shape(let shape) = layer.content, let path = shape.path, let box = controlBox(path) {
             // A path may reach outside the bounds; its control points hold it, plus the stroke.
-            var box = CGRect.null
-            for element in path.elements {
-                let points: [CGPoint]
-                switch element {
-                case .move(let p), .line(let p): points = [p]
-                case .quad(let c, let p): points = [c, p]
-                case .cubic(let c1, let c2, let p): points = [c1, c2, p]
-                case .close: points = []
-                }
-                for point in points where point.x.isFinite && point.y.isFinite {
-                    box = box.union(CGRect(origin: point, size: .zero))
-                }
-            }
             let width = shape.lineWidth.isFinite ? abs(shape.lineWidth) : 0
             let reach = width * max(1, shape.lineJoin == "miter" ? min(shape.miterLimit, 100) : 1)
-            if !box.isNull { own = own.union(box.insetBy(dx: -reach - 1, dy: -reach - 1)) }
+            own = own.union(box.insetBy(dx: -reach - 1, dy: -reach - 1))
         }
         if let r = project(own) { result = result.union(r) }
         if case .replicator(let r) = layer.content {
@@ -778,7 +772,7 @@ private func multiply(_ a: CATransform3D, _ b: CATransform3D) -> CATransform3D {
 }
 
 /// Sets the context's CTM to the affine projection `p` (device space is what `p` maps to).
-private func setCTM(_ context: CGContext, _ p: LayerProjection) {
+func setLayerCTM(_ context: CGContext, _ p: LayerProjection) {
     let current = context.ctm
     if current != .identity { context.concatenate(current.inverted()) }
     context.concatenate(p.affine)
@@ -814,33 +808,21 @@ private func roundedRect(_ rect: CGRect, radius: CGFloat, corners: UInt) -> [CGP
     return points
 }
 
-/// The path's points with curves flattened into line segments (for a shadowPath outline).
-private func flatten(_ path: CGPath) -> [CGPoint] {
-    var points: [CGPoint] = []
-    var current = CGPoint.zero
+/// The box of a path's points and control points (which hold its curves); nil when it has none
+/// finite.
+private func controlBox(_ path: CGPath) -> CGRect? {
+    var box = CGRect.null
     for element in path.elements {
+        let points: [CGPoint]
         switch element {
-        case .move(let p), .line(let p):
-            points.append(p)
-            current = p
-        case .quad(let c, let p):
-            for i in 1...8 {
-                let t = CGFloat(i) / 8, u = 1 - t
-                points.append(CGPoint(x: u * u * current.x + 2 * u * t * c.x + t * t * p.x,
-                                      y: u * u * current.y + 2 * u * t * c.y + t * t * p.y))
-            }
-            current = p
-        case .cubic(let c1, let c2, let p):
-            for i in 1...12 {
-                let t = CGFloat(i) / 12, u = 1 - t
-                let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
-                points.append(CGPoint(x: a * current.x + b * c1.x + c * c2.x + d * p.x,
-                                      y: a * current.y + b * c1.y + c * c2.y + d * p.y))
-            }
-            current = p
-        case .close:
-            break
+        case .move(let p), .line(let p): points = [p]
+        case .quad(let c, let p): points = [c, p]
+        case .cubic(let c1, let c2, let p): points = [c1, c2, p]
+        case .close: points = []
+        }
+        for point in points where point.x.isFinite && point.y.isFinite {
+            box = box.union(CGRect(origin: point, size: .zero))
         }
     }
-    return points
+    return box.isNull ? nil : box
 }

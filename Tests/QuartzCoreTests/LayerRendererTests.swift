@@ -268,6 +268,20 @@ private func rotation(_ angle: CGFloat, x: CGFloat, y: CGFloat, z: CGFloat) -> C
         #expect(abs(wide.pixel(50, 30).a - 69) <= 8, "\(wide.pixel(50, 30))")
         #expect(abs(wide.pixel(30, 40).a - 30) <= 8, "\(wide.pixel(30, 40))")   // 20 to the side: 0.595 · 0.197
         #expect(wide.pixel(50, 45) == whitePixel)
+        // A shadowPath casts its own outline's shadow: an L (concave) far to the right.
+        let shaped = Canvas(100, 80)
+        layer.shadowRadius = 0
+        layer.shadowOffset = .zero
+        layer.shadowPath = CGPath(elements: [
+            .move(CGPoint(x: 30, y: 0)), .line(CGPoint(x: 40, y: 0)), .line(CGPoint(x: 40, y: 10)),
+            .line(CGPoint(x: 35, y: 10)), .line(CGPoint(x: 35, y: 5)), .line(CGPoint(x: 30, y: 5)), .close,
+        ])
+        LayerRenderer().draw(root(markers[0], 100, 80, [layer]), in: shaped.context)
+        // Layer space (0, 0) is the canvas's (40, 40): the L covers x 70…80, y 40…50 but not its notch.
+        #expect(shaped.pixel(72, 42) == Pixel(r: 0, g: 0, b: 0, a: 255))
+        #expect(shaped.pixel(77, 48) == Pixel(r: 0, g: 0, b: 0, a: 255))
+        #expect(shaped.pixel(72, 48) == .clear)
+        #expect(shaped.pixel(50, 50) == whitePixel)
     }
 }
 
@@ -330,6 +344,25 @@ private func rotation(_ angle: CGFloat, x: CGFloat, y: CGFloat, z: CGFloat) -> C
         wide.contentsRect = CGRect(x: 0, y: 0, width: 2, height: 1)
         let w = draw(wide)
         #expect(w.pixel(25, 50) == redPixel && w.pixel(45, 50) == bluePixel && w.pixel(60, 50) == .clear)
+    }
+
+    @Test func filtersAndContentsScaleDecideSamplingAndSize() {
+        // 2×1 pixels, red then blue, magnified 30 times.
+        let image = splitImage(width: 2, height: 1, vertical: false, red, blue)
+        var linear = imageLayer(image, gravity: "resize")
+        linear.magnificationFilter = "linear"
+        let smooth = draw(linear)
+        #expect(smooth.pixel(49, 50).r > 64 && smooth.pixel(49, 50).b > 64)   // blended across the middle
+        var nearest = imageLayer(image, gravity: "resize")
+        nearest.magnificationFilter = "nearest"
+        let sharp = draw(nearest)
+        #expect(sharp.pixel(49, 50) == redPixel && sharp.pixel(50, 50) == bluePixel)
+        // contentsScale 2: a 20×10-pixel image is 10×5 points, centred.
+        var scaled = imageLayer(splitImage(width: 20, height: 10, vertical: false, red, blue), gravity: "center")
+        scaled.contentsScale = 2
+        let half = draw(scaled)
+        #expect(half.pixel(45, 48) == redPixel && half.pixel(54, 51) == bluePixel)
+        #expect(half.pixel(44, 50) == .clear && half.pixel(55, 50) == .clear && half.pixel(50, 53) == .clear)
     }
 
     @Test func contentsAreFlippedDrawsTheImageUpsideDown() {
