@@ -264,7 +264,7 @@ struct ClientPackageTests {
         for t in [0.0, 1.0, 1.9] { #expect(near(try rgb(t, 294, 24), (0, 0, 255)), "watermark at \(t) s") }
         // The title fades in linearly over the first second, then stays: yellow over grey.
         let half = try rgb(0.5, 159, 119)
-        #expect(near(half, ((255 + 64) / 2, (255 + 64) / 2, 64), 30), "title at 0.5 s: \(half)")
+        #expect(near(half, ((255 + 64) / 2, (255 + 64) / 2, 64 / 2), 24), "title at 0.5 s: \(half)")
         #expect(near(try rgb(1.5, 159, 119), (255, 255, 0)), "title at 1.5 s")
         #expect(near(try rgb(0.0, 159, 119), (64, 64, 64)), "title at 0 s")
         // The subtitle: white text along the bottom 60 rows, somewhere.

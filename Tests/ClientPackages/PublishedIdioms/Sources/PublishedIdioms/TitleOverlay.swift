@@ -9,7 +9,7 @@ enum TitleOverlay {
     static func run(_ source: URL, output: URL) throws {
         let asset = AVURLAsset(url: source)
         guard let videoTrack = asset.tracks(withMediaType: .video).first else {
-            print("overlay: no video track")
+            print("overlay no video track")
             return
         }
         let composition = AVMutableComposition()
@@ -75,6 +75,6 @@ enum TitleOverlay {
         let done = DispatchSemaphore(value: 0)
         exporter.exportAsynchronously { done.signal() }
         done.wait()
-        print("overlay: status=\(exporter.status == .completed ? "completed" : "\(exporter.status.rawValue) \(String(describing: exporter.error))")")
+        print("overlay status=\(exporter.status == .completed ? "completed" : "\(exporter.status.rawValue) \(String(describing: exporter.error))")")
     }
 }
