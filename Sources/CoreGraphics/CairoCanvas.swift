@@ -128,8 +128,10 @@ extension CGContext {
             || !layers.isEmpty
     }
 
-    /// Runs `body` on the Cairo surface drawing goes to (see the file comment).
-    func withCairoSurface(_ body: (CairoSurface) -> Void) {
+    /// Runs `body` on the Cairo surface drawing goes to (see the file comment), in target
+    /// coordinates. `region` (target pixels) bounds what the drawing may change: a scratch
+    /// surface covers only it (converted in and out over it alone).
+    func withCairoSurface(region: PixelBox, _ body: (CairoSurface) -> Void) {
         if let layer = layers.last {
             body(layer.surface)
             return
@@ -146,34 +148,54 @@ extension CGContext {
             }
             return
         }
-        guard let scratch = CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height),
+        guard let scratch = CairoSurface(format: CAIRO_FORMAT_ARGB32, width: region.width, height: region.height),
               let scratchImage = scratch.pixman(format: PIXMAN_a8r8g8b8) else { return }
-        let all = PixelBox(x: 0, y: 0, width: width, height: height)
+        let w = Int32(region.width), h = Int32(region.height), x = Int32(region.x), y = Int32(region.y)
         let model = self.model
         withTarget { target in
-            // In: the bitmap as premultiplied ARGB32.
+            // In: the region of the bitmap as premultiplied ARGB32.
             if model == .gray {
                 guard let bits = pixman_image_get_data(target.pointer),
                       let grey = PixmanImage(format: PIXMAN_g8, width: width, height: height, bits: UnsafeMutableRawPointer(bits),
                                              bytesPerRow: Int(pixman_image_get_stride(target.pointer))) else { return }
                 pixman_image_set_indexed(grey.pointer, PixmanFormats.grey)
-                pixmanComposite(PIXMAN_OP_SRC, grey, mask: nil, onto: scratchImage, box: all)
+                pixman_image_composite32(PIXMAN_OP_SRC, grey.pointer, nil, scratchImage.pointer, x, y, 0, 0, 0, 0, w, h)
             } else {
-                pixmanComposite(PIXMAN_OP_SRC, target, mask: nil, onto: scratchImage, box: all)
+                pixman_image_composite32(PIXMAN_OP_SRC, target.pointer, nil, scratchImage.pointer, x, y, 0, 0, 0, 0, w, h)
             }
             scratch.markDirty()
+            cairo_surface_set_device_offset(scratch.pointer, Double(-region.x), Double(-region.y))
             body(scratch)
             cairo_surface_flush(scratch.pointer)
             // Out: colour layouts convert back; grey keeps the blue byte (= luma); alpha-only alpha.
             if model == .gray {
                 guard let data = scratch.data,
-                      let blue = PixmanImage(format: PIXMAN_b8g8r8a8, width: width, height: height, bits: data,
-                                             bytesPerRow: scratch.stride) else { return }
-                pixmanComposite(PIXMAN_OP_SRC, blue, mask: nil, onto: target, box: all)
+                      let blue = PixmanImage(format: PIXMAN_b8g8r8a8, width: region.width, height: region.height,
+                                             bits: data, bytesPerRow: scratch.stride) else { return }
+                pixman_image_composite32(PIXMAN_OP_SRC, blue.pointer, nil, target.pointer, 0, 0, 0, 0, x, y, w, h)
             } else {
-                pixmanComposite(PIXMAN_OP_SRC, scratchImage, mask: nil, onto: target, box: all)
+                pixman_image_composite32(PIXMAN_OP_SRC, scratchImage.pointer, nil, target.pointer, 0, 0, 0, 0, x, y, w, h)
             }
         }
+    }
+
+    /// The target pixels an operation may change: `bounds` (target space; nil: everywhere) within
+    /// the clip's bounds and the bitmap. Shadows and Cairo's unbounded operators reach the whole
+    /// clip. Nil when nothing can change.
+    func drawingRegion(_ bounds: CGRect?) -> PixelBox? {
+        var r = CGRect(x: 0, y: 0, width: width, height: height)
+        let unbounded: Set<CGBlendMode> = [.sourceIn, .sourceOut, .destinationIn, .destinationAtop]
+        if let bounds, state.shadow == nil, !unbounded.contains(state.blendMode) {
+            guard !bounds.isNull, bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite
+            else { return nil }
+            r = r.intersection(bounds)
+        }
+        if let clip = state.clipBounds { r = r.intersection(clip.applying(deviceToTarget)) }
+        guard !r.isNull, !r.isEmpty else { return nil }
+        let x0 = Int(r.minX.rounded(.down)), y0 = Int(r.minY.rounded(.down))
+        let x1 = Int(r.maxX.rounded(.up)), y1 = Int(r.maxY.rounded(.up))
+        let box = PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        return box.isEmpty ? nil : box
     }
 
     /// A colour in the context's model (unpremultiplied, alpha last) as Cairo RGBA.
@@ -253,9 +275,12 @@ extension CGContext {
     /// Draws through Cairo honouring the clip, blend mode, global alpha, shadow and antialiasing.
     /// `draw` gets a `cairo_t` with the identity matrix (target space) and must set its own
     /// source and paint; with `foldsAlpha` it has applied the global alpha itself (solid colours).
-    func render(foldsAlpha: Bool = false, _ draw: (OpaquePointer) -> Void) {
+    /// `bounds` (target space) is where the drawing can reach, when known (scratch surfaces of
+    /// layouts Cairo cannot draw on in place are then only that big).
+    func render(foldsAlpha: Bool = false, bounds: CGRect? = nil, _ draw: (OpaquePointer) -> Void) {
         let state = self.state
-        withCairoSurface { surface in
+        guard let region = drawingRegion(bounds) else { return }
+        withCairoSurface(region: region) { surface in
             guard let cr = cairo_create(surface.pointer) else { return }
             defer { cairo_destroy(cr) }
             cairo_set_antialias(cr, state.shouldAntialias && state.allowsAntialiasing ? CAIRO_ANTIALIAS_DEFAULT

@@ -107,4 +107,33 @@ import Testing
         #expect(pixel(c, 2, 2) == [0, 0, 0, 0])
         #expect(pixel(c, 2, 7) == [0, 255, 0, 255])
     }
+
+    @Test(arguments: [true, false]) func blendModesStayInsideTheShape(bgraLayout: Bool) {
+        let c = context(20, 10, bgraLayout: bgraLayout)
+        c.setFillColor(red: 1, green: 1, blue: 1, alpha: 1)
+        c.fill(CGRect(x: 0, y: 0, width: 20, height: 10))
+        // .clear punches a hole; .sourceIn recolours inside the shape only.
+        c.setBlendMode(.clear)
+        c.fillEllipse(in: CGRect(x: 0, y: 0, width: 10, height: 10))
+        c.setBlendMode(.sourceIn)
+        c.setFillColor(red: 1, green: 0, blue: 0, alpha: 1)
+        c.fill(CGRect(x: 12, y: 0, width: 4, height: 10))
+        #expect(pixel(c, 5, 5) == [0, 0, 0, 0])
+        #expect(pixel(c, 0, 0) == [255, 255, 255, 255])   // corner outside the ellipse
+        #expect(pixel(c, 13, 5) == [255, 0, 0, 255])
+        #expect(pixel(c, 18, 5) == [255, 255, 255, 255])
+    }
+
+    @Test func offsetClipOnAnRGBAContextKeepsTheRest() {
+        // RGBA draws through a scratch the size of the clip: pixels outside stay untouched.
+        let c = context(30, 30, bgraLayout: false)
+        c.setFillColor(red: 0, green: 0, blue: 1, alpha: 1)
+        c.fill(CGRect(x: 0, y: 0, width: 30, height: 30))
+        c.clip(to: CGRect(x: 10, y: 5, width: 10, height: 10))
+        c.setFillColor(red: 1, green: 0, blue: 0, alpha: 0.5)
+        c.fillEllipse(in: CGRect(x: 0, y: 0, width: 30, height: 30))
+        #expect(pixel(c, 15, 10) == [128, 0, 127, 255])
+        #expect(pixel(c, 15, 20) == [0, 0, 255, 255])
+        #expect(pixel(c, 5, 10) == [0, 0, 255, 255])
+    }
 }
