@@ -19,9 +19,7 @@ import Foundation
 import Synchronization
 
 /// A Cairo image surface (`cairo_surface_t *`), destroyed with the wrapper.
-final class CairoSurface: @unchecked Sendable {
-    // @unchecked Sendable: owns the C surface; never drawn on after it is made except by the one
-    // context (or clip) that created it, which is not shared across threads while drawing.
+final class CairoSurface {
     let pointer: OpaquePointer
 
     init?(_ pointer: OpaquePointer?) {
@@ -145,8 +143,9 @@ extension CGContext {
                 surface.markDirty()   // pixman may have drawn on the same memory since
                 body(surface)
                 cairo_surface_flush(surface.pointer)
+                return
             }
-            return
+            // Cairo refused the memory (a size beyond its limits): draw through a scratch.
         }
         guard let scratch = CairoSurface(format: CAIRO_FORMAT_ARGB32, width: region.width, height: region.height),
               let scratchImage = scratch.pixman(format: PIXMAN_a8r8g8b8) else { return }
