@@ -82,14 +82,16 @@ struct TransparencyLayer {
     var savedStackDepth: Int
 }
 
-/// Gaussian kernels for pixman's separable convolution, built once per blur radius.
-enum GaussianKernels {
+/// Gaussian blurs of A8 images by pixman's separable-convolution filter: one horizontal and one
+/// vertical pass (kernels built once per radius and cached); wide blurs run on a copy scaled
+/// down so that σ stays at most 6 pixels there, then scaled back up bilinearly.
+enum GaussianBlur {
     private static let cache = Mutex<[Int: [pixman_fixed_t]]>([:])
 
-    /// The filter parameters (width, height, phase bits, x taps, y taps) for a blur of
-    /// `sigma` pixels (quantised to 1/4 pixel).
-    static func parameters(sigma: CGFloat) -> [pixman_fixed_t] {
-        let key = Int((sigma * 4).rounded())
+    /// Normalised taps (16.16) of a Gaussian of `sigma` pixels (quantised to 1/4 pixel),
+    /// 3σ each side.
+    static func taps(sigma: CGFloat) -> [pixman_fixed_t] {
+        let key = max(1, Int((sigma * 4).rounded()))
         if let hit = cache.withLock({ $0[key] }) { return hit }
         let s = Double(key) / 4
         let radius = max(1, Int((s * 3).rounded(.up)))
@@ -98,10 +100,43 @@ enum GaussianKernels {
         var taps = weights.map { pixman_fixed_t(($0 / total * 65536).rounded()) }
         // Make the taps sum to exactly 1.0 so a flat area stays flat.
         taps[radius] += 65536 - taps.reduce(0, +)
-        let n = pixman_fixed_t(taps.count << 16)
-        let params = [n, n, 0, 0] + taps + taps
-        cache.withLock { $0[key] = params }
-        return params
+        cache.withLock { $0[key] = taps }
+        return taps
+    }
+
+    /// `source` (A8, width × height) blurred by `sigma` into a new A8 Cairo surface.
+    static func blur(_ source: PixmanImage, width: Int, height: Int, sigma: CGFloat) -> CairoSurface? {
+        let factor = max(1, Int((sigma / 6).rounded(.up)))
+        let w = (width + factor - 1) / factor, h = (height + factor - 1) / factor
+        let scale = CGAffineTransform(scaleX: CGFloat(factor), y: CGFloat(factor))
+        // Down (box-filtered by pixman's GOOD filter), blur twice, back up.
+        guard let small = PixmanImage(format: PIXMAN_a8, width: w, height: h, bits: nil, bytesPerRow: (w + 3) & ~3),
+              let pass = PixmanImage(format: PIXMAN_a8, width: w, height: h, bits: nil, bytesPerRow: (w + 3) & ~3),
+              let output = CairoSurface(format: CAIRO_FORMAT_A8, width: width, height: height),
+              let destination = output.pixman(format: PIXMAN_a8) else { return nil }
+        if factor > 1 {
+            guard source.configure(transform: scale, nearest: false, repeat: PIXMAN_REPEAT_NONE) else { return nil }
+            pixman_image_set_filter(source.pointer, PIXMAN_FILTER_GOOD, nil, 0)
+        }
+        pixmanComposite(PIXMAN_OP_SRC, source, mask: nil, onto: small, box: PixelBox(x: 0, y: 0, width: w, height: h))
+        let k = taps(sigma: sigma / CGFloat(factor))
+        let n = pixman_fixed_t(k.count << 16), one = pixman_fixed_t(1 << 16)
+        var horizontal = [n, one, 0, 0] + k + [one]
+        var vertical = [one, n, 0, 0, one] + k
+        let all = PixelBox(x: 0, y: 0, width: w, height: h)
+        pixman_image_set_filter(small.pointer, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, &horizontal, Int32(horizontal.count))
+        pixman_image_set_repeat(small.pointer, PIXMAN_REPEAT_NONE)
+        pixmanComposite(PIXMAN_OP_SRC, small, mask: nil, onto: pass, box: all)
+        pixman_image_set_filter(small.pointer, PIXMAN_FILTER_NEAREST, nil, 0)
+        pixman_image_set_filter(pass.pointer, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, &vertical, Int32(vertical.count))
+        pixman_image_set_repeat(pass.pointer, PIXMAN_REPEAT_NONE)
+        pixmanComposite(PIXMAN_OP_SRC, pass, mask: nil, onto: small, box: all)
+        // Back to full size (pixel centres map through the scale).
+        guard small.configure(transform: scale.inverted(), nearest: factor == 1, repeat: PIXMAN_REPEAT_PAD) else { return nil }
+        pixmanComposite(PIXMAN_OP_SRC, small, mask: nil, onto: destination,
+                        box: PixelBox(x: 0, y: 0, width: width, height: height))
+        output.markDirty()
+        return output
     }
 }
 
@@ -331,16 +366,9 @@ extension CGContext {
         cairo_paint(acr)
         cairo_destroy(acr)
         var maskSurface = alpha
-        let sigma = shadow.blur / 2
+        let sigma = min(shadow.blur / 2, 2048)
         if sigma >= 0.25, let source = alpha.pixman(format: PIXMAN_a8),
-           let blurred = CairoSurface(format: CAIRO_FORMAT_A8, width: width, height: height),
-           let destination = blurred.pixman(format: PIXMAN_a8) {
-            var params = GaussianKernels.parameters(sigma: sigma)
-            pixman_image_set_filter(source.pointer, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, &params, Int32(params.count))
-            pixman_image_set_repeat(source.pointer, PIXMAN_REPEAT_NONE)
-            pixmanComposite(PIXMAN_OP_SRC, source, mask: nil, onto: destination,
-                            box: PixelBox(x: 0, y: 0, width: width, height: height))
-            blurred.markDirty()
+           let blurred = GaussianBlur.blur(source, width: width, height: height, sigma: sigma) {
             maskSurface = blurred
         }
         cairo_set_source_rgba(cr, shadow.color.r, shadow.color.g, shadow.color.b, shadow.color.a)
