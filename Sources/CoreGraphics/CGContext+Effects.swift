@@ -142,20 +142,35 @@ extension CGContext {
     // MARK: pixman drawing under effects
 
     /// Runs a pixman fill or image draw into a transparent ARGB32 scratch surface, then composites
-    /// that through Cairo with the clip, blend mode, shadow and alpha.
-    func drawThroughCairo(_ pixmanDraw: () -> Void) {
-        guard let scratch = CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height),
+    /// that through Cairo with the clip, blend mode, shadow and alpha. `shape` (device space)
+    /// bounds what the blend modes Cairo applies beyond the source (IN, OUT, DEST_IN, DEST_ATOP)
+    /// may change.
+    func drawThroughCairo(inside shape: [CGPath.Element] = [], _ pixmanDraw: () -> Void) {
+        // The scratch covers the clip's bounds (the whole bitmap under a shadow): pixman draws
+        // into it with the CTM shifted by the scratch's origin.
+        guard let region = drawingRegion(nil),
+              let scratch = CairoSurface(format: CAIRO_FORMAT_ARGB32, width: region.width, height: region.height),
               let image = scratch.pixman(format: PIXMAN_a8r8g8b8) else { return }
-        let savedAlpha = state.alpha
+        let saved = state
         state.alpha = 1
+        state.ctm = state.ctm.concatenating(CGAffineTransform(translationX: CGFloat(-region.x), y: CGFloat(region.y)))
         drawingOverride = image
         pixmanDraw()
         drawingOverride = nil
-        state.alpha = savedAlpha
+        state = saved
         scratch.markDirty()
-        render {
-            cairo_set_source_surface($0, scratch.pointer, 0, 0)
-            cairo_paint($0)
+        let bounds = CGRect(x: region.x, y: region.y, width: region.width, height: region.height)
+        let flip = flipMatrix
+        render(bounds: bounds) { cr in
+            if !shape.isEmpty {
+                var m = flip
+                cairo_set_matrix(cr, &m)
+                Self.addCairoPath(cr, shape)
+                cairo_identity_matrix(cr)
+                cairo_clip(cr)
+            }
+            cairo_set_source_surface(cr, scratch.pointer, Double(region.x), Double(region.y))
+            cairo_paint(cr)
         }
     }
 

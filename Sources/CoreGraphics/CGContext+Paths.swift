@@ -244,13 +244,23 @@ extension CGContext {
         let color = cairoColor(state.fill)
         let alpha = Double(state.alpha)
         let flip = flipMatrix
-        render(foldsAlpha: true) { cr in
+        let bounds = PathGeometry.exactBounds(elements.filter(\.isFinite)).applying(deviceToTarget)
+        // Cairo's IN, OUT, DEST_IN and DEST_ATOP reach beyond the shape; Quartz's blend modes
+        // stay inside it: clip to the shape and paint.
+        let unbounded: Set<CGBlendMode> = [.sourceIn, .sourceOut, .destinationIn, .destinationAtop]
+        let clipToShape = unbounded.contains(state.blendMode)
+        render(foldsAlpha: true, bounds: bounds) { cr in
             var m = flip
             cairo_set_matrix(cr, &m)
             Self.addCairoPath(cr, elements)
             cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
             cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a * alpha)
-            cairo_fill(cr)
+            if clipToShape {
+                cairo_clip(cr)
+                cairo_paint(cr)
+            } else {
+                cairo_fill(cr)
+            }
         }
     }
 
@@ -264,7 +274,11 @@ extension CGContext {
         let alpha = Double(state.alpha)
         let flip = flipMatrix, user = userMatrix
         let s = state
-        render(foldsAlpha: true) { cr in
+        let scale = max(abs(t.a) + abs(t.c), abs(t.b) + abs(t.d))
+        let reach = s.lineWidth / 2 * scale * (s.lineJoin == .miter ? max(s.miterLimit, 1.5) : 1.5) + 2
+        let bounds = PathGeometry.exactBounds(elements.filter(\.isFinite)).applying(deviceToTarget)
+            .insetBy(dx: -reach, dy: -reach)
+        render(foldsAlpha: true, bounds: bounds) { cr in
             var m = flip
             cairo_set_matrix(cr, &m)
             Self.addCairoPath(cr, elements)

@@ -265,7 +265,10 @@ public final class CGContext {
     /// Paints the union of `rects` with the fill colour (overlaps are painted once).
     public func fill(_ rects: [CGRect]) {
         if hasEffects && drawingOverride == nil {
-            drawThroughCairo { fill(rects) }
+            // Through Cairo as a path: exact-area edges as pixman's, blend modes inside the rects.
+            let path = CGMutablePath()
+            path.addRects(rects.map(\.standardized), transform: state.ctm)
+            fillDeviceElements(path.elements, rule: .winding)
             return
         }
         let c = drawingOverride == nil ? state.fill : {
@@ -293,7 +296,9 @@ public final class CGContext {
     /// are not drawn.
     public func draw(_ image: CGImage, in rect: CGRect, byTiling: Bool = false) {
         if hasEffects && drawingOverride == nil {
-            drawThroughCairo { draw(image, in: rect, byTiling: byTiling) }
+            let shape = CGMutablePath()
+            if !byTiling { shape.addRect(rect, transform: state.ctm) }
+            drawThroughCairo(inside: shape.elements) { draw(image, in: rect, byTiling: byTiling) }
             return
         }
         let r = rect.standardized

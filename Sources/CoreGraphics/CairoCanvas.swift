@@ -19,9 +19,7 @@ import Foundation
 import Synchronization
 
 /// A Cairo image surface (`cairo_surface_t *`), destroyed with the wrapper.
-final class CairoSurface: @unchecked Sendable {
-    // @unchecked Sendable: owns the C surface; never drawn on after it is made except by the one
-    // context (or clip) that created it, which is not shared across threads while drawing.
+final class CairoSurface {
     let pointer: OpaquePointer
 
     init?(_ pointer: OpaquePointer?) {
@@ -84,14 +82,16 @@ struct TransparencyLayer {
     var savedStackDepth: Int
 }
 
-/// Gaussian kernels for pixman's separable convolution, built once per blur radius.
-enum GaussianKernels {
+/// Gaussian blurs of A8 images by pixman's separable-convolution filter: one horizontal and one
+/// vertical pass (kernels built once per radius and cached); wide blurs run on a copy scaled
+/// down so that σ stays at most 6 pixels there, then scaled back up bilinearly.
+enum GaussianBlur {
     private static let cache = Mutex<[Int: [pixman_fixed_t]]>([:])
 
-    /// The filter parameters (width, height, phase bits, x taps, y taps) for a blur of
-    /// `sigma` pixels (quantised to 1/4 pixel).
-    static func parameters(sigma: CGFloat) -> [pixman_fixed_t] {
-        let key = Int((sigma * 4).rounded())
+    /// Normalised taps (16.16) of a Gaussian of `sigma` pixels (quantised to 1/4 pixel),
+    /// 3σ each side.
+    static func taps(sigma: CGFloat) -> [pixman_fixed_t] {
+        let key = max(1, Int((sigma * 4).rounded()))
         if let hit = cache.withLock({ $0[key] }) { return hit }
         let s = Double(key) / 4
         let radius = max(1, Int((s * 3).rounded(.up)))
@@ -100,10 +100,43 @@ enum GaussianKernels {
         var taps = weights.map { pixman_fixed_t(($0 / total * 65536).rounded()) }
         // Make the taps sum to exactly 1.0 so a flat area stays flat.
         taps[radius] += 65536 - taps.reduce(0, +)
-        let n = pixman_fixed_t(taps.count << 16)
-        let params = [n, n, 0, 0] + taps + taps
-        cache.withLock { $0[key] = params }
-        return params
+        cache.withLock { $0[key] = taps }
+        return taps
+    }
+
+    /// `source` (A8, width × height) blurred by `sigma` into a new A8 Cairo surface.
+    static func blur(_ source: PixmanImage, width: Int, height: Int, sigma: CGFloat) -> CairoSurface? {
+        let factor = max(1, Int((sigma / 6).rounded(.up)))
+        let w = (width + factor - 1) / factor, h = (height + factor - 1) / factor
+        let scale = CGAffineTransform(scaleX: CGFloat(factor), y: CGFloat(factor))
+        // Down (box-filtered by pixman's GOOD filter), blur twice, back up.
+        guard let small = PixmanImage(format: PIXMAN_a8, width: w, height: h, bits: nil, bytesPerRow: (w + 3) & ~3),
+              let pass = PixmanImage(format: PIXMAN_a8, width: w, height: h, bits: nil, bytesPerRow: (w + 3) & ~3),
+              let output = CairoSurface(format: CAIRO_FORMAT_A8, width: width, height: height),
+              let destination = output.pixman(format: PIXMAN_a8) else { return nil }
+        if factor > 1 {
+            guard source.configure(transform: scale, nearest: false, repeat: PIXMAN_REPEAT_NONE) else { return nil }
+            pixman_image_set_filter(source.pointer, PIXMAN_FILTER_GOOD, nil, 0)
+        }
+        pixmanComposite(PIXMAN_OP_SRC, source, mask: nil, onto: small, box: PixelBox(x: 0, y: 0, width: w, height: h))
+        let k = taps(sigma: sigma / CGFloat(factor))
+        let n = pixman_fixed_t(k.count << 16), one = pixman_fixed_t(1 << 16)
+        var horizontal = [n, one, 0, 0] + k + [one]
+        var vertical = [one, n, 0, 0, one] + k
+        let all = PixelBox(x: 0, y: 0, width: w, height: h)
+        pixman_image_set_filter(small.pointer, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, &horizontal, Int32(horizontal.count))
+        pixman_image_set_repeat(small.pointer, PIXMAN_REPEAT_NONE)
+        pixmanComposite(PIXMAN_OP_SRC, small, mask: nil, onto: pass, box: all)
+        pixman_image_set_filter(small.pointer, PIXMAN_FILTER_NEAREST, nil, 0)
+        pixman_image_set_filter(pass.pointer, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, &vertical, Int32(vertical.count))
+        pixman_image_set_repeat(pass.pointer, PIXMAN_REPEAT_NONE)
+        pixmanComposite(PIXMAN_OP_SRC, pass, mask: nil, onto: small, box: all)
+        // Back to full size (pixel centres map through the scale).
+        guard small.configure(transform: scale.inverted(), nearest: factor == 1, repeat: PIXMAN_REPEAT_PAD) else { return nil }
+        pixmanComposite(PIXMAN_OP_SRC, small, mask: nil, onto: destination,
+                        box: PixelBox(x: 0, y: 0, width: width, height: height))
+        output.markDirty()
+        return output
     }
 }
 
@@ -128,8 +161,10 @@ extension CGContext {
             || !layers.isEmpty
     }
 
-    /// Runs `body` on the Cairo surface drawing goes to (see the file comment).
-    func withCairoSurface(_ body: (CairoSurface) -> Void) {
+    /// Runs `body` on the Cairo surface drawing goes to (see the file comment), in target
+    /// coordinates. `region` (target pixels) bounds what the drawing may change: a scratch
+    /// surface covers only it (converted in and out over it alone).
+    func withCairoSurface(region: PixelBox, _ body: (CairoSurface) -> Void) {
         if let layer = layers.last {
             body(layer.surface)
             return
@@ -143,37 +178,58 @@ extension CGContext {
                 surface.markDirty()   // pixman may have drawn on the same memory since
                 body(surface)
                 cairo_surface_flush(surface.pointer)
+                return
             }
-            return
+            // Cairo refused the memory (a size beyond its limits): draw through a scratch.
         }
-        guard let scratch = CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height),
+        guard let scratch = CairoSurface(format: CAIRO_FORMAT_ARGB32, width: region.width, height: region.height),
               let scratchImage = scratch.pixman(format: PIXMAN_a8r8g8b8) else { return }
-        let all = PixelBox(x: 0, y: 0, width: width, height: height)
+        let w = Int32(region.width), h = Int32(region.height), x = Int32(region.x), y = Int32(region.y)
         let model = self.model
         withTarget { target in
-            // In: the bitmap as premultiplied ARGB32.
+            // In: the region of the bitmap as premultiplied ARGB32.
             if model == .gray {
                 guard let bits = pixman_image_get_data(target.pointer),
                       let grey = PixmanImage(format: PIXMAN_g8, width: width, height: height, bits: UnsafeMutableRawPointer(bits),
                                              bytesPerRow: Int(pixman_image_get_stride(target.pointer))) else { return }
                 pixman_image_set_indexed(grey.pointer, PixmanFormats.grey)
-                pixmanComposite(PIXMAN_OP_SRC, grey, mask: nil, onto: scratchImage, box: all)
+                pixman_image_composite32(PIXMAN_OP_SRC, grey.pointer, nil, scratchImage.pointer, x, y, 0, 0, 0, 0, w, h)
             } else {
-                pixmanComposite(PIXMAN_OP_SRC, target, mask: nil, onto: scratchImage, box: all)
+                pixman_image_composite32(PIXMAN_OP_SRC, target.pointer, nil, scratchImage.pointer, x, y, 0, 0, 0, 0, w, h)
             }
             scratch.markDirty()
+            cairo_surface_set_device_offset(scratch.pointer, Double(-region.x), Double(-region.y))
             body(scratch)
             cairo_surface_flush(scratch.pointer)
             // Out: colour layouts convert back; grey keeps the blue byte (= luma); alpha-only alpha.
             if model == .gray {
                 guard let data = scratch.data,
-                      let blue = PixmanImage(format: PIXMAN_b8g8r8a8, width: width, height: height, bits: data,
-                                             bytesPerRow: scratch.stride) else { return }
-                pixmanComposite(PIXMAN_OP_SRC, blue, mask: nil, onto: target, box: all)
+                      let blue = PixmanImage(format: PIXMAN_b8g8r8a8, width: region.width, height: region.height,
+                                             bits: data, bytesPerRow: scratch.stride) else { return }
+                pixman_image_composite32(PIXMAN_OP_SRC, blue.pointer, nil, target.pointer, 0, 0, 0, 0, x, y, w, h)
             } else {
-                pixmanComposite(PIXMAN_OP_SRC, scratchImage, mask: nil, onto: target, box: all)
+                pixman_image_composite32(PIXMAN_OP_SRC, scratchImage.pointer, nil, target.pointer, 0, 0, 0, 0, x, y, w, h)
             }
         }
+    }
+
+    /// The target pixels an operation may change: `bounds` (target space; nil: everywhere) within
+    /// the clip's bounds and the bitmap. Shadows and Cairo's unbounded operators reach the whole
+    /// clip. Nil when nothing can change.
+    func drawingRegion(_ bounds: CGRect?) -> PixelBox? {
+        var r = CGRect(x: 0, y: 0, width: width, height: height)
+        let unbounded: Set<CGBlendMode> = [.sourceIn, .sourceOut, .destinationIn, .destinationAtop]
+        if let bounds, state.shadow == nil, !unbounded.contains(state.blendMode) {
+            guard !bounds.isNull, bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite
+            else { return nil }
+            r = r.intersection(bounds)
+        }
+        if let clip = state.clipBounds { r = r.intersection(clip.applying(deviceToTarget)) }
+        guard !r.isNull, !r.isEmpty else { return nil }
+        let x0 = Int(r.minX.rounded(.down)), y0 = Int(r.minY.rounded(.down))
+        let x1 = Int(r.maxX.rounded(.up)), y1 = Int(r.maxY.rounded(.up))
+        let box = PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        return box.isEmpty ? nil : box
     }
 
     /// A colour in the context's model (unpremultiplied, alpha last) as Cairo RGBA.
@@ -253,9 +309,12 @@ extension CGContext {
     /// Draws through Cairo honouring the clip, blend mode, global alpha, shadow and antialiasing.
     /// `draw` gets a `cairo_t` with the identity matrix (target space) and must set its own
     /// source and paint; with `foldsAlpha` it has applied the global alpha itself (solid colours).
-    func render(foldsAlpha: Bool = false, _ draw: (OpaquePointer) -> Void) {
+    /// `bounds` (target space) is where the drawing can reach, when known (scratch surfaces of
+    /// layouts Cairo cannot draw on in place are then only that big).
+    func render(foldsAlpha: Bool = false, bounds: CGRect? = nil, _ draw: (OpaquePointer) -> Void) {
         let state = self.state
-        withCairoSurface { surface in
+        guard let region = drawingRegion(bounds) else { return }
+        withCairoSurface(region: region) { surface in
             guard let cr = cairo_create(surface.pointer) else { return }
             defer { cairo_destroy(cr) }
             cairo_set_antialias(cr, state.shouldAntialias && state.allowsAntialiasing ? CAIRO_ANTIALIAS_DEFAULT
@@ -307,16 +366,9 @@ extension CGContext {
         cairo_paint(acr)
         cairo_destroy(acr)
         var maskSurface = alpha
-        let sigma = shadow.blur / 2
+        let sigma = min(shadow.blur / 2, 2048)
         if sigma >= 0.25, let source = alpha.pixman(format: PIXMAN_a8),
-           let blurred = CairoSurface(format: CAIRO_FORMAT_A8, width: width, height: height),
-           let destination = blurred.pixman(format: PIXMAN_a8) {
-            var params = GaussianKernels.parameters(sigma: sigma)
-            pixman_image_set_filter(source.pointer, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, &params, Int32(params.count))
-            pixman_image_set_repeat(source.pointer, PIXMAN_REPEAT_NONE)
-            pixmanComposite(PIXMAN_OP_SRC, source, mask: nil, onto: destination,
-                            box: PixelBox(x: 0, y: 0, width: width, height: height))
-            blurred.markDirty()
+           let blurred = GaussianBlur.blur(source, width: width, height: height, sigma: sigma) {
             maskSurface = blurred
         }
         cairo_set_source_rgba(cr, shadow.color.r, shadow.color.g, shadow.color.b, shadow.color.a)

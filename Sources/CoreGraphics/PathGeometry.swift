@@ -291,7 +291,7 @@ enum PathGeometry {
                     let p = CGPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
                     out.append(on ? .line(p) : .move(p))
                     pieces += 1
-                    if pieces > 1_000_000 { return out }
+                    if pieces > 100_000 { return out }   // bounded work for hostile dash lengths
                     length -= remaining
                     a = p
                     on.toggle()

@@ -220,7 +220,8 @@ package final class TextLayout {
         }
         let user = context.userMatrix
         let layout = self.layout
-        context.render { cr in
+        let bounds = r.applying(context.ctm).applying(context.deviceToTarget)
+        context.render(bounds: bounds) { cr in
             var m = user
             cairo_set_matrix(cr, &m)
             cairo_translate(cr, Double(r.minX), Double(r.maxY))

@@ -107,4 +107,60 @@ import Testing
         #expect(pixel(c, 2, 2) == [0, 0, 0, 0])
         #expect(pixel(c, 2, 7) == [0, 255, 0, 255])
     }
+
+    @Test(arguments: [true, false]) func blendModesStayInsideTheShape(bgraLayout: Bool) {
+        let c = context(20, 10, bgraLayout: bgraLayout)
+        c.setFillColor(red: 1, green: 1, blue: 1, alpha: 1)
+        c.fill(CGRect(x: 0, y: 0, width: 20, height: 10))
+        // .clear punches a hole; .sourceIn recolours inside the shape only.
+        c.setBlendMode(.clear)
+        c.fillEllipse(in: CGRect(x: 0, y: 0, width: 10, height: 10))
+        c.setBlendMode(.sourceIn)
+        c.setFillColor(red: 1, green: 0, blue: 0, alpha: 1)
+        c.fill(CGRect(x: 12, y: 0, width: 4, height: 10))
+        #expect(pixel(c, 5, 5) == [0, 0, 0, 0])
+        #expect(pixel(c, 0, 0) == [255, 255, 255, 255])   // corner outside the ellipse
+        #expect(pixel(c, 13, 5) == [255, 0, 0, 255])
+        #expect(pixel(c, 18, 5) == [255, 255, 255, 255])
+    }
+
+    @Test func offsetClipOnAnRGBAContextKeepsTheRest() {
+        // RGBA draws through a scratch the size of the clip: pixels outside stay untouched.
+        let c = context(30, 30, bgraLayout: false)
+        c.setFillColor(red: 0, green: 0, blue: 1, alpha: 1)
+        c.fill(CGRect(x: 0, y: 0, width: 30, height: 30))
+        c.clip(to: CGRect(x: 10, y: 5, width: 10, height: 10))
+        c.setFillColor(red: 1, green: 0, blue: 0, alpha: 0.5)
+        c.fillEllipse(in: CGRect(x: 0, y: 0, width: 30, height: 30))
+        #expect(pixel(c, 15, 10) == [128, 0, 127, 255])
+        #expect(pixel(c, 15, 20) == [0, 0, 255, 255])
+        #expect(pixel(c, 5, 10) == [0, 0, 255, 255])
+    }
+
+    @Test func hostileValuesFinish() {
+        let c = context(64, 64)
+        c.setStrokeColor(red: 1, green: 1, blue: 1, alpha: 1)
+        c.setLineWidth(1e300)
+        c.strokeLineSegments(between: [CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 10)])
+        c.setLineWidth(2)
+        c.setLineDash(phase: 0, lengths: [1e-9, 1e-9])
+        c.strokeLineSegments(between: [CGPoint(x: 0, y: 0), CGPoint(x: 1e6, y: 10)])
+        c.setLineDash(phase: 0, lengths: [])
+        c.setShadow(offset: CGSize(width: 1e9, height: 1e9), blur: 1e9)
+        c.setFillColor(red: 1, green: 1, blue: 1, alpha: 1)
+        c.fill(CGRect(x: 0, y: 0, width: 1e300, height: 1e300))
+        c.setShadow(offset: .zero, blur: 40)
+        c.setFillColor(red: 1, green: 0, blue: 0, alpha: 1)
+        c.fill(CGRect(x: 0, y: 0, width: 10, height: 64))
+        c.setShadow(offset: .zero, blur: 0, color: nil)
+        // The wide blur (done at reduced size) still spreads the shadow well beyond the shape.
+        #expect(pixel(c, 5, 32) == [255, 0, 0, 255])
+        // (On the white the huge rect painted everywhere: darker, but by at most 1/3.)
+        let shaded = pixel(c, 20, 32)
+        #expect(shaded[0] < 250 && shaded[0] >= 169 && shaded[3] == 255)
+        let p = CGMutablePath()
+        p.addLines(between: (0..<2_000).map { CGPoint(x: CGFloat($0 % 100), y: CGFloat($0 / 100)) })
+        #expect(!p.copy(strokingWithWidth: 2, lineCap: .round, lineJoin: .round, miterLimit: 10).isEmpty)
+        #expect(!p.copy(dashingWithPhase: 0, lengths: [1e-6]).isEmpty)
+    }
 }
