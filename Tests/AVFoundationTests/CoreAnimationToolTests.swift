@@ -208,6 +208,74 @@ struct CoreAnimationToolTests {
         #expect(M.close(M.rgb(image, x: 100, y: 100), [255, 0, 0]))
     }
 
+    @Test func hostileLayersNeitherCrashNorHangTheReader() async throws {
+        // A 16k × 16k layer turned in perspective, a 100,000-point path, NaN and infinite
+        // animation values, an unknown key path, an empty string and an unknown font: the
+        // frames still come, and the video shows where nothing valid covers it.
+        let (asset, composition) = try await Self.redComposition(seconds: 1)
+        let holder = CALayer()
+        holder.frame = CGRect(x: 0, y: 0, width: M.width, height: M.height)
+        let huge = CALayer()
+        huge.frame = CGRect(x: -8000, y: -8000, width: 16384, height: 16384)
+        huge.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 0.5)
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1 / 1000
+        huge.transform = CATransform3DRotate(perspective, .pi / 2.2, 0, 1, 0)
+        holder.addSublayer(huge)
+        let scribble = CAShapeLayer()
+        let path = CGMutablePath()
+        path.move(to: .zero)
+        for k in 1...100_000 { path.addLine(to: CGPoint(x: Double(k % 1280), y: Double((k * 7) % 720))) }
+        scribble.path = path
+        scribble.strokeColor = Self.white
+        scribble.lineWidth = 0.5
+        scribble.frame = CGRect(x: 0, y: 0, width: 10, height: 10)
+        holder.addSublayer(scribble)
+        let bad = CABasicAnimation(keyPath: "position.x")
+        bad.toValue = Double.nan
+        bad.duration = 1
+        bad.beginTime = AVCoreAnimationBeginTimeAtZero
+        scribble.add(bad, forKey: "nan")
+        let unknown = CABasicAnimation(keyPath: "no.such.key")
+        unknown.toValue = 3
+        holder.add(unknown, forKey: nil)
+        let infinite = CABasicAnimation(keyPath: "opacity")
+        infinite.toValue = Double.infinity
+        holder.add(infinite, forKey: nil)
+        let empty = CATextLayer()
+        empty.string = ""
+        empty.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
+        holder.addSublayer(empty)
+        let strange = CATextLayer()
+        strange.string = "Fallback"
+        strange.font = "NoSuchFont-Black" as CFTypeRef
+        strange.frame = CGRect(x: 100, y: 600, width: 400, height: 80)
+        holder.addSublayer(strange)
+        composition.animationTool = Self.tool(overlay: holder).0
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderVideoCompositionOutput(videoTracks: try await asset.loadTracks(withMediaType: .video),
+                                                         videoSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        output.videoComposition = composition
+        reader.add(output)
+        #expect(reader.startReading())
+        var frames = 0, inked = false
+        while let sample = output.copyNextSampleBuffer() {
+            frames += 1
+            if frames == 15, let buffer = CMSampleBufferGetImageBuffer(sample) {
+                // The fallback font drew white text somewhere in its box.
+                for x in stride(from: 100, to: 500, by: 2) where M.rgb(buffer, x: x, y: 720 - 640).allSatisfy({ $0 > 200 }) {
+                    inked = true
+                }
+                for y in stride(from: 720 - 680, to: 720 - 600, by: 2) where M.rgb(buffer, x: 200, y: y).allSatisfy({ $0 > 200 }) {
+                    inked = true
+                }
+            }
+        }
+        #expect(reader.status == .completed, "\(String(describing: reader.error))")
+        #expect(frames == 30)
+        #expect(inked, "the text in an unknown font drew nothing")
+    }
+
     @Test func anExportCarriesTheTitleAsFfmpegDecodesIt() async throws {
         let (asset, composition) = try await Self.redComposition(seconds: 5)
         let title = CALayer()
