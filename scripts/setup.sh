@@ -25,7 +25,8 @@ fi
 #    tools are what tests and benchmarks compare against (libheif's heif-enc/heif-info/heif-convert
 #    judge the HEIC files we write and read); PulseAudio, Xvfb and their clients are the
 #    services capture tests run against (scripts/capture-services.sh); qrencode and zint make the
-#    codes the code scanner's tests read. Cairo and Pango (with HarfBuzz and fontconfig) draw
+#    codes the code scanner's tests read; pango-view renders the text CoreGraphics' text tests
+#    compare their glyph coverage with. Cairo and Pango (with HarfBuzz and fontconfig) draw
 #    QuartzCore's layers, paths and text; the font packages give fontconfig Latin (DejaVu,
 #    Liberation: metric twins of Helvetica/Arial/Times), Arabic (Noto) and Japanese (Noto CJK).
 APT_PACKAGES=(
@@ -37,7 +38,7 @@ APT_PACKAGES=(
     libvolk2-dev librubberband-dev
     ffmpeg
     mediainfo
-    atomicparsley libimage-exiftool-perl python3-mutagen libheif-examples
+    atomicparsley libimage-exiftool-perl python3-mutagen libheif-examples pango1.0-tools
     qrencode zint
     libpulse-dev libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libzbar-dev libsdl2-dev linux-libc-dev
     pulseaudio pulseaudio-utils xvfb x11-utils xauth

@@ -70,6 +70,9 @@ void pango_layout_set_wrap(PangoLayout *layout, int wrap);
 void pango_layout_set_ellipsize(PangoLayout *layout, int ellipsize);
 void pango_layout_set_alignment(PangoLayout *layout, int alignment);
 void pango_layout_set_single_paragraph_mode(PangoLayout *layout, pango_gboolean setting);
+void pango_layout_set_auto_dir(PangoLayout *layout, pango_gboolean auto_dir);
+void pango_layout_set_justify(PangoLayout *layout, pango_gboolean justify);
+int pango_find_base_dir(const char *text, int length);   // PangoDirection: 1 = RTL, 5 = weak RTL
 void pango_layout_get_extents(PangoLayout *layout, PangoRectangle *ink_rect, PangoRectangle *logical_rect);
 void pango_layout_get_pixel_extents(PangoLayout *layout, PangoRectangle *ink_rect, PangoRectangle *logical_rect);
 int pango_layout_get_baseline(PangoLayout *layout);

@@ -4,6 +4,7 @@
 // alpha, convex-polygon fills (rounded rectangles, borders) and a Gaussian-blurred shadow. All
 // per-pixel work runs in pixman; package API, drawn in device space (y up), ignoring the CTM.
 internal import CPixman
+import Foundation
 
 /// A 3×3 projective transform in Core Graphics' row-vector convention: a point maps as
 /// [x y 1] · M, then x and y are divided by the third component. `m13`, `m23` hold the
@@ -248,14 +249,50 @@ extension CGContext {
         let all = PixelBox(x: 0, y: 0, width: width, height: height)
         pixmanComposite(PIXMAN_OP_SRC, paint, mask: source, onto: target, box: all)
         guard sigma.isFinite, sigma >= 0.3 else { return shadow }
-        // Two separable passes (horizontal, vertical), each a 1-D Gaussian kernel of 6σ + 1 taps.
+        // Wide blurs run on a copy scaled down by d (box-filtered), blurred by σ/d and scaled back
+        // up bilinearly: the kernel stays about 13 taps whatever the radius.
+        let d = sigma > 3 ? min(Int(sigma / 2), 64) : 1
+        guard d > 1 else {
+            Self.blur(target, width: width, height: height, sigma: sigma)
+            return shadow
+        }
+        let sw = (width + d - 1) / d, sh = (height + d - 1) / d
+        guard let small = Self.makeLayerSurface(width: sw, height: sh), let reduced = small.layerImage() else { return shadow }
+        var scale = pixman_transform()
+        pixman_transform_init_scale(&scale, pixman_fixed_t(d) << 16, pixman_fixed_t(d) << 16)
+        _ = pixman_image_set_transform(target.pointer, &scale)
+        var count: Int32 = 0
+        if let params = pixman_filter_create_separable_convolution(&count, pixman_fixed_t(d) << 16, pixman_fixed_t(d) << 16,
+                                                                   PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX,
+                                                                   PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, 0, 0) {
+            _ = pixman_image_set_filter(target.pointer, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, params, count)
+            free(params)
+        } else {
+            _ = pixman_image_set_filter(target.pointer, PIXMAN_FILTER_BILINEAR, nil, 0)
+        }
+        pixman_image_set_repeat(target.pointer, PIXMAN_REPEAT_NONE)
+        pixmanComposite(PIXMAN_OP_SRC, target, mask: nil, onto: reduced, box: PixelBox(x: 0, y: 0, width: sw, height: sh))
+        Self.blur(reduced, width: sw, height: sh, sigma: sigma / CGFloat(d))
+        var grow = pixman_transform()
+        pixman_transform_init_scale(&grow, 65536 / pixman_fixed_t(d), 65536 / pixman_fixed_t(d))
+        _ = pixman_image_set_transform(reduced.pointer, &grow)
+        _ = pixman_image_set_filter(reduced.pointer, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(reduced.pointer, PIXMAN_REPEAT_NONE)
+        pixmanComposite(PIXMAN_OP_SRC, reduced, mask: nil, onto: target, box: all)
+        return shadow
+    }
+
+    /// Blurs `image` in place by a Gaussian of standard deviation `sigma` pixels: two separable
+    /// passes (horizontal, vertical), each a 1-D kernel of 6σ + 1 taps.
+    private static func blur(_ image: PixmanImage, width: Int, height: Int, sigma: CGFloat) {
         let radius = min(Int((3 * sigma).rounded(.up)), 256)
+        guard radius > 0 else { return }
         var kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * Double(sigma * sigma))) }
         let sum = kernel.reduce(0, +)
         kernel = kernel.map { $0 / sum }
         let taps = kernel.map { pixman_fixed_t(($0 * 65536).rounded()) }
-        guard let scratch = Self.makeLayerSurface(width: width, height: height), let middle = scratch.layerImage()
-        else { return shadow }
+        guard let scratch = makeLayerSurface(width: width, height: height), let middle = scratch.layerImage() else { return }
+        let all = PixelBox(x: 0, y: 0, width: width, height: height)
         let one = pixman_fixed_t(65536)
         func pass(_ from: PixmanImage, _ to: PixmanImage, horizontal: Bool) {
             let n = pixman_fixed_t(taps.count) << 16
@@ -267,10 +304,10 @@ extension CGContext {
             pixman_image_set_repeat(from.pointer, PIXMAN_REPEAT_NONE)
             pixmanComposite(PIXMAN_OP_SRC, from, mask: nil, onto: to, box: all)
             _ = pixman_image_set_filter(from.pointer, PIXMAN_FILTER_NEAREST, nil, 0)
+            _ = pixman_image_set_transform(from.pointer, nil)
         }
-        pass(target, middle, horizontal: true)
-        pass(middle, target, horizontal: false)
-        return shadow
+        pass(image, middle, horizontal: true)
+        pass(middle, image, horizontal: false)
     }
 
     /// Multiplies every pixel of this layer surface by (`red`, `green`, `blue`, `alpha`)

@@ -24,25 +24,58 @@ public final class CGContext {
     public let data: UnsafeMutableRawPointer?
 
     private let ownsData: Bool
-    private let model: DestinationModel
-    private let bytesPerPixel: Int
+    let model: DestinationModel
+    let bytesPerPixel: Int
     /// The pixman format of the bitmap's pixels. Skip-byte layouts are drawn as their alpha
     /// twins: source-over gives every colour channel the same result either way, and the skip
     /// byte ends up 255 wherever something opaque was drawn.
-    private let targetFormat: pixman_format_code_t
+    let targetFormat: pixman_format_code_t
     /// pixman's view of the bitmap memory; nil when its rows cannot be addressed in place.
-    private let target: PixmanImage?
+    let target: PixmanImage?
 
-    private struct GState {
+    struct GState {
         var ctm = CGAffineTransform.identity
         /// Unpremultiplied fill colour in the context's model, alpha last.
         var fill = SIMD4<Float>(0, 0, 0, 1)
         var alpha: Float = 1
         var interpolationQuality = CGInterpolationQuality.default
         var shouldAntialias = true
+        /// Unpremultiplied stroke colour in the context's model, alpha last.
+        var stroke = SIMD4<Float>(0, 0, 0, 1)
+        var lineWidth: CGFloat = 1
+        var lineCap = CGLineCap.butt
+        var lineJoin = CGLineJoin.miter
+        var miterLimit: CGFloat = 10
+        var dashPhase: CGFloat = 0
+        var dashLengths: [CGFloat] = []
+        var flatness: CGFloat = 0.5
+        var allowsAntialiasing = true
+        var blendMode = CGBlendMode.normal
+        var shadow: ShadowStyle? = nil
+        /// Clip paths in pixman's destination space (y down), intersected in order.
+        var clipPaths: [ClipPath] = []
+        /// The clip's image masks, combined into one A8 surface over the whole bitmap.
+        var clipMask: CairoSurface? = nil
+        /// The clip's bounds in device space (y up); nil: the whole bitmap.
+        var clipBounds: CGRect? = nil
     }
-    private var state = GState()
-    private var stack: [GState] = []
+    var state = GState()
+    var stack: [GState] = []
+    /// The current path in device space (points mapped by the CTM when added, as in Quartz); not
+    /// part of the graphics state.
+    let currentPath = CGMutablePath()
+    /// Where pixman drawing goes instead of the bitmap while a fill or image is drawn through
+    /// Cairo's effects (an ARGB32 scratch surface, drawn in the RGB model at full opacity).
+    var drawingOverride: PixmanImage?
+    /// The model pixman drawing uses: the bitmap's, or RGB while drawing into `drawingOverride`.
+    var drawingModel: DestinationModel { drawingOverride == nil ? model : .rgb }
+    /// Open transparency layers, innermost last: drawing goes to the last one's surface.
+    var layers: [TransparencyLayer] = []
+    /// Cairo's view of the bitmap when its layout is Cairo's ARGB32 (BGRA in memory: premultiplied
+    /// or skip first, 32-bit little byte order, rows 4-aligned); made at the first Cairo draw.
+    var nativeSurface: CairoSurface?
+    /// Whether Cairo can draw on the bitmap memory in place.
+    var isCairoNative: Bool { model == .rgb && targetFormat == PIXMAN_a8r8g8b8 && target != nil }
 
     /// A bitmap context. `bitmapInfo` holds a `CGImageAlphaInfo` raw value, optionally with a
     /// byte order. Supported layouts (8 bits per component): RGB with 32 bits per pixel and
@@ -128,6 +161,7 @@ public final class CGContext {
     }
 
     deinit {
+        nativeSurface = nil   // the Cairo view goes before the memory it reads
         if ownsData { data?.deallocate() }
     }
 
@@ -148,8 +182,8 @@ public final class CGContext {
 
     // MARK: Graphics state
 
-    /// Pushes a copy of the graphics state (CTM, fill colour, alpha, interpolation quality,
-    /// antialiasing) onto the stack.
+    /// Pushes a copy of the graphics state (CTM, fill and stroke colours, alpha, line style,
+    /// clip, blend mode, shadow, interpolation quality, antialiasing) onto the stack.
     public func saveGState() { stack.append(state) }
 
     /// Restores the most recently saved graphics state; does nothing when none is saved.
@@ -230,12 +264,29 @@ public final class CGContext {
 
     /// Paints the union of `rects` with the fill colour (overlaps are painted once).
     public func fill(_ rects: [CGRect]) {
-        let a = state.fill.w * state.alpha
-        paint(.color(SIMD4(state.fill.x * a, state.fill.y * a, state.fill.z * a, a)), rects)
+        if hasEffects && drawingOverride == nil {
+            // Through Cairo as a path: exact-area edges as pixman's, blend modes inside the rects.
+            let path = CGMutablePath()
+            path.addRects(rects.map(\.standardized), transform: state.ctm)
+            fillDeviceElements(path.elements, rule: .winding)
+            return
+        }
+        let c = drawingOverride == nil ? state.fill : {
+            let (r, g, b, a) = cairoColor(state.fill)
+            return SIMD4(Float(r), Float(g), Float(b), Float(a))
+        }()
+        let a = c.w * state.alpha
+        paint(.color(SIMD4(c.x * a, c.y * a, c.z * a, a)), rects)
     }
 
-    /// Makes the area inside `rect` transparent black (for opaque layouts: black).
-    public func clear(_ rect: CGRect) { paint(.clear, [rect]) }
+    /// Makes the area inside `rect` transparent black (for opaque layouts: black), inside the clip.
+    public func clear(_ rect: CGRect) {
+        if hasEffects && drawingOverride == nil {
+            clearThroughCairo(rect)
+            return
+        }
+        paint(.clear, [rect])
+    }
 
     /// Draws `image` scaled into `rect` (user space), its first row at the top of the rect.
     /// Scaled images are sampled bilinearly, or nearest-neighbour when the interpolation quality
@@ -244,6 +295,12 @@ public final class CGContext {
     /// context. Images in CMYK, Lab or XYZ spaces, or in 5-bit, packed or half-float layouts,
     /// are not drawn.
     public func draw(_ image: CGImage, in rect: CGRect, byTiling: Bool = false) {
+        if hasEffects && drawingOverride == nil {
+            let shape = CGMutablePath()
+            if !byTiling { shape.addRect(rect, transform: state.ctm) }
+            drawThroughCairo(inside: shape.elements) { draw(image, in: rect, byTiling: byTiling) }
+            return
+        }
         let r = rect.standardized
         guard !r.isNull, !r.isInfinite, r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite else { return }
         let w = image.width, h = image.height
@@ -273,7 +330,7 @@ public final class CGContext {
         let repeatMode = byTiling ? PIXMAN_REPEAT_NORMAL : (rectilinear ? PIXMAN_REPEAT_PAD : PIXMAN_REPEAT_NONE)
         let targetToImage = toTarget.inverted()
         let opacity = state.alpha < 1 ? PixmanImage(alpha: state.alpha) : nil
-        let model = self.model
+        let model = drawingModel
         withSourcePlanes(image, model: model) { planes in
             var planes = planes
             if model == .gray && planes.alpha == nil && repeatMode == PIXMAN_REPEAT_NONE {
@@ -307,34 +364,34 @@ public final class CGContext {
 
     /// What `paint` puts down: a premultiplied colour (components in the context's model, alpha
     /// last) composited source-over, or a clear to transparent black.
-    private enum Paint {
+    enum Paint {
         case color(SIMD4<Float>)
         case clear
     }
 
     /// Device space (y up from the bottom) to pixman's destination space (y down from the first
     /// row in memory).
-    private var deviceToTarget: CGAffineTransform {
+    var deviceToTarget: CGAffineTransform {
         CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: CGFloat(height))
     }
 
     /// Whether `t` keeps rectangles axis-aligned (scales, translations, flips, quarter turns),
     /// ignoring the rounding noise of `rotate(by: .pi / 2)`.
-    private static func isRectilinear(_ t: CGAffineTransform) -> Bool {
+    static func isRectilinear(_ t: CGAffineTransform) -> Bool {
         let scale = max(abs(t.a), abs(t.b), abs(t.c), abs(t.d))
         let tiny = scale * 1e-12
         return (abs(t.b) <= tiny && abs(t.c) <= tiny) || (abs(t.a) <= tiny && abs(t.d) <= tiny)
     }
 
     /// `v` moved onto the nearest integer when it is within rounding noise of it.
-    private static func snap(_ v: CGFloat) -> CGFloat {
+    static func snap(_ v: CGFloat) -> CGFloat {
         let r = v.rounded()
         return abs(v - r) <= 1e-9 ? r : v
     }
 
     /// The pixel box from column `x0` to `x1` and row `y0` to `y1` (pixman space, ends exclusive),
     /// clipped to the bitmap; nil when empty or not finite.
-    private func clipped(x0: CGFloat, x1: CGFloat, y0: CGFloat, y1: CGFloat) -> PixelBox? {
+    func clipped(x0: CGFloat, x1: CGFloat, y0: CGFloat, y1: CGFloat) -> PixelBox? {
         guard !x0.isNaN, !x1.isNaN, !y0.isNaN, !y1.isNaN else { return nil }
         func clamp(_ v: CGFloat, _ limit: Int) -> Int { Int(min(max(v, 0), CGFloat(limit))) }
         let box = PixelBox(x: clamp(x0, width), y: clamp(y0, height),
@@ -345,7 +402,7 @@ public final class CGContext {
     /// Covers the union of `rects` (user space, through the CTM) with `paint`. Axis-aligned
     /// results get exact area coverage at their edges (or, with antialiasing off, the pixels whose
     /// centres are inside); other shapes are rasterised by pixman's polygon sampler.
-    private func paint(_ paint: Paint, _ rects: [CGRect]) {
+    func paint(_ paint: Paint, _ rects: [CGRect]) {
         let toTarget = state.ctm.concatenating(deviceToTarget)
         let rects = rects.map(\.standardized).filter {
             !$0.isNull && !$0.isEmpty && $0.minX.isFinite && $0.minY.isFinite && $0.width.isFinite && $0.height.isFinite
@@ -424,14 +481,14 @@ public final class CGContext {
     }
 
     /// A device coordinate as pixman's 16.16 fixed point (clamped to its range).
-    private func fixed(_ v: CGFloat) -> pixman_fixed_t {
+    func fixed(_ v: CGFloat) -> pixman_fixed_t {
         pixman_fixed_t(min(max(v * 65536, -2_147_483_647), 2_147_483_647).rounded())
     }
 
     /// The pixel spans from `lo` to `hi` (pixels 0..<limit) with the fraction of each pixel the
     /// interval covers: a partial first pixel, whole pixels, a partial last pixel. Without
     /// antialiasing: the pixels whose centres are inside, fully.
-    private func spans(_ lo: CGFloat, _ hi: CGFloat, limit: Int, antialias: Bool) -> [(Range<Int>, CGFloat)] {
+    func spans(_ lo: CGFloat, _ hi: CGFloat, limit: Int, antialias: Bool) -> [(Range<Int>, CGFloat)] {
         func clamp(_ v: CGFloat) -> Int { Int(min(max(v, 0), CGFloat(limit))) }
         guard lo < hi else { return [] }
         if !antialias {
@@ -452,9 +509,9 @@ public final class CGContext {
     }
 
     /// Composites `paint` through `mask` (nil: full coverage) onto `target` over `box`.
-    private func composite(_ paint: Paint, mask: PixmanImage?, onto target: PixmanImage, box: PixelBox,
+    func composite(_ paint: Paint, mask: PixmanImage?, onto target: PixmanImage, box: PixelBox,
                            maskOrigin: (x: Int, y: Int) = (0, 0)) {
-        switch (paint, model) {
+        switch (paint, drawingModel) {
         case (.clear, _):
             CoreGraphics.pixmanComposite(PIXMAN_OP_OUT_REVERSE, PixmanImage(alpha: 1), mask: mask, onto: target, box: box,
                                    maskOrigin: maskOrigin)
@@ -472,7 +529,11 @@ public final class CGContext {
     /// Runs `body` on the pixman image of the bitmap. pixman addresses rows in 4-byte units, so a
     /// bitmap whose rows or start are not 4-byte aligned (narrow grey or alpha-only contexts) is
     /// drawn through an aligned copy, its rows copied in and back out.
-    private func withTarget(_ body: (PixmanImage) -> Void) {
+    func withTarget(_ body: (PixmanImage) -> Void) {
+        if let drawingOverride {
+            body(drawingOverride)
+            return
+        }
         guard let data else { return }
         if let direct = target {
             body(direct)

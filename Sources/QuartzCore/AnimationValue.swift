@@ -87,11 +87,11 @@ package enum AnimValue: Sendable, Equatable {
         }
     }
 
-    /// The value as a Swift object of the type the matching layer property has (for
-    /// `value(forKey:)` and presentation layers).
+    /// The value as an object for `value(forKeyPath:)`: numbers as NSNumber (as Apple boxes
+    /// them), geometry as CGPoint/CGSize/CGRect/CATransform3D.
     package var object: Any? {
         switch self {
-        case .scalar(let d): return d
+        case .scalar(let d): return NSNumber(value: d)
         case .point(let p): return p
         case .size(let s): return s
         case .rect(let r): return r
@@ -140,10 +140,6 @@ package enum AnimValue: Sendable, Equatable {
                 out.append(v)
             }
             return .array(out)
-        case (.scalar(let x), .point), (.scalar(let x), .size):
-            // A scalar against a vector (e.g. a number from-value for a point key): no.
-            _ = x
-            return nil
         default: return nil
         }
     }

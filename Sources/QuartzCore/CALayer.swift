@@ -32,6 +32,7 @@ open class CALayer: NSObject, CAMediaTiming {
             s.superlayer = nil
             s.animations = []
             s.mask = nil
+            s.hostsLiveRendering = false
             state.withLock { $0 = s }
         }
     }
@@ -1000,38 +1001,39 @@ open class CALayer: NSObject, CAMediaTiming {
     // as Apple's CALayer does for undeclared keys.
 
     /// The value of the property `key` (Apple's key names: "opacity", "hidden",
-    /// "geometryFlipped", …); values stored under unknown keys are returned as set.
+    /// "geometryFlipped", …; numbers and Booleans as NSNumber, as Apple boxes them); values
+    /// stored under unknown keys are returned as set.
     open func value(forKey key: String) -> Any? {
         switch key {
         case "bounds": return bounds
         case "position": return position
-        case "zPosition": return zPosition
+        case "zPosition": return NSNumber(value: Double(zPosition))
         case "anchorPoint": return anchorPoint
-        case "anchorPointZ": return anchorPointZ
+        case "anchorPointZ": return NSNumber(value: Double(anchorPointZ))
         case "transform": return transform
         case "sublayerTransform": return sublayerTransform
         case "frame": return frame
-        case "opacity": return opacity
-        case "hidden", "isHidden": return isHidden
+        case "opacity": return NSNumber(value: opacity)
+        case "hidden", "isHidden": return NSNumber(value: isHidden)
         case "backgroundColor": return backgroundColor
-        case "borderWidth": return borderWidth
+        case "borderWidth": return NSNumber(value: Double(borderWidth))
         case "borderColor": return borderColor
-        case "cornerRadius": return cornerRadius
-        case "masksToBounds": return masksToBounds
+        case "cornerRadius": return NSNumber(value: Double(cornerRadius))
+        case "masksToBounds": return NSNumber(value: masksToBounds)
         case "contents": return contents
         case "contentsRect": return contentsRect
         case "contentsCenter": return contentsCenter
-        case "contentsScale": return contentsScale
+        case "contentsScale": return NSNumber(value: Double(contentsScale))
         case "contentsGravity": return contentsGravity
         case "shadowColor": return shadowColor
-        case "shadowOpacity": return shadowOpacity
+        case "shadowOpacity": return NSNumber(value: shadowOpacity)
         case "shadowOffset": return shadowOffset
-        case "shadowRadius": return shadowRadius
+        case "shadowRadius": return NSNumber(value: Double(shadowRadius))
         case "shadowPath": return shadowPath
         case "name": return name
-        case "geometryFlipped", "isGeometryFlipped": return isGeometryFlipped
-        case "doubleSided", "isDoubleSided": return isDoubleSided
-        case "allowsEdgeAntialiasing": return allowsEdgeAntialiasing
+        case "geometryFlipped", "isGeometryFlipped": return NSNumber(value: isGeometryFlipped)
+        case "doubleSided", "isDoubleSided": return NSNumber(value: isDoubleSided)
+        case "allowsEdgeAntialiasing": return NSNumber(value: allowsEdgeAntialiasing)
         case "sublayers": return sublayers
         case "mask": return mask
         default:

@@ -63,8 +63,8 @@ open class CAReplicatorLayer: CALayer {
 
     override func subclassValue(forKey key: String) -> Any? {
         switch key {
-        case "instanceCount": return instanceCount
-        case "instanceDelay": return instanceDelay
+        case "instanceCount": return NSNumber(value: instanceCount)
+        case "instanceDelay": return NSNumber(value: instanceDelay)
         case "instanceTransform": return instanceTransform
         case "instanceColor": return instanceColor
         default: return nil

@@ -121,11 +121,11 @@ open class CAShapeLayer: CALayer {
         case "path": return path
         case "fillColor": return fillColor
         case "strokeColor": return strokeColor
-        case "lineWidth": return lineWidth
-        case "strokeStart": return strokeStart
-        case "strokeEnd": return strokeEnd
-        case "lineDashPhase": return lineDashPhase
-        case "miterLimit": return miterLimit
+        case "lineWidth": return NSNumber(value: Double(lineWidth))
+        case "strokeStart": return NSNumber(value: Double(strokeStart))
+        case "strokeEnd": return NSNumber(value: Double(strokeEnd))
+        case "lineDashPhase": return NSNumber(value: Double(lineDashPhase))
+        case "miterLimit": return NSNumber(value: Double(miterLimit))
         case "lineDashPattern": return lineDashPattern
         default: return nil
         }

@@ -91,9 +91,9 @@ open class CATextLayer: CALayer {
         switch key {
         case "string": return string
         case "font": return font
-        case "fontSize": return fontSize
+        case "fontSize": return NSNumber(value: Double(fontSize))
         case "foregroundColor": return foregroundColor
-        case "wrapped", "isWrapped": return isWrapped
+        case "wrapped", "isWrapped": return NSNumber(value: isWrapped)
         default: return nil
         }
     }

@@ -49,9 +49,13 @@ package final class LayerRenderer: Sendable {
     }
 
     private let state = Mutex(State())
+    private let cachesStaticSubtrees: Bool
 
-    /// A renderer with an empty cache.
-    package init() {}
+    /// A renderer with an empty cache; `cachesStaticSubtrees` false draws every layer every
+    /// frame (for comparisons).
+    package init(cachesStaticSubtrees: Bool = true) {
+        self.cachesStaticSubtrees = cachesStaticSubtrees
+    }
 
     /// The cache counters since the renderer was made.
     package var cacheStatistics: CacheStatistics { state.withLock { $0.statistics } }
@@ -67,7 +71,7 @@ package final class LayerRenderer: Sendable {
                             rootFlipped: context.ctm.a * context.ctm.d - context.ctm.b * context.ctm.c < 0)
             let target = Target(context: context, clip: PixelRect(x: 0, y: 0, width: context.width, height: context.height))
             let root = reduce(layerMatrix(tree)).concatenating(LayerProjection(context.ctm))
-            pass.render(tree, root, into: target, caching: true)
+            pass.render(tree, root, into: target, caching: cachesStaticSubtrees)
             // Keep only what this frame used.
             state.cache = pass.cache.filter { $0.value.lastFrame == state.frame }
             state.statistics = pass.statistics
@@ -208,8 +212,29 @@ package final class LayerRenderer: Sendable {
         /// resolution its projection needs (clamped), then composited through the homography.
         private mutating func renderProjected(_ layer: RenderLayer, _ p: LayerProjection, into target: Target,
                                               caching: Bool) {
-            guard let local = LayerRenderer.extent(of: layer, .identity), !local.isInfinite,
+            guard var local = LayerRenderer.extent(of: layer, .identity), !local.isInfinite,
                   local.width > 0, local.height > 0 else { return }
+            // Only the part of the layer that lands on the visible area: the clip's preimage
+            // (its corners all in front of the eye, the preimage of a rectangle is a convex quad).
+            if let inverse = p.inverted() {
+                let clip = target.clip.cgRect
+                var visible = CGRect.null
+                var valid = true
+                for (x, y) in [(clip.minX, clip.minY), (clip.maxX, clip.minY), (clip.maxX, clip.maxY), (clip.minX, clip.maxY)] {
+                    let h = inverse.homogeneous(Double(x), Double(y))
+                    let q = CGPoint(x: h.x / h.w, y: h.y / h.w)
+                    guard (h.w > 0) == (inverse.homogeneous(Double(clip.midX), Double(clip.midY)).w > 0),
+                          q.x.isFinite, q.y.isFinite else {
+                        valid = false
+                        break
+                    }
+                    visible = visible.union(CGRect(origin: q, size: .zero))
+                }
+                if valid {
+                    local = local.intersection(visible.insetBy(dx: -2, dy: -2))
+                    guard !local.isNull, local.width > 0, local.height > 0 else { return }
+                }
+            }
             // Every corner must be in front of the eye.
             let corners = [CGPoint(x: local.minX, y: local.minY), CGPoint(x: local.maxX, y: local.minY),
                            CGPoint(x: local.maxX, y: local.maxY), CGPoint(x: local.minX, y: local.maxY)]
@@ -353,10 +378,16 @@ package final class LayerRenderer: Sendable {
         private mutating func drawContent(_ layer: RenderLayer, _ p: LayerProjection, into target: Target,
                                           alpha: CGFloat, caching: Bool) {
             switch layer.content {
-            case .none, .text, .shape, .gradient:
-                // Text, shapes and gradients need CoreGraphics' paths, gradients and text layout
-                // (not drawn yet).
+            case .none:
                 break
+            case .text(let text):
+                LayerContentPainter.drawText(text, bounds: layer.bounds, flipped: layer.contentsAreFlipped, p,
+                                             in: target.context, visible: target.clip.cgRect, alpha: alpha)
+            case .shape(let shape):
+                LayerContentPainter.drawShape(shape, p, in: target.context, visible: target.clip.cgRect, alpha: alpha)
+            case .gradient(let gradient):
+                LayerContentPainter.drawGradient(gradient, bounds: layer.bounds, p, in: target.context,
+                                                 visible: target.clip.cgRect, alpha: alpha)
             case .replicator(let replicator):
                 let center = CGPoint(x: layer.bounds.midX, y: layer.bounds.midY)
                 let about = multiply(multiply(translation3D(-center.x, -center.y, 0), replicator.instanceTransform),
@@ -620,6 +651,25 @@ package final class LayerRenderer: Sendable {
             if offset.width.isFinite, offset.height.isFinite {
                 own = own.union(b.offsetBy(dx: offset.width, dy: offset.height).insetBy(dx: -reach, dy: -reach))
             }
+        }
+        if case .shape(let shape) = layer.content, let path = shape.path {
+            // A path may reach outside the bounds; its control points hold it, plus the stroke.
+            var box = CGRect.null
+            for element in path.elements {
+                let points: [CGPoint]
+                switch element {
+                case .move(let p), .line(let p): points = [p]
+                case .quad(let c, let p): points = [c, p]
+                case .cubic(let c1, let c2, let p): points = [c1, c2, p]
+                case .close: points = []
+                }
+                for point in points where point.x.isFinite && point.y.isFinite {
+                    box = box.union(CGRect(origin: point, size: .zero))
+                }
+            }
+            let width = shape.lineWidth.isFinite ? abs(shape.lineWidth) : 0
+            let reach = width * max(1, shape.lineJoin == "miter" ? min(shape.miterLimit, 100) : 1)
+            if !box.isNull { own = own.union(box.insetBy(dx: -reach - 1, dy: -reach - 1)) }
         }
         if let r = project(own) { result = result.union(r) }
         if case .replicator(let r) = layer.content {

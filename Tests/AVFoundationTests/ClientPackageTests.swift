@@ -239,6 +239,40 @@ struct ClientPackageTests {
         }
     }
 
+    @Test("an overlay exporter's subtitle, watermark and fading title reach the exported frames", arguments: ["PublishedIdioms", "PublishedIdioms5"])
+    func titleOverlay(_ executable: String) throws {
+        guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }
+        let dir = try AssetFixtures.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("grey.mov")
+        _ = try AssetFixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x404040:s=320x240:r=30:d=2",
+                                             "-c:v", "libx264", "-pix_fmt", "yuv420p", "-video_track_timescale", "600", clip.path])
+        let movie = dir.appendingPathComponent("titled.mp4")
+        let (status, lines) = try ClientPackage.run(executable, ["overlay", clip.path, movie.path])
+        #expect(status == 0, "\(lines)")
+        #expect(ClientPackage.line(lines, "overlay") == "status=completed", "\(lines)")
+        /// R, G, B at (x, y) of the frame at `seconds`, as ffmpeg decodes the file (top-left origin).
+        func rgb(_ seconds: Double, _ x: Int, _ y: Int) throws -> (Int, Int, Int) {
+            let (_, data) = try TestTools.run("ffmpeg", ["-v", "error", "-ss", String(seconds), "-i", movie.path, "-frames:v", "1",
+                                                         "-vf", "crop=2:2:\(x):\(y)", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+            return data.count == 12 ? (Int(data[0]), Int(data[1]), Int(data[2])) : (-1, -1, -1)
+        }
+        func near(_ a: (Int, Int, Int), _ b: (Int, Int, Int), _ tolerance: Int = 24) -> Bool {
+            abs(a.0 - b.0) <= tolerance && abs(a.1 - b.1) <= tolerance && abs(a.2 - b.2) <= tolerance
+        }
+        // The watermark: blue in the top-right corner (y up in the layer tree) in every frame.
+        for t in [0.0, 1.0, 1.9] { #expect(near(try rgb(t, 294, 24), (0, 0, 255)), "watermark at \(t) s") }
+        // The title fades in linearly over the first second, then stays: yellow over grey.
+        let half = try rgb(0.5, 159, 119)
+        #expect(near(half, ((255 + 64) / 2, (255 + 64) / 2, 64), 30), "title at 0.5 s: \(half)")
+        #expect(near(try rgb(1.5, 159, 119), (255, 255, 0)), "title at 1.5 s")
+        #expect(near(try rgb(0.0, 159, 119), (64, 64, 64)), "title at 0 s")
+        // The subtitle: white text along the bottom 60 rows, somewhere.
+        let (_, strip) = try TestTools.run("ffmpeg", ["-v", "error", "-ss", "1", "-i", movie.path, "-frames:v", "1",
+                                                      "-vf", "crop=320:60:0:180,format=gray", "-f", "rawvideo", "-"])
+        #expect(strip.filter { $0 > 200 }.count > 100, "no white subtitle pixels at the bottom")
+    }
+
     @Test("images drawn into pixel buffers become an H.264 movie of those colours")
     func imagesToMovie() throws {
         guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }

@@ -6,14 +6,20 @@ import CoreGraphics
 import CoreVideo
 import Foundation
 internal import MediaEngine
+import QuartzCore
 
 /// A capture session's preview: its connection, layer geometry, coordinate conversions and the
 /// picture shown in a window.
 ///
-/// On Apple platforms this is a `CALayer` subclass; here it is an `NSObject` with the
-/// `frame`/`bounds`/`position`/`name` subset of `CALayer` until a Core Animation layer class
-/// exists. The layer holds its session strongly; the session holds the layer weakly (releasing
-/// the layer removes its connection).
+/// A `CALayer`: its `bounds`, `position`/`frame` and `name` place, size and title the window,
+/// and sublayers an app adds (the outline of a detected code, a focus box, a recording dot) are
+/// drawn over the picture in the window, refreshed with the camera's frames — in the layer's
+/// coordinates with the origin at the top-left corner, as on iOS, where
+/// `layerPointConverted(fromCaptureDevicePoint:)` and `layerRectConverted(fromMetadataOutputRect:)`
+/// place them. Implicit animations run on its sublayers (the tree is live, as a view's layers
+/// are on Apple platforms): disable them with `CATransaction.setDisableActions(true)` for
+/// outlines that jump. The layer holds its session strongly; the session holds the layer weakly
+/// (releasing the layer removes its connection).
 ///
 /// Connection: `init(session:)` and setting `session` connect the layer to the session's first
 /// video input port (and, while it has none, to the first video port of an input added later —
@@ -36,14 +42,13 @@ internal import MediaEngine
 /// Without a display — neither `DISPLAY` nor `WAYLAND_DISPLAY`, `AVFOUNDATION_PREVIEW=off`,
 /// SDL2 missing or failing — no window opens and nothing fails; frames still reach the layer
 /// (`isPreviewing`).
-open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
+open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
+    // @unchecked Sendable: the layer's own values are behind `lock` (CALayer's behind its own),
+    // and it owns the preview window (through `previewSink`), used from capture threads.
     private let lock = NSLock()
     private var _session: AVCaptureSession?
     private var _connection: AVCaptureConnection?
     private var _gravity = AVLayerVideoGravity.resizeAspect
-    private var _bounds = CGRect.zero
-    private var _position = CGPoint.zero
-    private var _name: String?
     /// Whether the session connects the layer by itself (`session =`), or only by hand.
     private var _connectsAutomatically = true
     /// `isPreviewing`: the value last announced to observers.
@@ -58,7 +63,11 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
     public override init() {
         super.init()
         previewSink.layer = self
+        hostsLiveRendering = true
     }
+
+    /// Decoding is not supported: nil (as for every layer here).
+    public required init?(coder: NSCoder) { return nil }
 
     /// A layer previewing `session`, connected to its first video input port.
     public convenience init(session: AVCaptureSession) {
@@ -130,52 +139,27 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The layer's own coordinate space (`CALayer.bounds`); the picture is placed in it, and its
-    /// size is the window's. Changing it keeps the layer's centre (`position`) where it is.
-    open var bounds: CGRect {
-        get { lock.withLock { _bounds } }
-        set {
-            lock.withLock { _bounds = newValue.standardized }
-            previewSink.layerFrameChanged()
-        }
+    /// The layer's own coordinate space; the picture is placed in it, and its size is the
+    /// window's. Changing it keeps the layer's centre (`position`) where it is.
+    open override var bounds: CGRect {
+        didSet { previewSink.layerFrameChanged() }
     }
 
-    /// The layer's centre in its superlayer's coordinates (`CALayer.position`, anchor point at
-    /// the centre); the superlayer of a window is the screen.
-    open var position: CGPoint {
-        get { lock.withLock { _position } }
-        set {
-            lock.withLock { _position = newValue }
-            previewSink.layerFrameChanged()
-        }
+    /// The layer's centre in its superlayer's coordinates (anchor point at the centre); the
+    /// superlayer of a window is the screen.
+    open override var position: CGPoint {
+        didSet { previewSink.layerFrameChanged() }
     }
 
-    /// The layer's rectangle in its superlayer's coordinates (`CALayer.frame`): setting it sets
-    /// `position` to its centre and the size of `bounds`. The window is put at its origin.
-    open var frame: CGRect {
-        get {
-            lock.withLock {
-                CGRect(x: _position.x - _bounds.width / 2, y: _position.y - _bounds.height / 2,
-                       width: _bounds.width, height: _bounds.height)
-            }
-        }
-        set {
-            let r = newValue.standardized
-            lock.withLock {
-                _position = CGPoint(x: r.midX, y: r.midY)
-                _bounds.size = r.size
-            }
-            previewSink.layerFrameChanged()
-        }
+    /// The layer's rectangle in its superlayer's coordinates: setting it sets `position` to its
+    /// centre and the size of `bounds`. The window is put at its origin.
+    open override var frame: CGRect {
+        didSet { previewSink.layerFrameChanged() }
     }
 
-    /// The layer's name (`CALayer.name`, default nil); the window's title when set.
-    open var name: String? {
-        get { lock.withLock { _name } }
-        set {
-            lock.withLock { _name = newValue }
-            previewSink.titleChanged()
-        }
+    /// The layer's name (default nil); the window's title when set.
+    open override var name: String? {
+        didSet { previewSink.titleChanged() }
     }
 
     // MARK: Session side
@@ -212,7 +196,7 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
 
     /// The window's title, size and place for a picture of `picture` pixels (as shown).
     func windowLayout(picture: CGSize) -> (title: String, width: Int, height: Int, x: Int, y: Int) {
-        let (bounds, position, name) = lock.withLock { (_bounds, _position, _name) }
+        let (bounds, position, name) = (self.bounds, self.position, self.name)
         let size = bounds.width >= 1 && bounds.height >= 1 ? bounds.size : picture
         let origin = CGPoint(x: position.x - bounds.width / 2, y: position.y - bounds.height / 2)
         let process = ProcessInfo.processInfo.processName
@@ -232,12 +216,44 @@ open class AVCaptureVideoPreviewLayer: NSObject, @unchecked Sendable {
     /// Whether a window shows the picture.
     package var hasWindow: Bool { previewSink.hasWindow }
 
+    // MARK: Sublayers
+
+    /// The sublayers as the window's overlay at `time`, in a root of the window's size
+    /// (`width`×`height` pixels) laid out from its top-left corner (the layer's coordinates as on
+    /// iOS, where the conversions place things); nil without sublayers.
+    func overlayTree(at time: CFTimeInterval, width: Int, height: Int) -> RenderLayer? {
+        guard let sublayers, !sublayers.isEmpty else { return nil }
+        let tree = renderTree(at: time)
+        var root = RenderLayer(id: ObjectIdentifier(self),
+                               bounds: CGRect(origin: tree.bounds.origin, size: CGSize(width: width, height: height)),
+                               position: CGPoint(x: Double(width) / 2, y: Double(height) / 2))
+        root.isGeometryFlipped = true
+        root.sublayerTransform = tree.sublayerTransform
+        // Under a flipped root every layer's contents flip once more (Core Animation's
+        // contentsAreFlipped is the parity of the flips above a layer), so images stay upright.
+        root.sublayers = tree.sublayers.map(Self.flippingContents)
+        return root
+    }
+
+    private static func flippingContents(_ layer: RenderLayer) -> RenderLayer {
+        var l = layer
+        l.contentsAreFlipped.toggle()
+        l.sublayers = l.sublayers.map(flippingContents)
+        l.mask = l.mask.map(flippingContents)
+        if case .replicator(var replicator) = l.content {
+            replicator.instances = replicator.instances.map { $0.map(flippingContents) }
+            l.content = .replicator(replicator)
+        }
+        return l
+    }
+
     // MARK: Conversions
 
     /// The picture's placement now: the session's picture size in the layer's bounds, turned
     /// and mirrored by the layer's connection.
     var geometry: PreviewGeometry {
-        let (session, gravity, bounds, connection) = lock.withLock { (_session, _gravity, _bounds, _connection) }
+        let bounds = self.bounds
+        let (session, gravity, connection) = lock.withLock { (_session, _gravity, _connection) }
         let (angle, mirrored) = connection?.videoSettingsSnapshot ?? (0, false)
         return PreviewGeometry(sourceSize: Self.pictureSize(of: session, connection: connection), layerBounds: bounds,
                                gravity: gravity, rotation: angle, mirrored: mirrored)
@@ -299,6 +315,12 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
     private var receiving = false
     private var gravity = AVLayerVideoGravity.resizeAspect
     private weak var connection: AVCaptureConnection?
+    /// Whether an overlay refresh is queued on the layer's event queue.
+    private var overlayQueued = false
+    /// Draws the layer's sublayers (keeps unchanged subtrees as surfaces).
+    private let overlayRenderer = LayerRenderer()
+    /// The overlay last drawn, the window it went to and that window's size (the event queue only).
+    private var lastOverlay: (tree: RenderLayer?, window: ObjectIdentifier, width: Int, height: Int)?
 
     /// What the layer's `isPreviewing` is to become: frames reached the sink since the session
     /// started, it has not stopped, and the connection is enabled.
@@ -382,7 +404,52 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
         if let window {
             let crop = geometry.zoomedCrop
             window.show(frame.pixelBuffer, sourceRect: CGRect(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
+            queueOverlayRefresh()
         }
+    }
+
+    /// Queues one refresh of the sublayers' overlay on the layer's event queue (the capture
+    /// thread never holds the layer); a refresh already queued covers this one.
+    private func queueOverlayRefresh() {
+        let queue = lock.withLock { () -> Bool in
+            guard !overlayQueued else { return false }
+            overlayQueued = true
+            return true
+        }
+        if queue { AVCaptureVideoPreviewLayer.events.async { [weak self] in self?.refreshOverlay() } }
+    }
+
+    /// Evaluates the layer's sublayers now and, when they look different from the last time (or
+    /// the window changed size), draws them into a window-sized premultiplied BGRA picture for
+    /// the window's overlay; no sublayers remove it. Runs on the layer's event queue.
+    private func refreshOverlay() {
+        let window = lock.withLock { () -> WindowSink? in
+            overlayQueued = false
+            return self.window
+        }
+        guard let window, window.state == .showing, let layer else { return }
+        let layout = layer.windowLayout(picture: layer.displayedPictureSize)
+        let tree = layer.overlayTree(at: CACurrentMediaTime(), width: layout.width, height: layout.height)
+        if let last = lastOverlay, last.tree == tree, last.window == ObjectIdentifier(window), last.width == layout.width,
+           last.height == layout.height { return }
+        lastOverlay = (tree, ObjectIdentifier(window), layout.width, layout.height)
+        guard let tree else {
+            window.setOverlay(nil)
+            return
+        }
+        var made: CVPixelBuffer?
+        guard CVPixelBufferCreate(nil, layout.width, layout.height, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnSuccess,
+              let overlay = made else { return }
+        CVPixelBufferLockBaseAddress(overlay, [])
+        if let context = CGContext(data: CVPixelBufferGetBaseAddress(overlay), width: layout.width, height: layout.height,
+                                   bitsPerComponent: 8, bytesPerRow: CVPixelBufferGetBytesPerRow(overlay),
+                                   space: CGColorSpaceCreateDeviceRGB(),
+                                   bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue | CGBitmapInfo.byteOrder32Little.rawValue) {
+            context.clear(CGRect(x: 0, y: 0, width: layout.width, height: layout.height))
+            overlayRenderer.draw(tree, in: context)
+        }
+        CVPixelBufferUnlockBaseAddress(overlay, [])
+        window.setOverlay(overlay)
     }
 
     func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {}

@@ -19,6 +19,8 @@ do {
                                     output: URL(fileURLWithPath: arguments[arguments.count - 1]))
     case "camera":
         try CameraController.run(directory: URL(fileURLWithPath: arguments[2]))
+    case "overlay":
+        try TitleOverlay.run(URL(fileURLWithPath: arguments[2]), output: URL(fileURLWithPath: arguments[3]))
     case "images-to-movie":
         try MovieMaker.run(output: URL(fileURLWithPath: arguments[2]))
     default:
