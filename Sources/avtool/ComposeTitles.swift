@@ -92,7 +92,7 @@ enum ComposeTitles {
             guard title.start >= 0, title.duration > 0 else {
                 throw ComposeError("\(what) needs a start ≥ 0 and a duration > 0 (start \(title.start), duration \(title.duration))")
             }
-            let start = composeTime(title.start), length = composeTime(title.duration)
+            let start = composeTime(title.start, timescale: 1000), length = composeTime(title.duration, timescale: 1000)
             guard start < duration else {
                 throw ComposeError("\(what) starts at \(title.start) s, after the end of the video (\(String(format: "%.3f", duration.seconds)) s)")
             }

@@ -253,9 +253,13 @@ struct Demo: ParsableCommand {
             try? FileManager.default.removeItem(at: movie)
             try Compose.exportComposition(built, to: movie, fileType: .mp4, presetName: AVAssetExportPreset960x540, showProgress: false)
             try ComposeSheet.draw(built, to: sheet)
-            // One frame of the spinning title, rendered alone (`avtool compose --frame`).
+            // One frame of the spinning title, rendered alone (`avtool compose --frame`): a third
+            // into its spin (the image turned about y, showing its back), once it is opaque.
             let titleFrame = out.appendingPathComponent("composed-title.png")
-            let titleSeconds = built.overlay?.titles.last.map { $0.range.start.seconds + $0.range.duration.seconds * 0.5 } ?? 0
+            let titleSeconds = built.overlay?.titles.last.map { title -> Double in
+                let start = title.range.start.seconds, length = title.range.duration.seconds
+                return ((max(start + 0.2 * length, start + 0.2 + 0.33 * 0.4 * length)) * 1000).rounded() / 1000
+            } ?? 0
             try Compose.writeFrame(built, at: titleSeconds, to: titleFrame)
             let joins = built.layout.joins.map(\.kind.name).joined(separator: " and ")
             let music = built.musicTrack == nil ? "" : built.voiceOverTrack == nil ? ", the sample's sound as music with fades"
