@@ -23,7 +23,7 @@ struct Bench: ParsableCommand {
     var skipThumbnails = false
 
     @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, compositor, thumbnails, reader, writer, audio, "
-                               + "export, compose, capture (30 s recordings of the screen and a virtual camera; only when asked for), "
+                               + "export, compose, titles (the compose timeline with a title and a watermark), capture (30 s recordings of the screen and a virtual camera; only when asked for), "
                                + "debug (a client package built in debug and in release; only when asked for).",
                                valueName: "case"))
     var only: [String] = []
@@ -56,6 +56,11 @@ struct Bench: ParsableCommand {
                 // keeps the old address space's high-water mark), and by now this process has read
                 // 1080p movies: the compose case measures its children's peaks from a fresh avtool.
                 try rerunInFreshProcess(["bench", "--only", "compose", "--repeats", String(repeats)])
+            }
+            if only == ["titles"] {
+                try benchComposeTitles(in: cache, repeats: repeats)
+            } else if runs("titles") {
+                try rerunInFreshProcess(["bench", "--only", "titles", "--repeats", String(repeats)])
             }
         }
         // Recording runs in real time (a minute per repeat): this case runs only when named.

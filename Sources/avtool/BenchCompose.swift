@@ -12,6 +12,99 @@ import Glibc
 /// Makes the clips, music and voice-over once in `dir`, then times both sides `repeats` times.
 @discardableResult
 func benchCompose(in dir: URL, repeats: Int) throws -> (ours: Double, ffmpeg: Double) {
+    let (media, timeline) = try composeBenchMedia(in: dir)
+    let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let out = dir.appendingPathComponent("compose-out")
+    try? FileManager.default.removeItem(at: out)
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: out) }
+    let ourFile = out.appendingPathComponent("ours.mp4").path, theirFile = out.appendingPathComponent("ffmpeg.mp4").path
+    let ours = [me.path, "compose", timeline.path, "-o", ourFile, "-p", "Preset1280x720", "--replace", "--quiet"]
+    let theirs = ffmpegComposeCommand(media: media, output: theirFile)
+    var best = (ours: Double.infinity, ffmpeg: Double.infinity, ourPeak: 0, theirPeak: 0)
+    for _ in 0..<max(1, repeats) {
+        let a = try measuredRun(ours)
+        let b = try measuredRun(theirs)
+        best.ours = min(best.ours, a.seconds)
+        best.ffmpeg = min(best.ffmpeg, b.seconds)
+        best.ourPeak = max(best.ourPeak, a.peakKiB)
+        best.theirPeak = max(best.theirPeak, b.peakKiB)
+    }
+    print("compose 15 Seconds, 3 dissolves+ducking, 720p".padding(toLength: 44, withPad: " ", startingAt: 0)
+          + String(format: "%7.3f s   %7.3f s   %5.2f×", best.ours, best.ffmpeg, best.ours / best.ffmpeg))
+    print("  peak memory: ours \(best.ourPeak / 1024) MiB, ffmpeg \(best.theirPeak / 1024) MiB")
+    return (best.ours, best.ffmpeg)
+}
+
+/// The titles case: the same timeline exported (a) as it is, (b) with one title faded in and out
+/// (the book's keyframe fade, text only), (c) with a static watermark (a 160×160 PNG at 0.8);
+/// beside ffmpeg's same filtergraph with (d) `drawtext` faded by an `alpha` expression and (e)
+/// `overlay` of the same PNG. Prints each time, the ratios (b)/(a), (c)/(a), (b)/(d), (c)/(e)
+/// and the peak memories.
+func benchComposeTitles(in dir: URL, repeats: Int) throws {
+    let (media, plain) = try composeBenchMedia(in: dir)
+    let mark = media.appendingPathComponent("watermark.png")
+    if !FileManager.default.fileExists(atPath: mark.path) { try saveDemoLogo(to: mark) }
+    let base = try String(contentsOf: plain, encoding: .utf8)
+    func variant(_ name: String, _ extra: String) throws -> URL {
+        let url = media.appendingPathComponent("fifteen-seconds-\(name).json")
+        let text = base.replacingOccurrences(of: "\"frameRate\": 30", with: "\"frameRate\": 30,\n  " + extra)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+    let titled = try variant("title", #""titles": [ {"text": "Learning AV Foundation", "large": true, "start": 1, "duration": 3} ]"#)
+    let marked = try variant("watermark", #""watermark": {"image": "watermark.png", "opacity": 0.8}"#)
+    let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let out = dir.appendingPathComponent("titles-out")
+    try? FileManager.default.removeItem(at: out)
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: out) }
+    func ours(_ timeline: URL) -> [String] {
+        [me.path, "compose", timeline.path, "-o", out.appendingPathComponent("ours.mp4").path, "-p", "Preset1280x720", "--replace", "--quiet"]
+    }
+    // The title's opacity as the keyframe fade makes it: 0 → 1 over [1, 1.6], 1 to 3.4, → 0 by 4.
+    let alpha = "if(lt(t,1),0,if(lt(t,1.6),(t-1)/0.6,if(lt(t,3.4),1,if(lt(t,4),(4-t)/0.6,0))))"
+    let drawtext = ",drawtext=text='Learning AV Foundation':font='Gill Sans':fontsize=64:fontcolor=white"
+        + ":x=(w-text_w)/2:y=470-text_h/2:enable='between(t,1,4)':alpha='\(alpha)'"
+    let overlay = "[x];[5:v]format=rgba,colorchannelmixer=aa=0.8[mk];[x][mk]overlay=W-w-24:H-h-24"
+    let theirFile = out.appendingPathComponent("ffmpeg.mp4").path
+    let cases: [(String, [String])] = [
+        ("a", ours(plain)), ("b", ours(titled)), ("c", ours(marked)),
+        ("d", ffmpegComposeCommand(media: media, output: theirFile, videoTail: drawtext)),
+        ("e", ffmpegComposeCommand(media: media, output: theirFile, videoTail: overlay, extraInputs: ["-i", mark.path])),
+    ]
+    var best: [String: (seconds: Double, cpu: Double, peak: Int)] = [:]
+    for _ in 0..<max(1, repeats) {
+        for (name, command) in cases {
+            let errors = out.appendingPathComponent("\(name).err")
+            let r: (seconds: Double, peakKiB: Int, cpu: Double)
+            do { r = try measuredRun(command, errors: errors) } catch {
+                throw DemoError("\(error)\n" + ((try? String(contentsOf: errors, encoding: .utf8)) ?? ""))
+            }
+            let old = best[name] ?? (.infinity, .infinity, 0)
+            best[name] = (min(old.seconds, r.seconds), min(old.cpu, r.cpu), max(old.peak, r.peakKiB))
+        }
+    }
+    let labels = ["a": "compose 15 Seconds, 720p (a: no title)", "b": "  b: + one faded title (text)", "c": "  c: + static watermark PNG",
+                  "d": "  d: ffmpeg + drawtext, alpha fade", "e": "  e: ffmpeg + overlay PNG"]
+    for name in ["a", "b", "c", "d", "e"] {
+        let r = best[name]!
+        print(labels[name]!.padding(toLength: 44, withPad: " ", startingAt: 0)
+              + String(format: "%7.3f s  (cpu %6.2f s)  peak %4d MiB", r.seconds, r.cpu, r.peak / 1024))
+    }
+    // Wall time is the target's measure; CPU time (user + system of the whole process) is the
+    // steadier one on a shared machine, so both ratios are printed.
+    func ratio(_ x: String, _ y: String) -> String {
+        String(format: "%.3f× (cpu %.3f×)", best[x]!.seconds / best[y]!.seconds, best[x]!.cpu / best[y]!.cpu)
+    }
+    print("  title b/a \(ratio("b", "a")), target ≤ 1.15×")
+    print("  watermark c/a \(ratio("c", "a")), target ≤ 1.05×")
+    print("  title vs ffmpeg drawtext b/d \(ratio("b", "d")), target ≤ 1×")
+    print("  watermark vs ffmpeg overlay c/e \(ratio("c", "e"))")
+}
+
+/// The bench's clips, music, voice-over and 15 Seconds timeline, made once in `dir`.
+func composeBenchMedia(in dir: URL) throws -> (media: URL, timeline: URL) {
     let media = dir.appendingPathComponent("compose-media")
     try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
     let clips = ["red": "0", "green": "120", "blue": "240"]
@@ -40,36 +133,23 @@ func benchCompose(in dir: URL, repeats: Int) throws -> (ours: Double, ffmpeg: Do
       "frameRate": 30
     }
     """.utf8).write(to: timeline)
-    let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    let out = dir.appendingPathComponent("compose-out")
-    try? FileManager.default.removeItem(at: out)
-    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: out) }
-    let ourFile = out.appendingPathComponent("ours.mp4").path, theirFile = out.appendingPathComponent("ffmpeg.mp4").path
-    let ours = [me.path, "compose", timeline.path, "-o", ourFile, "-p", "Preset1280x720", "--replace", "--quiet"]
+    return (media, timeline)
+}
+
+/// The one ffmpeg command making the 15 Seconds output: `videoTail` is appended to the video
+/// chain after the second xfade (a drawtext, an overlay of input 5), `extraInputs` follow the
+/// five media inputs.
+func ffmpegComposeCommand(media: URL, output: String, videoTail: String = "", extraInputs: [String] = []) -> [String] {
     // The music's gain as the timeline builds it: ducking 1 → 0.2 over [1.5, 2), 0.2 over [2, 5),
     // back to 1 over [5, 5.5); `eval=frame` evaluates it once per audio frame.
     let duck = "if(lt(t,1.5),1,if(lt(t,2),1-1.6*(t-1.5),if(lt(t,5),0.2,if(lt(t,5.5),0.2+1.6*(t-5),1))))"
-    let graph = "[0:v][1:v]xfade=transition=fade:duration=1:offset=4[ab];[ab][2:v]xfade=transition=fade:duration=1:offset=8,"
-        + "format=yuv420p[v];[3:a]atrim=0:13,volume='\(duck)':eval=frame[m];[4:a]adelay=2000|2000[vo];"
+    let graph = "[0:v][1:v]xfade=transition=fade:duration=1:offset=4[ab];[ab][2:v]xfade=transition=fade:duration=1:offset=8"
+        + videoTail + ",format=yuv420p[v];[3:a]atrim=0:13,volume='\(duck)':eval=frame[m];[4:a]adelay=2000|2000[vo];"
         + "[m][vo]amix=inputs=2:duration=first:normalize=0[a]"
-    let theirs = ["ffmpeg", "-v", "error", "-nostdin", "-y"] + ["red", "green", "blue"].flatMap { ["-i", media.appendingPathComponent("\($0).mp4").path] }
-        + ["-i", media.appendingPathComponent("music.m4a").path, "-i", media.appendingPathComponent("voice.m4a").path,
-           "-filter_complex", graph, "-map", "[v]", "-map", "[a]", "-r", "30", "-c:v", "libx264", "-preset", "fast", "-profile:v", "high",
-           "-b:v", "5M", "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-movflags", "+faststart", theirFile]
-    var best = (ours: Double.infinity, ffmpeg: Double.infinity, ourPeak: 0, theirPeak: 0)
-    for _ in 0..<max(1, repeats) {
-        let a = try measuredRun(ours)
-        let b = try measuredRun(theirs)
-        best.ours = min(best.ours, a.seconds)
-        best.ffmpeg = min(best.ffmpeg, b.seconds)
-        best.ourPeak = max(best.ourPeak, a.peakKiB)
-        best.theirPeak = max(best.theirPeak, b.peakKiB)
-    }
-    print("compose 15 Seconds, 3 dissolves+ducking, 720p".padding(toLength: 44, withPad: " ", startingAt: 0)
-          + String(format: "%7.3f s   %7.3f s   %5.2f×", best.ours, best.ffmpeg, best.ours / best.ffmpeg))
-    print("  peak memory: ours \(best.ourPeak / 1024) MiB, ffmpeg \(best.theirPeak / 1024) MiB")
-    return (best.ours, best.ffmpeg)
+    return ["ffmpeg", "-v", "error", "-nostdin", "-y"] + ["red", "green", "blue"].flatMap { ["-i", media.appendingPathComponent("\($0).mp4").path] }
+        + ["-i", media.appendingPathComponent("music.m4a").path, "-i", media.appendingPathComponent("voice.m4a").path] + extraInputs
+        + ["-filter_complex", graph, "-map", "[v]", "-map", "[a]", "-r", "30", "-c:v", "libx264", "-preset", "fast", "-profile:v", "high",
+           "-b:v", "5M", "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-movflags", "+faststart", output]
 }
 
 /// Runs a command (the first element is looked up on PATH) with its output discarded (standard

@@ -28,6 +28,9 @@ struct Compose: ParsableCommand {
     @Option(help: "Draw the composition as a timeline picture (PNG).")
     var sheet: String?
 
+    @Option(help: "Write the one rendered frame at this time (seconds) to -o as a PNG instead of exporting a movie.")
+    var frame: Double?
+
     @Flag(help: "Replace an existing output file.")
     var replace = false
 
@@ -55,7 +58,21 @@ struct Compose: ParsableCommand {
             do { try ComposeSheet.draw(built, to: URL(fileURLWithPath: sheet)) } catch { throw fail("cannot draw \(sheet): \(errorText(error))") }
         }
         guard problems.isEmpty else { throw fail("the video composition is not valid:\n  " + problems.joined(separator: "\n  ")) }
-        guard let output else { return }
+        guard let output else {
+            if frame != nil { throw fail("--frame needs -o FRAME.png") }
+            return
+        }
+        if let frame {
+            let url = URL(fileURLWithPath: output)
+            guard url.pathExtension.lowercased() == "png" else { throw fail("with --frame the output is a PNG (-o FRAME.png)") }
+            guard frame >= 0, composeTime(frame) < built.composition.duration else {
+                throw fail(String(format: "--frame %.3f is outside the timeline (0–%.3f s)", frame, built.composition.duration.seconds))
+            }
+            if FileManager.default.fileExists(atPath: url.path), !replace { throw fail("\(url.path) exists (--replace replaces it)") }
+            do { try Self.writeFrame(built, at: frame, to: url) } catch { throw fail(error is ComposeError ? "\(error)" : errorText(error)) }
+            if !quiet { print(String(format: "%@  the frame at %.3f s", url.path, frame)) }
+            return
+        }
         try export(built, to: URL(fileURLWithPath: output))
     }
 
@@ -79,6 +96,24 @@ struct Compose: ParsableCommand {
             print(String(format: "%@  %.3f s, %.1f MB in %.2f s", url.path, built.layout.duration.seconds,
                          Double(size) / 1_000_000, Date().timeIntervalSince(began)))
         }
+    }
+
+    /// The frame at `seconds` rendered through the video composition (with its animation tool)
+    /// by AVAssetImageGenerator at exactly that time, written by CGImageDestination as a PNG.
+    static func writeFrame(_ built: ComposedTimeline, at seconds: Double, to url: URL) throws {
+        let generator = AVAssetImageGenerator(asset: built.composition)
+        generator.videoComposition = built.videoComposition
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let box = UncheckedBox(generator)
+        let time = composeTime(seconds)
+        let image = try blocking { UncheckedBox(try await box.value.image(at: time).image) }.value
+        try? FileManager.default.removeItem(at: url)
+        guard let destination = CGImageDestinationCreateWithURL(url as CFURL, UTType.png.identifier as CFString, 1, nil) else {
+            throw ComposeError("cannot write \(url.path)")
+        }
+        CGImageDestinationAddImage(destination, image, nil)
+        guard CGImageDestinationFinalize(destination) else { throw ComposeError("writing \(url.path) failed") }
     }
 
     /// Exports the composition with its video composition and audio mix, polling the progress

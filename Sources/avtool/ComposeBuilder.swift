@@ -17,6 +17,9 @@ struct ComposedTimeline {
     let videoTracks: [AVMutableCompositionTrack]
     let voiceOverTrack: AVMutableCompositionTrack?
     let musicTrack: AVMutableCompositionTrack?
+    /// The titles and the watermark, when the timeline has them (drawn by the video
+    /// composition's animation tool).
+    var overlay: ComposedOverlay? = nil
 }
 
 enum ComposeBuilder {
@@ -174,6 +177,14 @@ enum ComposeBuilder {
         }
         videoComposition.instructions = instructions
 
+        // Titles and a watermark: the book's animation tool set-up (R12.3.2), the composed frame
+        // in the video layer under the title layers.
+        let overlay = try ComposeTitles.build(timeline, renderSize: renderSize, duration: layout.duration, relativeTo: base)
+        if let overlay {
+            videoComposition.animationTool = AVVideoCompositionCoreAnimationTool(postProcessingAsVideoLayer: overlay.videoLayer,
+                                                                                 in: overlay.animationLayer)
+        }
+
         // The audio mix: the music's envelope as ramps; each voice-over at its own volume.
         let audioMix = AVMutableAudioMix()
         var parameters: [AVMutableAudioMixInputParameters] = []
@@ -191,7 +202,8 @@ enum ComposeBuilder {
         }
         audioMix.inputParameters = parameters
         return ComposedTimeline(layout: layout, composition: composition, videoComposition: videoComposition,
-                                audioMix: audioMix, videoTracks: videoTracks, voiceOverTrack: voiceOverTrack, musicTrack: musicTrack)
+                                audioMix: audioMix, videoTracks: videoTracks, voiceOverTrack: voiceOverTrack, musicTrack: musicTrack,
+                                overlay: overlay)
     }
 
     /// The ramps of one transition over its range (book §11.3: dissolve fades the outgoing clip

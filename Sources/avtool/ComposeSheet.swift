@@ -48,6 +48,7 @@ enum ComposeDump {
                     + String(format: "%.2f → %.2f", ramp.from, ramp.to) + "\n"
             }
         }
+        if let overlay = built.overlay { out += ComposeTitles.dump(overlay) }
         out += problems.isEmpty ? "validation: ok\n" : "validation: " + problems.joined(separator: "; ") + "\n"
         return out
     }

@@ -55,6 +55,49 @@ struct ComposeTimeline: Decodable {
         var fade: Double?
     }
 
+    /// A title over the video (the book's THTitleItem, §12.4): an optional image above a line of
+    /// text, faded in and out, the image optionally spun about y and popped.
+    struct Title: Decodable {
+        /// The line of text (may be empty: then only the image shows).
+        var text: String
+        /// A PNG or JPEG file shown above the text.
+        var image: String?
+        /// Where the title starts on the timeline, in seconds.
+        var start: Double
+        /// How long it shows, in seconds.
+        var duration: Double
+        /// The font's name (default GillSans-Bold).
+        var font: String?
+        /// The font size (default 54; 64 with `large`).
+        var size: Double?
+        /// The book's large font (64).
+        var large: Bool?
+        /// The text colour, "#RRGGBB" or "#RRGGBBAA" (default white).
+        var color: String?
+        /// The keyframe fade [0, 1, 1, 0] at [0, 0.2, 0.8, 1] of the title's time (default true).
+        var fade: Bool?
+        /// The image turns twice about y (−4π), from start + 0.2 s over 0.4 × duration.
+        var spin: Bool?
+        /// The image scales to 1.3 and back over 0.35 s twice, ending the spin.
+        var pop: Bool?
+    }
+
+    /// A static layer in every frame: an image and/or a line of text in a corner.
+    struct Watermark: Decodable {
+        var image: String?
+        var text: String?
+        /// top-left, top-right, bottom-left or bottom-right (default), 24 px from the edges.
+        var position: String?
+        /// Default 0.8.
+        var opacity: Double?
+        /// The text's font size (default 24).
+        var size: Double?
+        /// The text's font (default GillSans-Bold).
+        var font: String?
+        /// The text's colour (default white).
+        var color: String?
+    }
+
     var videos: [Video]
     /// `transitions[i]` joins video i and video i + 1; missing entries are cuts. One entry given
     /// for several joins applies to every join (the book's app uses one kind throughout).
@@ -66,6 +109,10 @@ struct ComposeTimeline: Decodable {
     var renderSize: [Double]?
     /// Output frames per second (default: the highest clip frame rate, or 30).
     var frameRate: Double?
+    /// Titles over the video, drawn by AVVideoCompositionCoreAnimationTool.
+    var titles: [Title]?
+    /// A static watermark in every frame.
+    var watermark: Watermark?
 
     static func load(_ url: URL) throws -> ComposeTimeline {
         let data: Data

@@ -253,11 +253,21 @@ struct Demo: ParsableCommand {
             try? FileManager.default.removeItem(at: movie)
             try Compose.exportComposition(built, to: movie, fileType: .mp4, presetName: AVAssetExportPreset960x540, showProgress: false)
             try ComposeSheet.draw(built, to: sheet)
+            // One frame of the spinning title, rendered alone (`avtool compose --frame`): a third
+            // into its spin (the image turned about y, showing its back), once it is opaque.
+            let titleFrame = out.appendingPathComponent("composed-title.png")
+            let titleSeconds = built.overlay?.titles.last.map { title -> Double in
+                let start = title.range.start.seconds, length = title.range.duration.seconds
+                return ((max(start + 0.2 * length, start + 0.2 + 0.33 * 0.4 * length)) * 1000).rounded() / 1000
+            } ?? 0
+            try Compose.writeFrame(built, at: titleSeconds, to: titleFrame)
             let joins = built.layout.joins.map(\.kind.name).joined(separator: " and ")
             let music = built.musicTrack == nil ? "" : built.voiceOverTrack == nil ? ", the sample's sound as music with fades"
                 : ", the sample's sound as music ducked under a 1 kHz voice-over"
-            return (String(format: "3 cuts of the sample joined by a %@, %.2f s%@; its timeline drawn", joins,
-                           built.layout.duration.seconds, music), [movie, sheet, timeline])
+            let logo = out.appendingPathComponent("composed-logo.png")
+            return (String(format: "3 cuts of the sample joined by a %@, %.2f s%@, the book's two titles and a watermark; "
+                           + "its timeline drawn, the frame at %.2f s", joins, built.layout.duration.seconds, music, titleSeconds),
+                    [movie, sheet, titleFrame, timeline, logo])
         }
 
         // 6. Capture: a camera (a virtual one when the machine has none) and the screen, each
@@ -627,10 +637,59 @@ func demoTimeline(sample: URL, asset: AVAsset, output: URL) throws -> URL {
     ]
     if hasAudio { timeline["music"] = [["file": sample.path, "fadeIn": ms(fade), "fadeOut": ms(fade)]] }
     if voice { timeline["voiceOvers"] = [["file": "voice-over.wav", "at": ms(length * 0.35)]] }
+    // The book's two default titles (R12.4.6: 1.0 s for 3 s and 5.5 s for 4 s of its 13 s
+    // timeline), at the same places on this one, and a small watermark; the titles' image is a
+    // logo drawn here.
+    try saveDemoLogo(to: output.appendingPathComponent("composed-logo.png"))
+    let scale = length / 13
+    timeline["titles"] = [
+        ["text": "TapHarmonic Films Presents", "image": "composed-logo.png", "start": ms(1.0 * scale), "duration": ms(3.0 * scale)],
+        ["text": "Learning AV Foundation", "image": "composed-logo.png", "large": true, "spin": true, "pop": true,
+         "start": ms(5.5 * scale), "duration": ms(4.0 * scale)],
+    ]
+    timeline["watermark"] = ["text": "AV Foundation for Linux", "size": 20, "opacity": 0.7, "position": "bottom-right"]
     let json = try JSONSerialization.data(withJSONObject: timeline, options: [.prettyPrinted, .sortedKeys])
     let url = output.appendingPathComponent("composed-timeline.json")
     try json.write(to: url)
     return url
+}
+
+/// The demo titles' image: a rounded orange tile with a white ring and a white play triangle,
+/// 160×160, filled a pixel row at a time with `fill(_:)` (each row's spans of the shapes,
+/// worked out here) and saved as a PNG.
+func saveDemoLogo(to url: URL) throws {
+    let side = 160
+    guard let context = CGContext(data: nil, width: side, height: side, bitsPerComponent: 8, bytesPerRow: 0,
+                                  space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) else {
+        throw DemoError("cannot make a bitmap context")
+    }
+    let c = Double(side) / 2, tile = 76.0, corner = 28.0, ringOuter = 54.0, ringInner = 45.0
+    /// The half-width of a disc of radius `r` at distance `dy` from its centre (nil outside it).
+    func half(_ r: Double, _ dy: Double) -> Double? { abs(dy) < r ? (r * r - dy * dy).squareRoot() : nil }
+    for row in 0..<side {
+        let dy = Double(row) + 0.5 - c
+        guard abs(dy) < tile else { continue }
+        // The tile: full width, less the rounded corners near its top and bottom.
+        let inset = abs(dy) > tile - corner ? corner - (half(corner, abs(dy) - (tile - corner)) ?? 0) : 0
+        context.setFillColor(CGColor(red: 0.95, green: 0.45, blue: 0.1, alpha: 1))
+        context.fill(CGRect(x: c - tile + inset, y: Double(row), width: 2 * (tile - inset), height: 1))
+        context.setFillColor(CGColor(red: 1, green: 1, blue: 1, alpha: 1))
+        // The ring: the outer disc's span less the inner disc's.
+        if let outer = half(ringOuter, dy) {
+            if let inner = half(ringInner, dy) {
+                context.fill([CGRect(x: c - outer, y: Double(row), width: outer - inner, height: 1),
+                              CGRect(x: c + inner, y: Double(row), width: outer - inner, height: 1)])
+            } else {
+                context.fill(CGRect(x: c - outer, y: Double(row), width: 2 * outer, height: 1))
+            }
+        }
+        // The triangle pointing right: from x = c − 14, 30 high at its left edge, to a point at c + 22.
+        if abs(dy) < 25 {
+            context.fill(CGRect(x: c - 14, y: Double(row), width: 36 * (1 - abs(dy) / 25), height: 1))
+        }
+    }
+    guard let image = context.makeImage() else { throw DemoError("cannot draw the logo") }
+    try save(image, to: url, type: UTType.png, properties: nil)
 }
 
 /// Runs `avtool record` (this executable) with `arguments`; throws with its error text when it fails.

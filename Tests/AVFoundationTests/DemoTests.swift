@@ -60,7 +60,7 @@ import Testing
         let listed = run.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix(folder.path + "/") }
         let names = Set(listed.map { URL(fileURLWithPath: $0).lastPathComponent })
         for name in ["thumbnails-sheet.png", "waveform.png", "trim.mp4", "640x480.mp4", "audio.m4a", "thumbnail-08.png", "composed.mp4",
-                     "composed-timeline.png"] {
+                     "composed-timeline.png", "composed-title.png", "composed-logo.png"] {
             #expect(names.contains(name), "the summary lists \(name)")
         }
         for path in listed {
