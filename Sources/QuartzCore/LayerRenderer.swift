@@ -627,6 +627,73 @@ package final class LayerRenderer: Sendable {
         }
     }
 
+    // MARK: Overlays over a video frame
+
+    /// What a tree draws over a video frame that fills the canvas (the Core Animation tool's
+    /// common case: an animation layer holding a full-frame video layer and titles or a watermark
+    /// above it).
+    package enum OverlayExtent: Equatable, Sendable {
+        /// Nothing but the video layers shows: the frame is the video frame itself.
+        case none
+        /// The video layer shows the frame upright and unchanged everywhere, and everything else
+        /// the tree draws lies inside this rectangle (canvas space, y up).
+        case region(CGRect)
+        /// Anything else: draw the whole tree.
+        case everywhere
+    }
+
+    /// How `tree` (drawn into a canvas of `canvas` size with an identity CTM) covers a frame that
+    /// its layers named `videoLayers` show: `.none` or `.region` when a video layer is a direct
+    /// sublayer of the root that maps its bounds exactly onto the canvas (no scale, rotation or
+    /// perspective, the picture upright), fully opaque, with no mask, rounding, border, shadow or
+    /// sublayers, and the root itself draws nothing but its sublayers; layers below it are hidden
+    /// by it; `.everywhere` otherwise (including extents that reach behind the eye).
+    package static func overlayExtent(of tree: RenderLayer, videoLayers: Set<ObjectIdentifier>, canvas: CGSize) -> OverlayExtent {
+        guard !tree.isHidden, tree.opacity >= 1, tree.mask.isEmpty, tree.contents == nil, tree.content == .none,
+              tree.borderWidth == 0 || tree.borderColor == nil, tree.shadowOpacity == 0 else { return .everywhere }
+        let whole = CGRect(origin: .zero, size: canvas)
+        let root = reduce(layerMatrix(tree))
+        let sub = sublayerMatrix(tree)
+        var covered = false
+        var region = CGRect.null
+        for layer in tree.sublayers {
+            let p = reduce(multiply(layerMatrix(layer), sub)).concatenating(root)
+            if videoLayers.contains(layer.id) {
+                if covered { continue }
+                guard Self.showsUprightFrame(layer, p, canvas: whole) else { return .everywhere }
+                covered = true
+                continue
+            }
+            guard covered else { continue }  // under the opaque full-frame video: never seen
+            guard let e = extent(of: layer, p) else { continue }
+            if e.isInfinite { return .everywhere }
+            region = region.union(e)
+        }
+        guard covered else { return .everywhere }
+        // The root's mask, clip or background do not reach outside its sublayers here; a root that
+        // masks to bounds smaller than the canvas is drawn in full (rare).
+        if tree.masksToBounds { return .everywhere }
+        let inside = region.intersection(whole)
+        return inside.isNull || inside.isEmpty ? .none : .region(inside)
+    }
+
+    /// Whether `layer`, mapped by `p`, draws its contents as the whole canvas, pixel for pixel and
+    /// upright.
+    private static func showsUprightFrame(_ layer: RenderLayer, _ p: LayerProjection, canvas: CGRect) -> Bool {
+        guard !layer.isHidden, layer.opacity >= 1, layer.mask.isEmpty, layer.sublayers.isEmpty, layer.content == .none,
+              layer.cornerRadius == 0 || layer.maskedCorners == 0, layer.borderWidth == 0 || layer.borderColor == nil,
+              layer.shadowOpacity == 0, layer.contentsGravity == "resize",
+              layer.contentsRect == CGRect(x: 0, y: 0, width: 1, height: 1) else { return false }
+        let b = layer.bounds
+        guard b.width == canvas.width, b.height == canvas.height, p.m12 == 0, p.m21 == 0, p.m13 == 0, p.m23 == 0, p.m33 == 1,
+              p.m11 == 1, abs(p.m22) == 1 else { return false }
+        let x0 = Double(b.minX) + p.m31, y0 = p.m22 * Double(b.minY) + p.m32, y1 = p.m22 * Double(b.maxY) + p.m32
+        guard x0 == Double(canvas.minX), min(y0, y1) == Double(canvas.minY), max(y0, y1) == Double(canvas.maxY) else { return false }
+        // Contents are drawn upright in an unflipped mapping unless flipped; a flipping mapping
+        // turns flipped contents upright.
+        return (p.m22 < 0) == layer.contentsAreFlipped
+    }
+
     // MARK: Geometry
 
     /// The subtree's extent in the space `p` maps the layer's bounds to; nil when it draws

@@ -45,10 +45,9 @@ final class VideoCompositionSession: @unchecked Sendable {
         if let type = composition.customVideoCompositorClass {
             compositor = type.init()
         } else {
-            // The Core Animation tool draws over the composed frame in 32-bit BGRA: the built-in
-            // compositor renders that directly.
-            compositor = BuiltInVideoCompositor(outputFormats: composition.animationTool == nil ? outputFormats
-                                                                                                : [kCVPixelFormatType_32BGRA])
+            // With a Core Animation tool the compositor still renders what the consumer takes:
+            // the tool draws over a region of a Y'CbCr frame without converting the rest.
+            compositor = BuiltInVideoCompositor(outputFormats: outputFormats)
         }
         let required = compositor.requiredPixelBufferAttributesForRenderContext
         renderContext = try AVVideoCompositionRenderContext(composition: composition, attributes: required)
