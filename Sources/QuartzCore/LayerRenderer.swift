@@ -665,7 +665,7 @@ package final class LayerRenderer: Sendable {
                 continue
             }
             guard covered else { continue }  // under the opaque full-frame video: never seen
-            guard let e = extent(of: layer, p) else { continue }
+            guard let e = overlayReach(of: layer, p) else { continue }
             if e.isInfinite { return .everywhere }
             region = region.union(e)
         }
@@ -675,6 +675,25 @@ package final class LayerRenderer: Sendable {
         if tree.masksToBounds { return .everywhere }
         let inside = region.intersection(whole)
         return inside.isNull || inside.isEmpty ? .none : .region(inside)
+    }
+
+    /// Where a subtree can draw, as `extent(of:_:)` says, except that a layer drawing nothing
+    /// itself (no background, contents, content, border, shadow, mask or clip: a title's
+    /// full-frame parent) reaches only as far as its sublayers do.
+    private static func overlayReach(of layer: RenderLayer, _ p: LayerProjection) -> CGRect? {
+        guard !layer.isHidden, layer.opacity > 0, p.isFinite else { return nil }
+        let drawsItself = (layer.backgroundColor.map { $0.alpha > 0 } ?? false) || layer.contents != nil
+            || layer.content != .none || (layer.borderWidth > 0 && layer.borderColor != nil) || layer.shadowOpacity > 0
+            || layer.masksToBounds || !layer.mask.isEmpty
+        if drawsItself { return extent(of: layer, p) }
+        let sub = sublayerMatrix(layer)
+        var result = CGRect.null
+        for sublayer in layer.sublayers {
+            guard let e = overlayReach(of: sublayer, reduce(multiply(layerMatrix(sublayer), sub)).concatenating(p)) else { continue }
+            if e.isInfinite { return .infinite }
+            result = result.union(e)
+        }
+        return result.isNull ? nil : result
     }
 
     /// Whether `layer`, mapped by `p`, draws its contents as the whole canvas, pixel for pixel and

@@ -85,8 +85,10 @@ final class CoreAnimationRendering {
                             videoLayers: Set<ObjectIdentifier>) throws -> CVPixelBuffer? {
         let format = CVPixelBufferGetPixelFormatType(composed)
         guard Self.planar420.contains(format), width % 2 == 0, height % 2 == 0 else { return nil }
-        // Rows from the top, columns, widened to even edges (whole chroma samples).
-        let x0 = max(0, Int(rect.minX.rounded(.down)) & ~1), x1 = min(width, (Int(rect.maxX.rounded(.up)) + 1) & ~1)
+        // Rows from the top, widened to even edges (whole chroma samples); columns widened to
+        // multiples of 16 (libswscale's converters work in runs of pixels and leave a ragged
+        // last run of a narrow view wrong).
+        let x0 = max(0, Int(rect.minX.rounded(.down)) & ~15), x1 = min(width, (Int(rect.maxX.rounded(.up)) + 15) & ~15)
         let top = max(0, (height - Int(rect.maxY.rounded(.up))) & ~1)
         let bottom = min(height, (height - Int(rect.minY.rounded(.down)) + 1) & ~1)
         guard x1 > x0, bottom > top else { return composed }
