@@ -786,33 +786,16 @@ open class CALayer: NSObject, CAMediaTiming {
         delegate?.draw(self, in: ctx)
     }
 
-    /// Renders the layer and its sublayers into `ctx` (model values, no animations, as Apple
-    /// documents), through the renderer installed in `CALayer.treeRenderer`; without one, only
-    /// backgrounds and contents images are drawn (affine transforms).
+    /// Draws the layer and its sublayers into `ctx` in the layer's own coordinate space (its
+    /// bounds map onto the context's user space; its position and transform are not applied), from
+    /// the model values: animations are ignored, as Apple documents.
     open func render(in ctx: CGContext) {
-        let tree = renderTree(at: nil)
-        if let r = CALayer.treeRenderer.withLock({ $0 }) { r(tree, ctx) } else { Self.renderFallback(tree, in: ctx) }
-    }
-
-    /// The function that draws a presentation tree into a context for `render(in:)`: the
-    /// renderer installs it.
-    package static let treeRenderer = Mutex<(@Sendable (RenderLayer, CGContext) -> Void)?>(nil)
-
-    private static func renderFallback(_ l: RenderLayer, in ctx: CGContext) {
-        guard !l.isHidden, l.opacity > 0 else { return }
-        ctx.saveGState()
-        let ap = CGPoint(x: l.bounds.minX + l.anchorPoint.x * l.bounds.width, y: l.bounds.minY + l.anchorPoint.y * l.bounds.height)
-        ctx.translateBy(x: l.position.x, y: l.position.y)
-        ctx.concatenate(CATransform3DGetAffineTransform(l.transform))
-        ctx.translateBy(x: -ap.x, y: -ap.y)
-        ctx.setAlpha(CGFloat(l.opacity))
-        if let bg = l.backgroundColor {
-            ctx.setFillColor(bg)
-            ctx.fill(l.bounds)
-        }
-        if case .image(let img)? = l.contents { ctx.draw(img, in: l.bounds) }
-        for s in l.sublayers { renderFallback(s, in: ctx) }
-        ctx.restoreGState()
+        var tree = renderTree(at: nil)
+        let b = tree.bounds
+        tree.position = CGPoint(x: b.minX + tree.anchorPoint.x * b.width, y: b.minY + tree.anchorPoint.y * b.height)
+        tree.zPosition = 0
+        tree.transform = CATransform3DIdentity
+        LayerRenderer(cachesStaticSubtrees: false).draw(tree, in: ctx)
     }
 
     /// Draws `draw(in:)` into a BGRA premultiplied bitmap of bounds × contentsScale (y up) and

@@ -87,6 +87,15 @@ open class CATextLayer: CALayer {
         set { set(\.text.allowsFontSubpixelQuantization, newValue) }
     }
 
+    /// The size of the text as laid out in the layer's font (wrapped at the bounds' width when
+    /// `isWrapped`), plus nothing: what a layer of exactly the text's size needs.
+    open override func preferredFrameSize() -> CGSize {
+        let tree = renderTree(at: nil)
+        guard case .text(let text) = tree.content else { return .zero }
+        let size = LayerContentPainter.textSize(text, maxWidth: isWrapped && bounds.width > 0 ? bounds.width : nil)
+        return CGSize(width: size.width.rounded(.up), height: size.height.rounded(.up))
+    }
+
     override func subclassValue(forKey key: String) -> Any? {
         switch key {
         case "string": return string

@@ -79,6 +79,17 @@ enum LayerContentPainter {
         }
     }
 
+    /// The size a text layer's text takes: its widest line by its lines' height, wrapped at
+    /// `maxWidth` when given.
+    static func textSize(_ text: RenderText, maxWidth: CGFloat?) -> CGSize {
+        let runs = text.runs.filter { !$0.text.isEmpty }.map {
+            TextLayout.Run(text: $0.text, fontName: $0.fontName, fontSize: $0.fontSize, color: $0.color,
+                           underline: $0.underline, strikethrough: $0.strikethrough, kern: $0.kern)
+        }
+        guard !runs.isEmpty else { return .zero }
+        return TextLayout(runs: runs, maxWidth: maxWidth, wraps: maxWidth != nil).size
+    }
+
     /// Draws a text layer's text in its bounds, upright on screen: from the bounds' top edge
     /// down, the top being maxY in the layer's space, or minY when its contents are flipped.
     static func drawText(_ text: RenderText, bounds: CGRect, flipped: Bool, _ p: LayerProjection, in context: CGContext,

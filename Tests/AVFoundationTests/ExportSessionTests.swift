@@ -312,10 +312,20 @@ enum ExportFixtures {
         let source = try #require(ExportFixtures.hd)
         let out = try ExportFixtures.output("states.mov")
         let session = try #require(AVAssetExportSession(asset: AVURLAsset(url: source), presetName: AVAssetExportPresetAppleProRes422LPCM))
+        // The export starts once the collector has seen the first state (else, on a busy
+        // machine, the export can finish before the collector's task first runs, and the
+        // sequence ends having yielded nothing).
+        let (started, signal) = AsyncStream<Void>.makeStream()
         let collector = Task {
             var names: [String] = []
             var fractions: [Double] = []
+            var first = true
             for await state in session.states(updateInterval: 0.01) {
+                if first {
+                    first = false
+                    signal.yield()
+                    signal.finish()
+                }
                 switch state {
                 case .pending: names.append("pending")
                 case .waiting: names.append("waiting")
@@ -326,6 +336,7 @@ enum ExportFixtures {
             }
             return (names, fractions)
         }
+        for await _ in started { break }
         try await session.export(to: out, as: .mov)
         let (names, fractions) = await collector.value
         #expect(names.first == "pending" || names.first == "waiting" || names.first == "exporting")
