@@ -179,14 +179,7 @@ final class CoreAnimationRendering {
     private func copy(_ buffer: CVPixelBuffer) throws -> CVPixelBuffer {
         let format = CVPixelBufferGetPixelFormatType(buffer)
         if copyPool.map({ $0.format != format }) ?? true {
-            var made: CVPixelBufferPool?
-            let attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: format),
-                                             kCVPixelBufferWidthKey as String: NSNumber(value: width),
-                                             kCVPixelBufferHeightKey as String: NSNumber(value: height)]
-            guard CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made) == kCVReturnSuccess, let made else {
-                throw VideoCompositionSession.invalid("Cannot allocate frames for the Core Animation tool.")
-            }
-            copyPool = (made, format)
+            copyPool = (try Self.makePool(width: width, height: height, format: format), format)
         }
         var made: CVPixelBuffer?
         guard let pool = copyPool?.pool, CVPixelBufferPoolCreatePixelBuffer(nil, pool, &made) == kCVReturnSuccess, let out = made else {
@@ -273,9 +266,9 @@ final class CoreAnimationRendering {
         return out
     }
 
-    private static func makePool(width: Int, height: Int) throws -> CVPixelBufferPool {
+    private static func makePool(width: Int, height: Int, format: OSType = kCVPixelFormatType_32BGRA) throws -> CVPixelBufferPool {
         var made: CVPixelBufferPool?
-        let attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_32BGRA),
+        let attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: format),
                                          kCVPixelBufferWidthKey as String: NSNumber(value: width),
                                          kCVPixelBufferHeightKey as String: NSNumber(value: height)]
         guard CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made) == kCVReturnSuccess, let made else {
