@@ -335,11 +335,7 @@ public final class CGContext {
             var planes = planes
             if model == .gray && planes.alpha == nil && repeatMode == PIXMAN_REPEAT_NONE {
                 // An opaque image still needs an alpha plane to fade at rotated edges.
-                guard let opaque = PixmanImage(format: PIXMAN_a8, width: w, height: h, bits: nil,
-                                               bytesPerRow: (w + 3) & ~3) else { return }
-                var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(clamping: w), height: UInt16(clamping: h))
-                var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
-                pixman_image_fill_rectangles(PIXMAN_OP_SRC, opaque.pointer, &white, 1, &all)
+                guard let opaque = PixmanImage.opaqueAlpha(width: w, height: h) else { return }
                 planes.alpha = opaque
             }
             for plane in planes.all {

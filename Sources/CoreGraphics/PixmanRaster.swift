@@ -288,3 +288,16 @@ package enum PixelRemap {
         return true
     }
 }
+
+extension PixmanImage {
+    /// A fully opaque `a8` plane of `width`×`height`: the alpha of an image without one, so
+    /// that it can fade at rotated or projected edges.
+    static func opaqueAlpha(width: Int, height: Int) -> PixmanImage? {
+        guard let opaque = PixmanImage(format: PIXMAN_a8, width: width, height: height, bits: nil,
+                                       bytesPerRow: (width + 3) & ~3) else { return nil }
+        var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(clamping: width), height: UInt16(clamping: height))
+        var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
+        pixman_image_fill_rectangles(PIXMAN_OP_SRC, opaque.pointer, &white, 1, &all)
+        return opaque
+    }
+}
