@@ -7,7 +7,7 @@ extension CGContext {
     // MARK: Building the current path (points mapped by the CTM as they are added)
 
     /// Discards the current path.
-    public func beginPath() { currentPath.elements.removeAll(keepingCapacity: true) }
+    public func beginPath() { currentPath.storage.withLock { $0.removeAll(keepingCapacity: true) } }
 
     /// Starts a new subpath at `point`.
     public func move(to point: CGPoint) { currentPath.move(to: point, transform: state.ctm) }
@@ -233,7 +233,8 @@ extension CGContext {
         }
         let outline = PathGeometry.strokeOutline(user, width: state.lineWidth, cap: state.lineCap,
                                                  join: state.lineJoin, miterLimit: state.miterLimit)
-        currentPath.elements = outline.map { $0.applying(state.ctm) }
+        let stroked = outline.map { $0.applying(state.ctm) }
+        currentPath.storage.withLock { $0 = stroked }
     }
 
     // MARK: Rasterising paths

@@ -3,8 +3,7 @@ import Foundation
 /// A colour gradient: colours at locations from 0 to 1, drawn by
 /// `CGContext.drawLinearGradient(_:start:end:options:)`, `drawRadialGradient` and
 /// `drawConicGradient`. Colours interpolate linearly (premultiplied, in the context's model).
-public final class CGGradient: @unchecked Sendable {
-    // @unchecked Sendable: immutable after init.
+public final class CGGradient: Sendable {
 
     /// The stops, sorted by location (0...1).
     let stops: [(location: CGFloat, color: CGColor)]

@@ -3,54 +3,57 @@ import Foundation
 /// A path that can be built up. Every `transform` argument maps the given points (and arc
 /// geometry) before they are stored.
 public final class CGMutablePath: CGPath, @unchecked Sendable {
-    // @unchecked Sendable: as CGPath; a mutable path is built on one thread at a time.
+    // @unchecked Sendable: as CGPath (its elements are in the Mutex `storage`).
 
     /// An empty mutable path.
     public override init() { super.init() }
 
     package override init(elements: [Element]) { super.init(elements: elements) }
 
+    /// Appends one element.
+    private func append(_ element: Element) { storage.withLock { $0.append(element) } }
+
     /// Starts a new subpath at `point`.
     public func move(to point: CGPoint, transform: CGAffineTransform = .identity) {
-        elements.append(.move(point.applying(transform)))
+        append(.move(point.applying(transform)))
     }
 
     /// Adds a line from the current point to `point` (a move when the path is empty).
     public func addLine(to point: CGPoint, transform: CGAffineTransform = .identity) {
         let p = point.applying(transform)
-        elements.append(elements.isEmpty ? .move(p) : .line(p))
+        storage.withLock { $0.append($0.isEmpty ? .move(p) : .line(p)) }
     }
 
     /// Starts a subpath at the first point and adds lines through the others.
     public func addLines(between points: [CGPoint], transform: CGAffineTransform = .identity) {
         guard let first = points.first else { return }
-        elements.reserveCapacity(elements.count + points.count)
-        elements.append(.move(first.applying(transform)))
-        for p in points.dropFirst() { elements.append(.line(p.applying(transform))) }
+        storage.withLock { $0.reserveCapacity($0.count + points.count) }
+        append(.move(first.applying(transform)))
+        for p in points.dropFirst() { append(.line(p.applying(transform))) }
     }
 
     /// Adds a quadratic Bézier curve to `end` with one control point.
     public func addQuadCurve(to end: CGPoint, control: CGPoint, transform: CGAffineTransform = .identity) {
-        if elements.isEmpty { elements.append(.move(control.applying(transform))) }
-        elements.append(.quad(control.applying(transform), end.applying(transform)))
+        if elements.isEmpty { append(.move(control.applying(transform))) }
+        append(.quad(control.applying(transform), end.applying(transform)))
     }
 
     /// Adds a cubic Bézier curve to `end` with two control points.
     public func addCurve(to end: CGPoint, control1: CGPoint, control2: CGPoint,
                          transform: CGAffineTransform = .identity) {
-        if elements.isEmpty { elements.append(.move(control1.applying(transform))) }
-        elements.append(.cubic(control1.applying(transform), control2.applying(transform), end.applying(transform)))
+        if elements.isEmpty { append(.move(control1.applying(transform))) }
+        append(.cubic(control1.applying(transform), control2.applying(transform), end.applying(transform)))
     }
 
     /// Adds a closed rectangle subpath: (minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY).
     public func addRect(_ rect: CGRect, transform: CGAffineTransform = .identity) {
         let r = rect.standardized
         guard !r.isNull else { return }
-        elements.append(.move(CGPoint(x: r.minX, y: r.minY).applying(transform)))
-        elements.append(.line(CGPoint(x: r.maxX, y: r.minY).applying(transform)))
-        elements.append(.line(CGPoint(x: r.maxX, y: r.maxY).applying(transform)))
-        elements.append(.line(CGPoint(x: r.minX, y: r.maxY).applying(transform)))
-        elements.append(.close)
+        append(.move(CGPoint(x: r.minX, y: r.minY).applying(transform)))
+        append(.line(CGPoint(x: r.maxX, y: r.minY).applying(transform)))
+        append(.line(CGPoint(x: r.maxX, y: r.maxY).applying(transform)))
+        append(.line(CGPoint(x: r.minX, y: r.maxY).applying(transform)))
+        append(.close)
     }
 
     /// Adds one closed subpath per rectangle.
@@ -69,16 +72,16 @@ public final class CGMutablePath: CGPath, @unchecked Sendable {
         guard cw > 0, ch > 0 else { return addRect(r, transform: transform) }
         let k: CGFloat = 0.5522847498307936
         func p(_ x: CGFloat, _ y: CGFloat) -> CGPoint { CGPoint(x: x, y: y).applying(transform) }
-        elements.append(.move(p(r.minX + cw, r.minY)))
-        elements.append(.line(p(r.maxX - cw, r.minY)))
-        elements.append(.cubic(p(r.maxX - cw + cw * k, r.minY), p(r.maxX, r.minY + ch - ch * k), p(r.maxX, r.minY + ch)))
-        elements.append(.line(p(r.maxX, r.maxY - ch)))
-        elements.append(.cubic(p(r.maxX, r.maxY - ch + ch * k), p(r.maxX - cw + cw * k, r.maxY), p(r.maxX - cw, r.maxY)))
-        elements.append(.line(p(r.minX + cw, r.maxY)))
-        elements.append(.cubic(p(r.minX + cw - cw * k, r.maxY), p(r.minX, r.maxY - ch + ch * k), p(r.minX, r.maxY - ch)))
-        elements.append(.line(p(r.minX, r.minY + ch)))
-        elements.append(.cubic(p(r.minX, r.minY + ch - ch * k), p(r.minX + cw - cw * k, r.minY), p(r.minX + cw, r.minY)))
-        elements.append(.close)
+        append(.move(p(r.minX + cw, r.minY)))
+        append(.line(p(r.maxX - cw, r.minY)))
+        append(.cubic(p(r.maxX - cw + cw * k, r.minY), p(r.maxX, r.minY + ch - ch * k), p(r.maxX, r.minY + ch)))
+        append(.line(p(r.maxX, r.maxY - ch)))
+        append(.cubic(p(r.maxX, r.maxY - ch + ch * k), p(r.maxX - cw + cw * k, r.maxY), p(r.maxX - cw, r.maxY)))
+        append(.line(p(r.minX + cw, r.maxY)))
+        append(.cubic(p(r.minX + cw - cw * k, r.maxY), p(r.minX, r.maxY - ch + ch * k), p(r.minX, r.maxY - ch)))
+        append(.line(p(r.minX, r.minY + ch)))
+        append(.cubic(p(r.minX, r.minY + ch - ch * k), p(r.minX + cw - cw * k, r.minY), p(r.minX + cw, r.minY)))
+        append(.close)
     }
 
     /// Adds a closed ellipse inscribed in `rect`: four cubic curves starting at the rightmost
@@ -89,12 +92,12 @@ public final class CGMutablePath: CGPath, @unchecked Sendable {
         let rx = r.width / 2, ry = r.height / 2, cx = r.midX, cy = r.midY
         let k: CGFloat = 0.5522847498307936
         func p(_ x: CGFloat, _ y: CGFloat) -> CGPoint { CGPoint(x: cx + x, y: cy + y).applying(transform) }
-        elements.append(.move(p(rx, 0)))
-        elements.append(.cubic(p(rx, -ry * k), p(rx * k, -ry), p(0, -ry)))
-        elements.append(.cubic(p(-rx * k, -ry), p(-rx, -ry * k), p(-rx, 0)))
-        elements.append(.cubic(p(-rx, ry * k), p(-rx * k, ry), p(0, ry)))
-        elements.append(.cubic(p(rx * k, ry), p(rx, ry * k), p(rx, 0)))
-        elements.append(.close)
+        append(.move(p(rx, 0)))
+        append(.cubic(p(rx, -ry * k), p(rx * k, -ry), p(0, -ry)))
+        append(.cubic(p(-rx * k, -ry), p(-rx, -ry * k), p(-rx, 0)))
+        append(.cubic(p(-rx, ry * k), p(-rx * k, ry), p(0, ry)))
+        append(.cubic(p(rx * k, ry), p(rx, ry * k), p(rx, 0)))
+        append(.close)
     }
 
     /// Adds an arc of the circle around `center`, from `startAngle` to `endAngle` (radians,
@@ -131,7 +134,7 @@ public final class CGMutablePath: CGPath, @unchecked Sendable {
             CGPoint(x: center.x + r * cos(angle), y: center.y + r * sin(angle))
         }
         let start = point(startAngle).applying(transform)
-        elements.append(elements.isEmpty || PathGeometry.currentPoint(elements) == nil ? .move(start) : .line(start))
+        append(elements.isEmpty || PathGeometry.currentPoint(elements) == nil ? .move(start) : .line(start))
         let pieces = max(1, Int((abs(delta) / (CGFloat.pi / 2)).rounded(.up)))
         let step = delta / CGFloat(pieces)
         let k = 4.0 / 3.0 * tan(step / 4)
@@ -141,7 +144,7 @@ public final class CGMutablePath: CGPath, @unchecked Sendable {
             let c1 = CGPoint(x: p0.x - k * r * sin(a0), y: p0.y + k * r * cos(a0))
             let c2 = CGPoint(x: p1.x + k * r * sin(a1), y: p1.y - k * r * cos(a1))
             if delta == 0 { break }
-            elements.append(.cubic(c1.applying(transform), c2.applying(transform), p1.applying(transform)))
+            append(.cubic(c1.applying(transform), c2.applying(transform), p1.applying(transform)))
         }
     }
 
@@ -183,17 +186,20 @@ public final class CGMutablePath: CGPath, @unchecked Sendable {
         addLine(to: t1, transform: transform)
         let count = elements.count
         addRelativeArc(center: center, radius: radius, startAngle: a0, delta: delta, transform: transform)
-        if count < elements.count, case .line = elements[count] { elements.remove(at: count) }
+        storage.withLock { elements in
+            if count < elements.count, case .line = elements[count] { elements.remove(at: count) }
+        }
     }
 
     /// Appends `path`'s elements, mapped by `transform`.
     public func addPath(_ path: CGPath, transform: CGAffineTransform = .identity) {
-        elements.append(contentsOf: path.transformed(transform))
+        let added = path.transformed(transform)
+        storage.withLock { $0.append(contentsOf: added) }
     }
 
     /// Closes the current subpath (a line back to its start).
     public func closeSubpath() {
         guard let last = elements.last, last != .close else { return }
-        elements.append(.close)
+        append(.close)
     }
 }

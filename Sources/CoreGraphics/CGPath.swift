@@ -3,12 +3,11 @@
 // strokes or clips (CGContext+Paths.swift). Geometry (bounds, hit testing, flattening, stroking
 // and dashing outlines) lives in CGPath+Geometry.swift and PathGeometry.swift, per point.
 import Foundation
+import Synchronization
 
 /// An immutable graphics path: a sequence of subpaths in user space.
 public class CGPath: @unchecked Sendable, Equatable, CustomStringConvertible {
-    // @unchecked Sendable: a CGPath's elements never change after it is made; only
-    // CGMutablePath, which is not shared across threads while it is being built (as on Apple
-    // platforms), appends to them.
+    // @unchecked Sendable: its one mutable value, `storage`, is a Mutex (unchecked only because the class is not final: CGMutablePath extends it).
 
     /// One stored element: its kind and up to three points.
     package enum Element: Equatable, Sendable {
@@ -19,13 +18,16 @@ public class CGPath: @unchecked Sendable, Equatable, CustomStringConvertible {
         case close
     }
 
-    /// The elements, in order.
-    package internal(set) var elements: [Element]
+    /// The elements, in order (only CGMutablePath changes them, through `storage`).
+    let storage: Mutex<[Element]>
 
-    package init(elements: [Element]) { self.elements = elements }
+    /// The elements, in order.
+    package var elements: [Element] { storage.withLock { $0 } }
+
+    package init(elements: [Element]) { storage = Mutex(elements) }
 
     /// An empty path.
-    init() { elements = [] }
+    init() { storage = Mutex([]) }
 
     /// A closed rectangle path (`transform` applied to its points when given).
     public convenience init(rect: CGRect, transform: UnsafePointer<CGAffineTransform>?) {

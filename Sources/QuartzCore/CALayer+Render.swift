@@ -238,15 +238,3 @@ extension CALayer {
         }
     }
 }
-
-/// A layer tree handed to another thread (an export's or a preview's): evaluating it there is
-/// safe because every layer keeps its mutable state behind its own lock.
-package struct LayerTreeReference: @unchecked Sendable {
-    // @unchecked Sendable: CALayer keeps all mutable state in its Mutex; evaluation only reads.
-    package let root: CALayer
-    package init(_ root: CALayer) { self.root = root }
-    package func renderTree(at time: CFTimeInterval?,
-                            contentsOverrides: [ObjectIdentifier: RenderLayer.Contents] = [:]) -> RenderLayer {
-        root.renderTree(at: time, contentsOverrides: contentsOverrides)
-    }
-}

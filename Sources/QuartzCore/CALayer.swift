@@ -2,7 +2,8 @@
 // animations. Every mutable value lives in one Mutex (LayerState), so the app may change a
 // layer on its thread while an export or a preview evaluates the tree on another
 // (CALayer+Render.swift). CALayer is not Sendable (a client subclass with its own `var`s would
-// have to restate an unchecked conformance): trees cross threads in a `LayerTreeReference`.
+// have to restate an unchecked conformance): a tree reaches another thread inside its owner
+// (the video composition holding an animation tool, the preview layer).
 import CoreGraphics
 import Foundation
 import Synchronization

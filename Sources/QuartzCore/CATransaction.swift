@@ -46,6 +46,9 @@ open class CATransaction: NSObject {
         }
         return result!
     }
+    /// The lock `lock()` and `unlock()` hand out: Apple's API takes and releases it in separate
+    /// calls (and recursively), which a scoped `Mutex` cannot express; it guards no state of ours
+    /// (the transactions' state is in `threads`, a Mutex).
     private static let lockMutex = NSRecursiveLock()
 
     /// Begins a transaction (nested in the current one).

@@ -23,9 +23,9 @@ package final class LayerRenderer: Sendable {
         package var reused = 0
     }
 
-    /// A kept surface. @unchecked Sendable: it owns its bitmap, which is only drawn into before
-    /// it is cached and only read (composited) afterwards, under the renderer's lock.
+    /// A kept surface: drawn into before it is cached, only read (composited) afterwards.
     private final class KeptSurface: @unchecked Sendable {
+        // @unchecked Sendable: it owns its bitmap, touched only under the renderer's Mutex.
         let context: CGContext
         init(_ context: CGContext) { self.context = context }
     }

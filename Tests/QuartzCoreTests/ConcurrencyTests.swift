@@ -10,7 +10,8 @@ import Testing
         let child = CALayer()
         child.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
         root.addSublayer(child)
-        let tree = LayerTreeReference(root)
+        // As an export's thread holds it: the layer crosses to the reader as it is.
+        nonisolated(unsafe) let tree = root
         let reader = Task.detached { () -> Set<Float> in
             var seen: Set<Float> = []
             for i in 0..<2000 {

@@ -43,8 +43,7 @@ import QuartzCore
 /// SDL2 missing or failing — no window opens and nothing fails; frames still reach the layer
 /// (`isPreviewing`).
 open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
-    // @unchecked Sendable: the layer's own values are behind `lock` (CALayer's behind its own),
-    // and it owns the preview window (through `previewSink`), used from capture threads.
+    // @unchecked Sendable: it owns the preview window (through `previewSink`); its values are behind `lock` and CALayer's Mutex.
     private let lock = NSLock()
     private var _session: AVCaptureSession?
     private var _connection: AVCaptureConnection?

@@ -17,9 +17,7 @@ import QuartzCore
 ///
 /// The tree is read at every frame: change it only before the export (or reading) starts.
 /// Players refuse a video composition with an animation tool (use a synchronized layer there).
-public final class AVVideoCompositionCoreAnimationTool: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: every property is a constant; the layers it refers to are read
-    // through their own locks when a frame is rendered.
+public final class AVVideoCompositionCoreAnimationTool: NSObject {
 
     /// The layers that receive the composed frame (post-processing form); empty otherwise.
     let videoLayers: [CALayer]
