@@ -57,3 +57,13 @@ static inline void avf_volk_byteswap64(uint64_t *words, unsigned int count) {
 static inline void avf_volk_max(float *out, const float *a, const float *b, unsigned int count) {
     volk_32f_x2_max_32f(out, a, b, count);
 }
+
+/// left[i] = interleaved[2i], right[i] = interleaved[2i + 1] (stereo float frames, as complex pairs)
+static inline void avf_volk_deinterleave2(float *left, float *right, const float *interleaved, unsigned int frames) {
+    volk_32fc_deinterleave_32f_x2(left, right, (const lv_32fc_t *)interleaved, frames);
+}
+
+/// interleaved[2i] = left[i], interleaved[2i + 1] = right[i]
+static inline void avf_volk_interleave2(float *interleaved, const float *left, const float *right, unsigned int frames) {
+    volk_32f_x2_interleave_32fc((lv_32fc_t *)interleaved, left, right, frames);
+}

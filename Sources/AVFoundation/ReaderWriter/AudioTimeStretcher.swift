@@ -10,7 +10,8 @@ import Foundation
 /// the edit): the stretcher is primed with its preferred start pad of silence and its start delay
 /// is dropped from the output, so output frame `k` lines up with input time `k / ratio`. Callers
 /// count frames: the stretcher's output length is only about `ratio` times the input's.
-final class AudioTimeStretcher {
+final class AudioTimeStretcher: @unchecked Sendable {
+    // @unchecked Sendable: owns a Rubber Band state (a C handle) that one thread at a time uses (its owner's lock).
     private let state: RubberBandState
     private let channels: Int
     private let maxFrames: Int

@@ -152,6 +152,38 @@ package final class PulseDirectory: @unchecked Sendable {
     /// The sources now, the default first.
     package func devices() -> [PulseDevice] { listing().devices }
 
+    /// The server's sinks (where playback goes) as (name, description), the default sink first;
+    /// empty when no server answers.
+    package func sinks() -> [(name: String, description: String)] {
+        connection.withLock {
+            guard connect() == nil else { return [] }
+            let serverInfo = ServerInfoRequest()
+            guard perform(serverInfo, { context, userdata in
+                pa_context_get_server_info(context, { _, info, userdata in
+                    guard let userdata else { return }
+                    let request = Unmanaged<ServerInfoRequest>.fromOpaque(userdata).takeUnretainedValue()
+                    if let name = info?.pointee.default_sink_name { request.defaultSink = String(cString: name) }
+                    request.finish()
+                }, userdata)
+            }) else { return [] }
+            let list = SinkListRequest()
+            guard perform(list, { context, userdata in
+                pa_context_get_sink_info_list(context, { _, info, eol, userdata in
+                    guard let userdata else { return }
+                    let request = Unmanaged<SinkListRequest>.fromOpaque(userdata).takeUnretainedValue()
+                    guard eol == 0, let info else { request.finish(); return }
+                    request.sinks.append((info.pointee.name.map { String(cString: $0) } ?? "",
+                                          info.pointee.description.map { String(cString: $0) } ?? ""))
+                }, userdata)
+            }) else { return [] }
+            var sinks = list.sinks
+            if let name = serverInfo.defaultSink, let at = sinks.firstIndex(where: { $0.name == name }) {
+                sinks.insert(sinks.remove(at: at), at: 0)
+            }
+            return sinks
+        }
+    }
+
     /// Why the last attempt to reach the server failed (nil after a success).
     package var problem: String? { handlerLock.withLock { lastProblem } }
 
@@ -480,6 +512,11 @@ private class Request: @unchecked Sendable {
 
 private final class ServerInfoRequest: Request, @unchecked Sendable {
     var defaultSource: String?
+    var defaultSink: String?
+}
+
+private final class SinkListRequest: Request, @unchecked Sendable {
+    var sinks: [(name: String, description: String)] = []
 }
 
 private final class SourceListRequest: Request, @unchecked Sendable {

@@ -1,0 +1,532 @@
+// AVSampleBufferAudioRenderer: plays linear PCM sample buffers at the times of its synchronizer's
+// timebase through the sound server — the renderer under AVPlayer's sound too.
+import CoreAudioTypes
+import CoreMedia
+import Dispatch
+import Foundation
+import Synchronization
+internal import CVolk
+internal import MediaEngine
+
+/// The key of the flush time in `wasFlushedAutomaticallyNotification`'s user info (an NSValue
+/// holding a CMTime).
+public let AVSampleBufferAudioRendererFlushTimeKey = "AVSampleBufferAudioRendererFlushTimeKey"
+
+/// An object that renders audio sample buffers in time with a synchronizer's timebase.
+///
+/// Sound is rendered only while the renderer is added to an `AVSampleBufferRenderSynchronizer`
+/// whose rate is not zero; its `timebase` is then the synchronizer's. Enqueue linear PCM sample
+/// buffers (any rate, sample type, channel count and interleaving: they are converted to 32-bit
+/// float at the first buffer's rate, one or two channels) in increasing presentation time.
+///
+/// Timing: the sound server pulls frames as it needs them; each pull plays the frames whose
+/// time is the timebase's time at the moment they will be heard (now + the stream's latency, which
+/// the server reports), so sound and pictures shown at the timebase's time line up. When the
+/// frames queued drift more than 40 ms from that time (a jump, an underrun), the renderer
+/// re-aligns: frames before the time are dropped, silence fills a gap before the next frames.
+/// At rates other than 1 sound is time-stretched keeping its pitch (Rubber Band) unless
+/// `audioTimePitchAlgorithm` is `.varispeed`, which plays faster or slower as a tape would.
+///
+/// Without a sound server the frames are consumed at the same pace and dropped. When the server
+/// goes away while playing, everything queued is flushed, `status` becomes `.failed` with an
+/// error, and `wasFlushedAutomaticallyNotification` is posted; nothing crashes or blocks.
+open class AVSampleBufferAudioRenderer: NSObject, AVQueuedSampleBufferRendering, @unchecked Sendable {
+    // @unchecked Sendable: an NSObject subclass whose mutable state is all in `state` (a Mutex) and `core`.
+    /// Posted when the renderer flushed its queue by itself (the output went away).
+    public static let wasFlushedAutomaticallyNotification = NSNotification.Name("AVSampleBufferAudioRendererWasFlushedAutomaticallyNotification")
+    /// Posted when the output's configuration changed (a new device).
+    public static let outputConfigurationDidChangeNotification = NSNotification.Name("AVSampleBufferAudioRendererOutputConfigurationDidChangeNotification")
+
+    private struct State {
+        var status = AVQueuedSampleBufferRenderingStatus.unknown
+        var error: (any Error)?
+        var deviceUID: String?
+        var algorithm = AVAudioTimePitchAlgorithm.timeDomain
+        var volume: Float = 1
+        var muted = false
+    }
+
+    private let state = Mutex(State())
+    let core: AudioRenderCore
+
+    public override init() {
+        var timebase: CMTimebase?
+        _ = CMTimebaseCreateWithSourceClock(allocator: nil, sourceClock: CMClockGetHostTimeClock(), timebaseOut: &timebase)
+        core = AudioRenderCore(timebase: timebase!)
+        super.init()
+        core.onFailure = { [weak self] error in self?.outputFailed(error) }
+    }
+
+    deinit { core.close() }
+
+    /// The timebase the renderer follows: its synchronizer's once added to one.
+    open var timebase: CMTimebase { core.timebase }
+
+    open var status: AVQueuedSampleBufferRenderingStatus { state.withLock { $0.status } }
+    open var error: (any Error)? { state.withLock { $0.error } }
+
+    /// The unique ID of the output device (a PulseAudio sink name, as `AVAudioSession` and
+    /// capture list them); nil: the system's default output.
+    open var audioOutputDeviceUniqueID: String? {
+        get { state.withLock { $0.deviceUID } }
+        set {
+            state.withLock { $0.deviceUID = newValue }
+            core.setDevice(newValue)
+        }
+    }
+
+    /// How sound is processed at rates other than 1 (default `.timeDomain`).
+    open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
+        get { state.withLock { $0.algorithm } }
+        set {
+            state.withLock { $0.algorithm = newValue }
+            core.setAlgorithm(newValue)
+        }
+    }
+
+    /// The renderer's volume, 0 (silent) to 1 (default).
+    open var volume: Float {
+        get { state.withLock { $0.volume } }
+        set {
+            let v = min(max(newValue, 0), 1)
+            state.withLock { $0.volume = v }
+            core.setVolume(v)
+        }
+    }
+
+    /// Whether the renderer is muted (default false).
+    open var isMuted: Bool {
+        get { state.withLock { $0.muted } }
+        set {
+            state.withLock { $0.muted = newValue }
+            core.setMuted(newValue)
+        }
+    }
+
+    open func enqueue(_ sampleBuffer: CMSampleBuffer) {
+        guard status != .failed else { return }
+        if core.enqueue(sampleBuffer) {
+            state.withLock { if $0.status == .unknown { $0.status = .rendering } }
+        }
+    }
+
+    open func flush() { core.flush() }
+
+    /// Drops what is queued from `time` on, keeping what plays before it; the handler is told
+    /// whether the flush happened (false when `time` is already being heard).
+    open func flush(fromSourceTime time: CMTime, completionHandler: @escaping @Sendable (Bool) -> Void) {
+        let done = core.flush(from: time)
+        DispatchQueue.global().async { completionHandler(done) }
+    }
+
+    open var isReadyForMoreMediaData: Bool { core.queue.isReady }
+
+    open func requestMediaDataWhenReady(on queue: DispatchQueue, using block: @escaping @Sendable () -> Void) {
+        core.queue.requestWhenReady(on: queue, using: block)
+    }
+
+    open func stopRequestingMediaData() { core.queue.stopRequesting() }
+
+    /// True once a quarter of a second is queued (or the queue is full).
+    open var hasSufficientMediaDataForReliablePlaybackStart: Bool {
+        core.queue.queuedSeconds >= 0.25 || !core.queue.isReady
+    }
+
+    private func outputFailed(_ error: any Error) {
+        let flushTime = core.timebase.time
+        state.withLock { s in
+            s.status = .failed
+            s.error = error
+        }
+        NotificationCenter.default.post(name: Self.wasFlushedAutomaticallyNotification, object: self,
+                                        userInfo: [AVSampleBufferAudioRendererFlushTimeKey: NSValue(time: flushTime)])
+    }
+}
+
+/// The renderer's engine: the queue, the output, and the pull that turns the timebase's time
+/// into frames. Shared by AVSampleBufferAudioRenderer and AVPlayer's sound. Thread-safe.
+final class AudioRenderCore: @unchecked Sendable {
+    // @unchecked Sendable: owns the time stretcher (a C handle) used only under `render`'s lock; every other value is in a Mutex.
+    struct Format: Equatable {
+        var sampleRate: Int
+        var channels: Int
+    }
+
+    private struct Control {
+        var timebase: CMTimebase
+        var format: Format?
+        var output: (any AudioDeviceOutput)?
+        var deviceUID: String?
+        var algorithm = AVAudioTimePitchAlgorithm.timeDomain
+        var volume: Float = 1
+        var muted = false
+        var closed = false
+        var converter: (input: AudioStreamBasicDescription, resampler: AudioResampler)?
+        var description: CMAudioFormatDescription?
+    }
+
+    /// What the pull reads and writes (the output's thread, and flushes).
+    private struct Render {
+        /// Frames already taken from the queue's front buffer.
+        var offset = 0
+        /// Whether the read position follows the timebase (false after a flush or a jump).
+        var aligned = false
+        var stretcher: AudioTimeStretcher?
+        var stretchRate: Double = 1
+        var scratch: [Float] = []
+        var planes: [Float] = []
+        var underruns = 0
+        var framesPlayed: Int64 = 0
+    }
+
+    let queue = RendererQueue(capacity: .init(count: 512, seconds: 1.0))
+    private let control: Mutex<Control>
+    private let render = Mutex(Render())
+    var onFailure: (@Sendable (any Error) -> Void)? {
+        get { failureHandler.withLock { $0 } }
+        set { failureHandler.withLock { $0 = newValue } }
+    }
+    private let failureHandler = Mutex<(@Sendable (any Error) -> Void)?>(nil)
+
+    init(timebase: CMTimebase) {
+        control = Mutex(Control(timebase: timebase))
+    }
+
+    var timebase: CMTimebase { control.withLock { $0.timebase } }
+
+    /// Follows `timebase` (the synchronizer's) from now on.
+    func attach(timebase: CMTimebase) {
+        control.withLock { $0.timebase = timebase }
+        timebaseChanged(jumped: true)
+    }
+
+    /// The timebase's rate or time changed: re-align at the next pull; pause the output at rate 0.
+    func timebaseChanged(jumped: Bool) {
+        let (output, rate) = control.withLock { ($0.output, $0.timebase.rate) }
+        if jumped {
+            render.withLock { $0.aligned = false }
+            output?.flush()
+        }
+        output?.setPaused(rate == 0)
+    }
+
+    /// Frames heard since the output opened (for tests and statistics).
+    var framesPlayed: Int64 { render.withLock { $0.framesPlayed } }
+    var underruns: Int { render.withLock { $0.underruns } }
+    var format: Format? { control.withLock { $0.format } }
+
+    func setDevice(_ uid: String?) {
+        let old = control.withLock { c -> (any AudioDeviceOutput)? in
+            c.deviceUID = uid
+            defer { c.output = nil }
+            return c.output
+        }
+        old?.close()
+        render.withLock { $0.aligned = false }
+    }
+
+    func setAlgorithm(_ algorithm: AVAudioTimePitchAlgorithm) {
+        control.withLock { $0.algorithm = algorithm }
+        render.withLock { $0.stretcher = nil }
+    }
+
+    func setVolume(_ volume: Float) {
+        let output = control.withLock { c -> (any AudioDeviceOutput)? in
+            c.volume = volume
+            return c.output
+        }
+        output?.setVolume(volume)
+    }
+
+    func setMuted(_ muted: Bool) {
+        let output = control.withLock { c -> (any AudioDeviceOutput)? in
+            c.muted = muted
+            return c.output
+        }
+        output?.setMuted(muted)
+    }
+
+    /// Queues `buffer` (converted to the output's format); false when it holds no PCM.
+    @discardableResult
+    func enqueue(_ buffer: CMSampleBuffer, generation: Int? = nil) -> Bool {
+        guard let converted = convert(buffer) else { return false }
+        guard queue.enqueue(converted, generation: generation) else { return false }
+        openOutputIfNeeded()
+        return true
+    }
+
+    func flush() {
+        queue.flush()
+        render.withLock { r in
+            r.offset = 0
+            r.aligned = false
+            r.stretcher = nil
+        }
+        control.withLock { $0.output }?.flush()
+    }
+
+    /// Drops queued buffers presenting at or after `time`; false when `time` is already heard.
+    func flush(from time: CMTime) -> Bool {
+        let heard = timebase.time
+        guard time > heard else { return false }
+        let keep = queue.snapshot.filter { $0.presentationTimeStamp < time }
+        render.withLock { r in
+            queue.flush()
+            for buffer in keep { queue.enqueue(buffer) }
+            if keep.isEmpty { r.offset = 0 }
+        }
+        return true
+    }
+
+    func close() {
+        let output = control.withLock { c -> (any AudioDeviceOutput)? in
+            c.closed = true
+            defer { c.output = nil }
+            return c.output
+        }
+        output?.close()
+        queue.close()
+    }
+
+    // MARK: Conversion
+
+    /// `buffer` as Float32 interleaved at the output format (the first buffer fixes it).
+    private func convert(_ buffer: CMSampleBuffer) -> CMSampleBuffer? {
+        guard let description = buffer.formatDescription,
+              let asbdPointer = CMAudioFormatDescriptionGetStreamBasicDescription(description) else { return nil }
+        let asbd = asbdPointer.pointee
+        guard asbd.mFormatID == kAudioFormatLinearPCM, asbd.mSampleRate > 0, asbd.mChannelsPerFrame > 0 else { return nil }
+        let format = control.withLock { c -> Format in
+            if let f = c.format { return f }
+            let f = Format(sampleRate: Int(asbd.mSampleRate.rounded()), channels: min(Int(asbd.mChannelsPerFrame), 2))
+            c.format = f
+            return f
+        }
+        let isFloat = asbd.mFormatFlags & kAudioFormatFlagIsFloat != 0
+        let interleaved = asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 || asbd.mChannelsPerFrame == 1
+        let bigEndian = asbd.mFormatFlags & kAudioFormatFlagIsBigEndian != 0
+        if isFloat, interleaved, !bigEndian, asbd.mBitsPerChannel == 32, Int(asbd.mChannelsPerFrame) == format.channels,
+           Int(asbd.mSampleRate.rounded()) == format.sampleRate {
+            return buffer
+        }
+        return resample(buffer, asbd: asbd, to: format)
+    }
+
+    private func resample(_ buffer: CMSampleBuffer, asbd: AudioStreamBasicDescription, to format: Format) -> CMSampleBuffer? {
+        let layout = buffer.formatDescription.flatMap { d -> Data? in
+            var size = 0
+            guard let pointer = CMAudioFormatDescriptionGetChannelLayout(d, sizeOut: &size), size > 0 else { return nil }
+            return Data(bytes: pointer, count: size)
+        }
+        guard let input = AudioPCMFormat(streamBasicDescription: asbd, channelLayout: layout),
+              let data = buffer.dataBuffer else { return nil }
+        let output = AudioPCMFormat(sampleRate: format.sampleRate,
+                                    channels: format.channels == 1 ? .mono : .stereo,
+                                    sampleType: .float, bitsPerSample: 32)
+        let made: (AudioResampler, CMAudioFormatDescription)? = control.withLock { c in
+            if let existing = c.converter, existing.input == asbd, let d = c.description { return (existing.resampler, d) }
+            guard let resampler = try? AudioResampler(input: input, output: output),
+                  let d = AudioReaderSource.makeFormatDescription(output, layout: Data()) else { return nil }
+            c.converter = (asbd, resampler)
+            c.description = d
+            return (resampler, d)
+        }
+        guard let (resampler, description) = made else { return nil }
+        let length = CMBlockBufferGetDataLength(data)
+        var bytes = Data(count: length)
+        let copied = bytes.withUnsafeMutableBytes { raw in
+            CMBlockBufferCopyDataBytes(data, atOffset: 0, dataLength: length, destination: raw.baseAddress!)
+        }
+        guard copied == noErr else { return nil }
+        let frames = buffer.numSamples
+        let ok = bytes.withUnsafeBytes { raw in (try? resampler.append(bytes: raw, frameCount: frames)) != nil }
+        guard ok else { return nil }
+        let available = resampler.bufferedFrameCount
+        guard available > 0 else { return nil }
+        let out = resampler.read(frameCount: available)
+        return LiveAudioFormatDescriptions.sampleBuffer(out, frameCount: available, description: description,
+                                                        pts: buffer.presentationTimeStamp)
+    }
+
+    // MARK: Output
+
+    private func openOutputIfNeeded() {
+        let request: (Format, String?)? = control.withLock { c in
+            guard c.output == nil, !c.closed, let f = c.format else { return nil }
+            return (f, c.deviceUID)
+        }
+        guard let (format, uid) = request else { return }
+        let made = AudioDeviceOutputs.open(sampleRate: format.sampleRate, channels: format.channels, deviceUID: uid,
+                                           fill: { [weak self] buffer in self?.pull(buffer) ?? 0 },
+                                           failed: { [weak self] error in self?.outputLost(error) })
+        let (kept, volume, muted, rate) = control.withLock { c -> (Bool, Float, Bool, Double) in
+            guard c.output == nil, !c.closed else { return (false, 1, false, 0) }
+            c.output = made
+            return (true, c.volume, c.muted, c.timebase.rate)
+        }
+        guard kept else {
+            made.close()
+            return
+        }
+        made.setVolume(volume)
+        made.setMuted(muted)
+        made.setPaused(rate == 0)
+    }
+
+    private func outputLost(_ error: any Error) {
+        let old = control.withLock { c -> (any AudioDeviceOutput)? in
+            defer { c.output = nil }
+            return c.output
+        }
+        old?.close()
+        flush()
+        // Time goes on (pictures too): the next buffer opens an output again — the server if it
+        // came back, else the null output.
+        failureHandler.withLock { $0 }?(error)
+    }
+
+    // MARK: The pull
+
+    /// Fills `buffer` with the frames to be heard next (on the output's thread).
+    func pull(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let (timebase, format, output, algorithm) = control.withLock { ($0.timebase, $0.format, $0.output, $0.algorithm) }
+        guard let format, let base = buffer.baseAddress else { return 0 }
+        let bytesPerFrame = 4 * format.channels
+        let frames = buffer.count / bytesPerFrame
+        let (now, rate) = timebase.timeAndRate
+        guard rate != 0, frames > 0 else { return 0 }
+        let latency = output?.latency ?? 0
+        let heardAt = now.seconds + rate * latency
+        let out = base.assumingMemoryBound(to: Float.self)
+        return render.withLock { r -> Int in
+            if rate == 1 {
+                r.stretcher = nil
+                return straight(into: out, frames: frames, at: heardAt, format: format, &r) * bytesPerFrame
+            }
+            return stretched(into: out, frames: frames, at: heardAt, rate: rate, format: format, algorithm: algorithm, &r) * bytesPerFrame
+        }
+    }
+
+    /// The time of the next frame to read, from the queue's front and the offset into it.
+    private func cursor(_ r: Render, format: Format) -> Double? {
+        guard let front = queue.first else { return nil }
+        let pts = front.presentationTimeStamp
+        guard pts.isNumeric else { return nil }
+        return pts.seconds + Double(r.offset) / Double(format.sampleRate)
+    }
+
+    /// Drops queued frames before `time`; returns how many frames of silence come before the
+    /// next queued frame (0 when it is due now).
+    private func align(to time: Double, format: Format, _ r: inout Render) -> Int {
+        while let front = queue.first {
+            let pts = front.presentationTimeStamp.seconds
+            let count = front.numSamples
+            let end = pts + Double(count) / Double(format.sampleRate)
+            if end <= time {
+                queue.removeFirst()
+                r.offset = 0
+                continue
+            }
+            if pts >= time {
+                r.offset = 0
+                return Int(((pts - time) * Double(format.sampleRate)).rounded())
+            }
+            r.offset = min(count, Int(((time - pts) * Double(format.sampleRate)).rounded()))
+            return 0
+        }
+        return 0
+    }
+
+    /// Copies up to `frames` queued frames into `out`; returns how many.
+    private func copyQueued(into out: UnsafeMutablePointer<Float>, frames: Int, format: Format, _ r: inout Render) -> Int {
+        var written = 0
+        while written < frames, let front = queue.first {
+            let count = front.numSamples
+            guard r.offset < count, let data = front.dataBuffer else {
+                queue.removeFirst()
+                r.offset = 0
+                continue
+            }
+            let n = min(count - r.offset, frames - written)
+            let bytesPerFrame = 4 * format.channels
+            _ = CMBlockBufferCopyDataBytes(data, atOffset: r.offset * bytesPerFrame, dataLength: n * bytesPerFrame,
+                                           destination: out + written * format.channels)
+            written += n
+            r.offset += n
+            if r.offset >= count {
+                queue.removeFirst()
+                r.offset = 0
+            }
+        }
+        return written
+    }
+
+    private func straight(into out: UnsafeMutablePointer<Float>, frames: Int, at time: Double, format: Format, _ r: inout Render) -> Int {
+        var silence = 0
+        if !r.aligned || abs((cursor(r, format: format) ?? time) - time) > 0.04 {
+            silence = align(to: time, format: format, &r)
+            r.aligned = true
+        }
+        silence = min(silence, frames)
+        if silence > 0 { memset(out, 0, silence * 4 * format.channels) }
+        let copied = copyQueued(into: out + silence * format.channels, frames: frames - silence, format: format, &r)
+        if silence + copied < frames, copied > 0 || silence == 0 { r.underruns += 1 }
+        r.framesPlayed += Int64(frames)
+        return silence + copied
+    }
+
+    private func stretched(into out: UnsafeMutablePointer<Float>, frames: Int, at time: Double, rate: Double, format: Format,
+                           algorithm: AVAudioTimePitchAlgorithm, _ r: inout Render) -> Int {
+        let channels = format.channels
+        if r.stretcher == nil || r.stretchRate != rate || !r.aligned || abs((cursor(r, format: format) ?? time) - time) > 0.25 {
+            _ = align(to: time, format: format, &r)
+            r.aligned = true
+            let options = AudioTimeStretcher.options(for: algorithm) ?? AudioTimeStretcher.options(for: .timeDomain)!
+            r.stretcher = AudioTimeStretcher(options: options, sampleRate: format.sampleRate, channels: channels,
+                                             ratio: 1 / abs(rate), maxFrames: 4096)
+            r.stretchRate = rate
+        }
+        guard let stretcher = r.stretcher else { return 0 }
+        var written = 0
+        var guardCount = 0
+        while written < frames && guardCount < 64 {
+            guardCount += 1
+            if let (data, got) = stretcher.retrieve(maxFrames: frames - written) {
+                data.withUnsafeBytes { raw in
+                    let planes = raw.bindMemory(to: Float.self).baseAddress!
+                    if channels == 2 {
+                        avf_volk_interleave2(out + written * 2, planes, planes + got, UInt32(got))
+                    } else {
+                        memcpy(out + written, planes, got * 4)
+                    }
+                }
+                written += got
+                continue
+            }
+            // Feed about one output block's worth of input.
+            let want = max(256, Int(Double(frames - written) * abs(rate)))
+            if r.scratch.count < want * channels { r.scratch = [Float](repeating: 0, count: want * channels) }
+            var scratch = r.scratch
+            let got = scratch.withUnsafeMutableBufferPointer { copyQueued(into: $0.baseAddress!, frames: want, format: format, &r) }
+            r.scratch = scratch
+            guard got > 0 else {
+                r.underruns += 1
+                break
+            }
+            var planar = Data(count: got * channels * 4)
+            planar.withUnsafeMutableBytes { raw in
+                let p = raw.bindMemory(to: Float.self).baseAddress!
+                r.scratch.withUnsafeBufferPointer { s in
+                    if channels == 2 {
+                        avf_volk_deinterleave2(p, p + got, s.baseAddress!, UInt32(got))
+                    } else {
+                        memcpy(p, s.baseAddress!, got * 4)
+                    }
+                }
+            }
+            stretcher.process(planar, frameCount: got, final: false)
+        }
+        r.framesPlayed += Int64(frames)
+        return written
+    }
+}
