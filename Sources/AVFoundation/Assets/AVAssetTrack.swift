@@ -226,6 +226,13 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// The total size of the track's sample data in bytes.
     open var totalSampleDataLength: Int64 { (try? index(loading: "totalSampleDataLength")?.totalSize) ?? 0 }
 
+    /// The presentation times of the track's sync samples (keyframes), ascending; nil for a
+    /// composition's track or when the file cannot be indexed. Seeks with tolerance land on them.
+    func syncSampleTimes() -> [CMTime]? {
+        guard !isMadeOfSegments, let index = try? index(loading: "timeRange") else { return nil }
+        return index.keyframeIndices.map { index.presentationTime(ofDecodeIndex: $0) }.sorted()
+    }
+
     /// What `segments` gives (a composition track's are `AVCompositionTrackSegment`s).
     var trackSegments: [AVAssetTrackSegment] {
         if isMadeOfSegments { return mediaSegments.map { AVAssetTrackSegment(timeMapping: $0.timeMapping) } }

@@ -292,9 +292,10 @@ open class AVPlayer: NSObject, @unchecked Sendable {
     }
 
     /// Moves the playhead to within the tolerances of `time`. Zero tolerances land exactly on the
-    /// picture presenting at `time`; here every seek decodes to the exact time (a seek with
-    /// tolerance lands within it too, only not faster). The handler gets false when a later seek
-    /// or `cancelPendingSeeks()` interrupted it.
+    /// picture presenting at `time`; otherwise the playhead lands on the video's keyframe nearest
+    /// `time` within the tolerances (the default, infinite tolerances: the nearest keyframe), or
+    /// exactly on `time` when none is in range. The handler gets false when a later seek or
+    /// `cancelPendingSeeks()` interrupted it.
     open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
                    completionHandler: @escaping @Sendable (Bool) -> Void) {
         guard let item = currentItem else {

@@ -349,6 +349,7 @@ final class PlaybackEngine: Sendable {
         var time = max(requested, .zero)
         let duration = item.duration
         if duration.isNumeric { time = min(time, duration) }
+        time = Self.seekTarget(time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter, item: item)
         synchronizer.apply(rate: 0, time: time, hostTime: .invalid, notify: false)
         presenter.flush()
         audio.core.flush()
@@ -369,6 +370,21 @@ final class PlaybackEngine: Sendable {
         if let handler = previous?.handler { DispatchQueue.main.async { handler(false) } }
         NotificationCenter.default.post(name: AVPlayerItem.timeJumpedNotification, object: item)
         player?.setTimeControlStatusForSeek()
+    }
+
+    /// Where a seek with tolerances lands: the sync sample (keyframe) of the item's video track
+    /// nearest `time` within [time − before, time + after] — no decoding of the frames between
+    /// it and `time` — else `time` itself (zero tolerances, compositions, video compositions,
+    /// audio-only items, no keyframe in the window).
+    static func seekTarget(_ time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime, item: AVPlayerItem) -> CMTime {
+        guard toleranceBefore > .zero || toleranceAfter > .zero, item.videoComposition == nil,
+              let track = item.asset.tracks(withMediaType: .video).first(where: \.isEnabled),
+              let keys = track.syncSampleTimes(), !keys.isEmpty else { return time }
+        let low = toleranceBefore.isPositiveInfinity ? CMTime.negativeInfinity : time - toleranceBefore
+        let high = toleranceAfter.isPositiveInfinity ? CMTime.positiveInfinity : time + toleranceAfter
+        let candidates = keys.filter { $0 >= low && $0 <= high }
+        guard let best = candidates.min(by: { abs(($0 - time).seconds) < abs(($1 - time).seconds) }) else { return time }
+        return best
     }
 
     func cancelPendingSeeks() {

@@ -62,7 +62,11 @@ package final class PulsePlayback: @unchecked Sendable {
         do {
             try open(server: server, sinkName: sinkName, streamName: streamName, targetLatency: targetLatency)
         } catch {
-            teardown()
+            // deinit runs after a throw from here: it must not tear down twice.
+            closeLock.withLock { closed in
+                closed = true
+                teardown()
+            }
             throw error
         }
     }
@@ -181,25 +185,27 @@ package final class PulsePlayback: @unchecked Sendable {
     }
 
     /// Runs one asynchronous libpulse request on a live stream (its operation is not waited for).
+    /// `closeLock` is held throughout, so `close()` cannot free the main loop under it.
     private func perform(_ request: (OpaquePointer, OpaquePointer) -> OpaquePointer?) {
-        guard !closeLock.withLock({ $0 }) else { return }
-        pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
-        guard !stopped, let stream, let context, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
-        if let operation = request(stream, context) { pa_operation_unref(operation) }
+        closeLock.withLock { closed in
+            guard !closed else { return }
+            pa_threaded_mainloop_lock(mainloop)
+            defer { pa_threaded_mainloop_unlock(mainloop) }
+            guard !stopped, let stream, let context, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+            if let operation = request(stream, context) { pa_operation_unref(operation) }
+        }
     }
 
     /// Stops for good: no `fill` starts after this returns. Not to be called from `fill` or `failed`.
     package func close() {
-        let first = closeLock.withLock { closed -> Bool in
-            defer { closed = true }
-            return !closed
+        closeLock.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            pa_threaded_mainloop_lock(mainloop)
+            stopped = true
+            pa_threaded_mainloop_unlock(mainloop)
+            teardown()
         }
-        guard first else { return }
-        pa_threaded_mainloop_lock(mainloop)
-        stopped = true
-        pa_threaded_mainloop_unlock(mainloop)
-        teardown()
     }
 
     private func teardown() {

@@ -42,3 +42,181 @@ import TestSupport
         #expect(ended.wait(count: 2, timeout: 10))
     }
 }
+
+/// Seeks, time observers and queues (acceptance AT-P2–AT-P4).
+@Suite(.serialized) struct PlayerSeekAndObserverTests {
+    /// A ready player on `url` with a BGRA video output on its item.
+    private func readyPlayer(_ url: URL) -> (AVPlayer, AVPlayerItem, AVPlayerItemVideoOutput) {
+        let item = AVPlayerItem(url: url)
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        return (player, item, output)
+    }
+
+    /// The number on the picture the output shows at the player's current time.
+    private func shownNumber(_ player: AVPlayer, _ output: AVPlayerItemVideoOutput) -> (Int?, CMTime) {
+        let now = player.currentTime()
+        guard waitUntil({ output.hasNewPixelBuffer(forItemTime: now) }) else { return (nil, .invalid) }
+        var shown = CMTime.invalid
+        guard let buffer = output.copyPixelBuffer(forItemTime: now, itemTimeForDisplay: &shown) else { return (nil, .invalid) }
+        return (PlayerMedia.number(in: buffer), shown)
+    }
+
+    private func seek(_ player: AVPlayer, to time: CMTime, before: CMTime? = nil, after: CMTime? = nil) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex(false)
+        let handler: @Sendable (Bool) -> Void = { finished in
+            result.withLock { $0 = finished }
+            done.signal()
+        }
+        if let before, let after {
+            player.seek(to: time, toleranceBefore: before, toleranceAfter: after, completionHandler: handler)
+        } else {
+            player.seek(to: time, completionHandler: handler)
+        }
+        guard done.wait(timeout: .now() + 10) == .success else { return false }
+        return result.withLock { $0 }
+    }
+
+    @Test func exactSeekLandsOnTheFrameAndDefaultSeekOnAKeyframe() throws {
+        let (player, _, output) = readyPlayer(PlayerMedia.numbered)
+        // Zero tolerance: frame-exact, 150/30.
+        #expect(seek(player, to: CMTime(value: 5, timescale: 1), before: .zero, after: .zero))
+        #expect(player.currentTime() == CMTime(value: 150, timescale: 30))
+        let (number, shown) = shownNumber(player, output)
+        #expect(number == 150)
+        #expect(shown == CMTime(value: 5, timescale: 1))
+        // A frame that is not a keyframe, deep in a GOP.
+        #expect(seek(player, to: CMTime(value: 297, timescale: 30), before: .zero, after: .zero))
+        #expect(shownNumber(player, output).0 == 297)
+        // The default (infinite tolerance): the nearest keyframe — frames 144 (4.8 s) and 192 (6.4 s)
+        // surround 5 s; 144 is nearer. Within one GOP (48 frames) of the request.
+        #expect(seek(player, to: CMTime(value: 5, timescale: 1)))
+        let landed = player.currentTime()
+        #expect(abs(landed.seconds - 5) <= 48.0 / 30)
+        #expect(landed == CMTime(value: 144, timescale: 30))
+        #expect(shownNumber(player, output).0 == 144)
+        // Tolerance that excludes every keyframe: exact after all.
+        #expect(seek(player, to: CMTime(value: 5, timescale: 1), before: CMTime(value: 1, timescale: 10), after: CMTime(value: 1, timescale: 10)))
+        #expect(player.currentTime() == CMTime(value: 5, timescale: 1))
+        #expect(shownNumber(player, output).0 == 150)
+    }
+
+    @Test func stepMovesOneFrameEitherWay() throws {
+        let (player, item, output) = readyPlayer(PlayerMedia.numbered)
+        #expect(seek(player, to: CMTime(value: 100, timescale: 30), before: .zero, after: .zero))
+        item.step(byCount: 1)
+        #expect(waitUntil { player.currentTime() == CMTime(value: 101, timescale: 30) })
+        #expect(shownNumber(player, output).0 == 101)
+        item.step(byCount: -2)
+        #expect(waitUntil { player.currentTime() == CMTime(value: 99, timescale: 30) })
+        #expect(shownNumber(player, output).0 == 99)
+    }
+
+    @Test func periodicObserverFiresWhilePlayingAndOnJumps() throws {
+        let item = AVPlayerItem(url: PlayerMedia.clip(seconds: 4))
+        item.forwardPlaybackEndTime = CMTime(value: 3, timescale: 1)
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
+        let times = Mutex<[CMTime]>([])
+        let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 2), queue: DispatchQueue(label: "periodic")) { time in
+            times.withLock { $0.append(time) }
+        }
+        player.play()
+        #expect(ended.wait(timeout: 10))
+        usleep(100_000)
+        let played = times.withLock { $0 }
+        // 0.5 s over 3 s of playback: 6–8 calls (AT-P3), in order.
+        #expect((6...8).contains(played.count), "\(played.map(\.seconds))")
+        #expect(played == played.sorted())
+        // A jump: one more call, at the new time.
+        #expect(seek(player, to: CMTime(value: 1, timescale: 1), before: .zero, after: .zero))
+        #expect(waitUntil { times.withLock { $0.count } == played.count + 1 })
+        usleep(300_000)
+        #expect(times.withLock { $0.count } == played.count + 1)
+        #expect(times.withLock { $0.last } == CMTime(value: 1, timescale: 1))
+        // Removed: nothing more.
+        player.removeTimeObserver(token)
+        let count = times.withLock { $0.count }
+        #expect(seek(player, to: CMTime(value: 2, timescale: 1), before: .zero, after: .zero))
+        usleep(300_000)
+        #expect(times.withLock { $0.count } == count)
+    }
+
+    @Test func boundaryObserverFiresOnceEachAndBlocksNeverOverlap() throws {
+        let item = AVPlayerItem(url: PlayerMedia.clip(seconds: 2.5))
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
+        let crossed = Mutex<[CMTime]>([])
+        _ = player.addBoundaryTimeObserver(forTimes: [NSValue(time: CMTime(value: 1, timescale: 1)), NSValue(time: CMTime(value: 2, timescale: 1))],
+                                           queue: DispatchQueue(label: "boundary")) {
+            crossed.withLock { $0.append(player.currentTime()) }
+        }
+        // A periodic block that sleeps 1 s on a concurrent queue is never re-entered.
+        let active = Mutex(0), most = Mutex(0), calls = Mutex(0)
+        let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 10),
+                                                   queue: DispatchQueue(label: "slow", attributes: .concurrent)) { _ in
+            let now = active.withLock { $0 += 1; return $0 }
+            most.withLock { $0 = max($0, now) }
+            calls.withLock { $0 += 1 }
+            sleep(1)
+            active.withLock { $0 -= 1 }
+        }
+        player.play()
+        #expect(ended.wait(timeout: 10))
+        #expect(waitUntil { active.withLock { $0 } == 0 })
+        let times = crossed.withLock { $0 }
+        #expect(times.count == 2, "\(times.map(\.seconds))")
+        if times.count == 2 {
+            #expect(abs(times[0].seconds - 1) < 0.25)
+            #expect(abs(times[1].seconds - 2) < 0.25)
+        }
+        #expect(most.withLock { $0 } == 1)
+        #expect(calls.withLock { $0 } >= 2)
+        player.removeTimeObserver(token)
+    }
+
+    @Test func queuePlayerAdvancesInsertsAndEmpties() throws {
+        let urls = (0..<4).map { PlayerMedia.clip(seconds: 0.5 + Double($0) * 0.1) }
+        let a = AVPlayerItem(url: urls[0]), b = AVPlayerItem(url: urls[1]), c = AVPlayerItem(url: urls[2])
+        let d = AVPlayerItem(url: urls[3])
+        let queue = AVQueuePlayer(items: [a, b, c])
+        #expect(queue.currentItem === a)
+        #expect(queue.items().count == 3)
+        queue.advanceToNextItem()
+        #expect(queue.currentItem === b)
+        #expect(queue.items().count == 2)
+        #expect(queue.canInsert(d, after: nil))
+        queue.insert(d, after: nil)
+        #expect(queue.items().last === d)
+        // B plays to its end and the queue moves on to C by itself.
+        let endedB = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: b)
+        queue.play()
+        #expect(endedB.wait(timeout: 10))
+        #expect(waitUntil { queue.currentItem === c })
+        #expect(queue.rate == 1)
+        queue.removeAllItems()
+        #expect(queue.currentItem == nil)
+        #expect(queue.items().isEmpty)
+    }
+
+    @Test func missingFileFailsTheItemWithAnError() throws {
+        let url = URL(fileURLWithPath: "/nonexistent/clip.mp4")
+        let item = AVPlayerItem(url: url)
+        let statuses = Mutex<[AVPlayerItem.Status]>([])
+        let observation = item.observe(\.status, options: [.new]) { item, _ in
+            statuses.withLock { $0.append(item.status) }
+        }
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .failed })
+        #expect(item.error != nil)
+        #expect(statuses.withLock { $0 } == [.failed])
+        player.play()
+        #expect(player.timeControlStatus != .playing)
+        observation.invalidate()
+    }
+}
