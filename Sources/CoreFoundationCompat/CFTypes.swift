@@ -39,6 +39,8 @@ public typealias CFTypeRef = AnyObject
 public typealias CFIndex = Int
 /// A time interval in seconds (`CACurrentMediaTime()`, Core Animation's timing).
 public typealias CFTimeInterval = Double
+/// Seconds since the reference date (1 January 2001 00:00 UTC), as `Date.timeIntervalSinceReferenceDate`.
+public typealias CFAbsoluteTime = Double
 /// A Core Foundation type identifier (`CFGetTypeID`, `CFStringGetTypeID()`, …).
 public typealias CFTypeID = UInt
 /// A bit field of Core Foundation option flags.
