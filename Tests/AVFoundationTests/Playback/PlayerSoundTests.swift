@@ -1,0 +1,156 @@
+// What a person hears from AVPlayer: the sound goes to the PulseAudio server's default sink (the
+// test services' null sink), is recorded back from its monitor through AVCaptureSession, and is
+// measured — the tone is there, it starts when the player's clock says its media time is
+// reached (the audio/video offset, since pictures are shown on that clock), mute silences it.
+@testable import AVFoundation
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// Records the monitor's sound as (host time of the first frame, mono samples) per buffer.
+private final class MonitorRecorder: NSObject, AVCaptureAudioDataOutputSampleBufferDelegate, @unchecked Sendable {
+    // @unchecked Sendable: an NSObject delegate whose state is all in a Mutex.
+    struct Chunk {
+        var start: Double
+        var rate: Double
+        var samples: [Float]
+    }
+
+    private let chunks = Mutex<[Chunk]>([])
+    let queue = DispatchQueue(label: "monitor recorder")
+
+    var recorded: [Chunk] { chunks.withLock { $0 } }
+
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        guard let format = sampleBuffer.formatDescription,
+              let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(format)?.pointee,
+              let data = sampleBuffer.dataBuffer else { return }
+        let length = CMBlockBufferGetDataLength(data)
+        var bytes = [UInt8](repeating: 0, count: length)
+        guard CMBlockBufferCopyDataBytes(data, atOffset: 0, dataLength: length, destination: &bytes) == noErr else { return }
+        let channels = max(1, Int(asbd.mChannelsPerFrame))
+        var mono: [Float] = []
+        bytes.withUnsafeBytes { raw in
+            if asbd.mFormatFlags & kAudioFormatFlagIsFloat != 0 {
+                let all = raw.bindMemory(to: Float.self)
+                mono = stride(from: 0, to: all.count - channels + 1, by: channels).map { all[$0] }
+            } else if asbd.mBitsPerChannel == 16 {
+                let all = raw.bindMemory(to: Int16.self)
+                mono = stride(from: 0, to: all.count - channels + 1, by: channels).map { Float(all[$0]) / 32768 }
+            }
+        }
+        let chunk = Chunk(start: sampleBuffer.presentationTimeStamp.seconds, rate: asbd.mSampleRate, samples: mono)
+        chunks.withLock { $0.append(chunk) }
+    }
+
+    /// The host time of the first sample louder than `threshold` after `after`.
+    func onset(after: Double, threshold: Float = 0.1) -> Double? {
+        for chunk in recorded where chunk.start + Double(chunk.samples.count) / chunk.rate > after {
+            for (i, x) in chunk.samples.enumerated() where abs(x) > threshold {
+                let t = chunk.start + Double(i) / chunk.rate
+                if t > after { return t }
+            }
+        }
+        return nil
+    }
+
+    /// The peak level between two host times.
+    func peak(from: Double, to: Double) -> Float {
+        var peak: Float = 0
+        for chunk in recorded {
+            for (i, x) in chunk.samples.enumerated() {
+                let t = chunk.start + Double(i) / chunk.rate
+                if t >= from, t < to { peak = max(peak, abs(x)) }
+            }
+        }
+        return peak
+    }
+}
+
+@Suite(.serialized, .enabled(if: CaptureServices.shouldRun, "capture services not running: scripts/capture-services.sh start, or run scripts/test.sh"))
+struct PlayerSoundTests {
+    /// 2.5 s: a picture throughout, silence for 1 s, then a 1 kHz tone at half scale (16-bit PCM
+    /// in a QuickTime movie, so the onset is sample-exact).
+    static let beep: URL = {
+        let url = PlayerMedia.dir.appendingPathComponent("beep.mov")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            GeneratorMedia.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2.5",
+                                   "-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*1000*t)*gte(t\\,1):s=48000:c=stereo:d=2.5",
+                                   "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
+                                   "-c:a", "pcm_s16le", url.path])
+        }
+        return url
+    }()
+
+    /// A running capture session recording the default source (the null sink's monitor).
+    private func startMonitor() throws -> (AVCaptureSession, MonitorRecorder) {
+        let microphone = try #require(AVCaptureDevice.default(for: .audio))
+        let session = AVCaptureSession()
+        let input = try AVCaptureDeviceInput(device: microphone)
+        try #require(session.canAddInput(input))
+        session.addInput(input)
+        let output = AVCaptureAudioDataOutput()
+        let recorder = MonitorRecorder()
+        output.setSampleBufferDelegate(recorder, queue: recorder.queue)
+        try #require(session.canAddOutput(output))
+        session.addOutput(output)
+        session.startRunning()
+        // The capture's clock anchoring settles within ~2 s of connecting (see PulseSource).
+        Thread.sleep(forTimeInterval: 3)
+        return (session, recorder)
+    }
+
+    @Test func theToneIsHeardWhenTheClockReachesIt() throws {
+        guard CaptureServicesEnvironment.install() != nil else { return }
+        let (session, monitor) = try startMonitor()
+        defer { session.stopRunning() }
+        let item = AVPlayerItem(url: Self.beep)
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
+        let started = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        player.play()
+        // Where the clock puts media time 1 s on the host clock (read while playing at rate 1).
+        #expect(waitUntil { player.currentTime().seconds > 0.3 })
+        let before = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        let media = player.currentTime().seconds
+        let after = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        let due = (before + after) / 2 + (1 - media)
+        #expect(ended.wait(timeout: 10))
+        Thread.sleep(forTimeInterval: 0.3)
+        // Silence before the tone, the tone after it.
+        #expect(monitor.peak(from: started, to: due - 0.1) < 0.01)
+        let heard = try #require(monitor.onset(after: started))
+        let offset = heard - due
+        print("PlayerSoundTests: tone heard \(Int((offset * 1000).rounded())) ms after the clock reached it")
+        #expect(abs(offset) <= 0.020, "audio is \(offset * 1000) ms off the clock")
+        #expect(monitor.peak(from: due + 0.1, to: due + 1.3) > 0.4)
+    }
+
+    @Test func mutedAndHalfVolume() throws {
+        guard CaptureServicesEnvironment.install() != nil else { return }
+        let (session, monitor) = try startMonitor()
+        defer { session.stopRunning() }
+        let item = AVPlayerItem(url: Self.beep)
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        player.isMuted = true
+        let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
+        let start = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        player.play()
+        #expect(ended.wait(timeout: 10))
+        let end = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        #expect(monitor.peak(from: start, to: end + 0.2) < 0.01)
+        // Half volume: half the amplitude (PulseAudio's software volume is linear in amplitude).
+        player.isMuted = false
+        player.volume = 0.5
+        player.seek(to: CMTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        let again = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        player.play()
+        #expect(ended.wait(count: 2, timeout: 10))
+        Thread.sleep(forTimeInterval: 0.3)
+        let peak = monitor.peak(from: again + 0.3, to: again + 1.2)
+        #expect(abs(peak - 0.25) < 0.03, "peak \(peak)")
+    }
+}
