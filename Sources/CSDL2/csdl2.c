@@ -49,6 +49,7 @@ static void load(void) {
     AVF_SDL_SYMBOL(PollEvent, "SDL_PollEvent");
     AVF_SDL_SYMBOL(SetYUVConversionMode, "SDL_SetYUVConversionMode");
     AVF_SDL_SYMBOL(SetTextureBlendMode, "SDL_SetTextureBlendMode");
+    AVF_SDL_SYMBOL(SetWindowFullscreen, "SDL_SetWindowFullscreen");
 #undef AVF_SDL_SYMBOL
     loaded = &api;
 }

@@ -215,37 +215,6 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     /// Whether a window shows the picture.
     package var hasWindow: Bool { previewSink.hasWindow }
 
-    // MARK: Sublayers
-
-    /// The sublayers as the window's overlay at `time`, in a root of the window's size
-    /// (`width`×`height` pixels) laid out from its top-left corner (the layer's coordinates as on
-    /// iOS, where the conversions place things); nil without sublayers.
-    func overlayTree(at time: CFTimeInterval, width: Int, height: Int) -> RenderLayer? {
-        guard let sublayers, !sublayers.isEmpty else { return nil }
-        let tree = renderTree(at: time)
-        var root = RenderLayer(id: ObjectIdentifier(self),
-                               bounds: CGRect(origin: tree.bounds.origin, size: CGSize(width: width, height: height)),
-                               position: CGPoint(x: Double(width) / 2, y: Double(height) / 2))
-        root.isGeometryFlipped = true
-        root.sublayerTransform = tree.sublayerTransform
-        // Under a flipped root every layer's contents flip once more (Core Animation's
-        // contentsAreFlipped is the parity of the flips above a layer), so images stay upright.
-        root.sublayers = tree.sublayers.map(Self.flippingContents)
-        return root
-    }
-
-    private static func flippingContents(_ layer: RenderLayer) -> RenderLayer {
-        var l = layer
-        l.contentsAreFlipped.toggle()
-        l.sublayers = l.sublayers.map(flippingContents)
-        l.mask = l.mask.map(flippingContents)
-        if case .replicator(var replicator) = l.content {
-            replicator.instances = replicator.instances.map { $0.map(flippingContents) }
-            l.content = .replicator(replicator)
-        }
-        return l
-    }
-
     // MARK: Conversions
 
     /// The picture's placement now: the session's picture size in the layer's bounds, turned
@@ -316,10 +285,8 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
     private weak var connection: AVCaptureConnection?
     /// Whether an overlay refresh is queued on the layer's event queue.
     private var overlayQueued = false
-    /// Draws the layer's sublayers (keeps unchanged subtrees as surfaces).
-    private let overlayRenderer = LayerRenderer()
-    /// The overlay last drawn, the window it went to and that window's size (the event queue only).
-    private var lastOverlay: (tree: RenderLayer?, window: ObjectIdentifier, width: Int, height: Int)?
+    /// Draws the layer's sublayers over the window.
+    private let overlay = WindowOverlay()
 
     /// What the layer's `isPreviewing` is to become: frames reached the sink since the session
     /// started, it has not stopped, and the connection is enabled.
@@ -428,27 +395,7 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
         }
         guard let window, window.state == .showing, let layer else { return }
         let layout = layer.windowLayout(picture: layer.displayedPictureSize)
-        let tree = layer.overlayTree(at: CACurrentMediaTime(), width: layout.width, height: layout.height)
-        if let last = lastOverlay, last.tree == tree, last.window == ObjectIdentifier(window), last.width == layout.width,
-           last.height == layout.height { return }
-        lastOverlay = (tree, ObjectIdentifier(window), layout.width, layout.height)
-        guard let tree else {
-            window.setOverlay(nil)
-            return
-        }
-        var made: CVPixelBuffer?
-        guard CVPixelBufferCreate(nil, layout.width, layout.height, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnSuccess,
-              let overlay = made else { return }
-        CVPixelBufferLockBaseAddress(overlay, [])
-        if let context = CGContext(data: CVPixelBufferGetBaseAddress(overlay), width: layout.width, height: layout.height,
-                                   bitsPerComponent: 8, bytesPerRow: CVPixelBufferGetBytesPerRow(overlay),
-                                   space: CGColorSpaceCreateDeviceRGB(),
-                                   bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue | CGBitmapInfo.byteOrder32Little.rawValue) {
-            context.clear(CGRect(x: 0, y: 0, width: layout.width, height: layout.height))
-            overlayRenderer.draw(tree, in: context)
-        }
-        CVPixelBufferUnlockBaseAddress(overlay, [])
-        window.setOverlay(overlay)
+        overlay.refresh(layer, window: window, width: layout.width, height: layout.height)
     }
 
     func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {}

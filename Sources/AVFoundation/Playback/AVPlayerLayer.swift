@@ -116,6 +116,22 @@ open class AVPlayerLayer: CALayer, @unchecked Sendable {
         didSet { window.layerChanged() }
     }
 
+    // MARK: For avtool (package): the window's events and full screen
+
+    /// Receives what a person does in the layer's window: keys, clicks, closing it.
+    package func setWindowEventHandler(_ handler: (@Sendable (VideoWindowEvent) -> Void)?) {
+        window.setEventHandler(handler)
+    }
+
+    /// Makes the layer's window fill the screen, or go back.
+    package func setWindowFullScreen(_ on: Bool) { window.setFullScreen(on) }
+
+    /// Why no window shows the pictures (no display, closed), nil while one does.
+    package var windowProblem: String? { window.problem }
+
+    /// The layer's window size in pixels (zero before it opens).
+    package var windowSize: CGSize { window.windowSize }
+
     /// Shows a picture of the player (on the presenting thread).
     func show(_ frame: CMSampleBuffer) {
         let wasReady = state.withLock { s -> Bool in

@@ -35,8 +35,6 @@ open class AVPlayerLooper: NSObject, @unchecked Sendable {
     }
 
     private let state = Mutex(State())
-    /// Written once in init, read in deinit.
-    private nonisolated(unsafe) var observer: (any NSObjectProtocol)?
     private weak let player: AVQueuePlayer?
     /// The copies of the template item that loop.
     public let loopingPlayerItems: [AVPlayerItem]
@@ -64,11 +62,7 @@ open class AVPlayerLooper: NSObject, @unchecked Sendable {
         if itemOrdering == .loopingItemsPrecedeExistingItems {
             for item in existing { player.insert(item, after: nil) }
         }
-        observer = NotificationCenter.default.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: nil,
-                                                              queue: nil) { [weak self] note in
-            guard let item = note.object as? AVPlayerItem else { return }
-            self?.itemEnded(item)
-        }
+        player.afterEnd.withLock { $0 = { [weak self] item in self?.itemEnded(item) } }
         loadStatus(itemToLoop.asset)
     }
 
@@ -81,7 +75,7 @@ open class AVPlayerLooper: NSObject, @unchecked Sendable {
     }
 
     deinit {
-        if let observer { NotificationCenter.default.removeObserver(observer) }
+        player?.afterEnd.withLock { $0 = nil }
     }
 
     open var status: Status { state.withLock { $0.status } }
@@ -130,16 +124,11 @@ open class AVPlayerLooper: NSObject, @unchecked Sendable {
         guard again else { return }
         let old = loopCount - 1
         KVORegistry.shared.didChange(self, \AVPlayerLooper.loopCount, old: old)
-        // The player advances after posting; put the item back at the end once it left.
-        DispatchQueue.global().async { [range] in
-            item.state.withLock { s in
-                s.startTime = range.isValid && !range.isEmpty ? range.start : .zero
-                s.time = s.startTime
-            }
-            for _ in 0..<200 where player.items().first === item {
-                usleep(5_000)
-            }
-            player.insert(item, after: nil)
+        // The item has left the queue (the player advanced): rewound, it goes back at the end.
+        item.state.withLock { s in
+            s.startTime = range.isValid && !range.isEmpty ? range.start : .zero
+            s.time = s.startTime
         }
+        player.insert(item, after: nil)
     }
 }

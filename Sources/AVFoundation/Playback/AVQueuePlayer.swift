@@ -81,8 +81,12 @@ open class AVQueuePlayer: AVPlayer, @unchecked Sendable {
         replaceCurrentItem(with: nil)
     }
 
+    /// Called after an item that played to its end left the queue (a looper puts it back).
+    let afterEnd = Mutex<(@Sendable (AVPlayerItem) -> Void)?>(nil)
+
     override func advanceAfterEnd(_ item: AVPlayerItem) {
         guard currentItem === item else { return }
         advanceToNextItem()
+        afterEnd.withLock { $0 }?(item)
     }
 }

@@ -28,6 +28,8 @@ final class FramePresenter: Sendable {
         var presented = 0
         var dropped = 0
         var targets: [ObjectIdentifier: Present] = [:]
+        /// The timebase's rate-changed and time-jumped observations.
+        var observations: [any NSObjectProtocol] = []
     }
 
     let queue: RendererQueue
@@ -55,10 +57,16 @@ final class FramePresenter: Sendable {
         thread.name = "AVFoundation.FramePresenter"
         thread.qualityOfService = .userInteractive
         thread.start()
+        observe(timebase)
     }
 
     deinit {
-        state.withLock { $0.stopped = true }
+        let observations = state.withLock { s -> [any NSObjectProtocol] in
+            s.stopped = true
+            defer { s.observations = [] }
+            return s.observations
+        }
+        for observation in observations { NotificationCenter.default.removeObserver(observation) }
         wake.signal()
     }
 
@@ -66,8 +74,23 @@ final class FramePresenter: Sendable {
         get { state.withLock { $0.timebase } }
         set {
             state.withLock { $0.timebase = newValue }
+            observe(newValue)
             poke()
         }
+    }
+
+    /// Looks again whenever `timebase` changes rate or jumps (whoever changes it: a synchronizer,
+    /// or an app driving a display layer's control timebase itself).
+    private func observe(_ timebase: CMTimebase) {
+        let old = state.withLock { s -> [any NSObjectProtocol] in
+            defer {
+                s.observations = [CMTimebase.effectiveRateChanged, CMTimebase.timeJumped].map { name in
+                    NotificationCenter.default.addObserver(forName: name, object: timebase, queue: nil) { [weak self] _ in self?.poke() }
+                }
+            }
+            return s.observations
+        }
+        for observation in old { NotificationCenter.default.removeObserver(observation) }
     }
 
     /// Frames shown and frames dropped (passed over) since the presenter started.

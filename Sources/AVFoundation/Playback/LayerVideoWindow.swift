@@ -8,6 +8,19 @@ import Synchronization
 internal import MediaEngine
 import QuartzCore
 
+/// What a person did in a video layer's window (for avtool's player).
+package enum VideoWindowEvent: Sendable, Equatable {
+    /// A key: its character for printable keys ("a", " ", ",", "["…), else "left", "right",
+    /// "up", "down", "escape", "return", "f11".
+    case key(String, shift: Bool)
+    /// A click at window pixels (top-left origin) in a window `width`×`height` pixels.
+    case click(x: Int, y: Int, width: Int, height: Int)
+    /// The pointer moved over the window.
+    case pointerMoved
+    /// The window's close button.
+    case closed
+}
+
 /// Shows a layer's pictures in a window. Thread-safe.
 ///
 /// The window opens at the first picture: the layer's `bounds` size in pixels (the picture's
@@ -22,7 +35,14 @@ final class LayerVideoWindow: Sendable {
         var closed = false
         var shown = 0
         var layer = LayerReference()
+        var overlayQueued = false
+        var events: (@Sendable (VideoWindowEvent) -> Void)?
+        var fullScreen = false
     }
+
+    /// Draws the layer's sublayers over the picture.
+    private let overlay = WindowOverlay()
+    private static let overlayQueue = DispatchQueue(label: "com.avfoundation.player-layer.overlay")
 
     /// The layer, weakly. @unchecked Sendable: CALayer keeps all its values in one Mutex, and only those are read here.
     struct LayerReference: @unchecked Sendable {
@@ -49,6 +69,9 @@ final class LayerVideoWindow: Sendable {
     /// The size of the last picture shown (zero before one).
     var pictureSize: CGSize { state.withLock { $0.pictureSize } }
 
+    /// The window's drawable size in pixels (zero before it opens).
+    var windowSize: CGSize { state.withLock { $0.window }?.windowSize ?? .zero }
+
     /// Pictures given to `show` and pictures the window presented.
     var counts: (shown: Int, presented: Int) {
         state.withLock { ($0.shown, $0.window?.presentedCount ?? 0) }
@@ -73,6 +96,7 @@ final class LayerVideoWindow: Sendable {
         guard !closed else { return }
         if let existing {
             existing.show(pixelBuffer)
+            queueOverlayRefresh()
             return
         }
         let layout = windowLayout(picture: size)
@@ -84,12 +108,88 @@ final class LayerVideoWindow: Sendable {
                                   return WindowSink.Placement(destination: drawing.destination, angle: drawing.angle,
                                                               flipHorizontally: drawing.flipHorizontally)
                               })
-        let keep = state.withLock { s -> Bool in
-            guard s.window == nil, !s.closed else { return false }
+        let kept = state.withLock { s -> (events: (@Sendable (VideoWindowEvent) -> Void)?, fullScreen: Bool)? in
+            guard s.window == nil, !s.closed else { return nil }
             s.window = made
+            return (s.events, s.fullScreen)
+        }
+        guard let kept else {
+            made.close()
+            return
+        }
+        made.setEventHandler(kept.events.map(Self.translating))
+        if kept.fullScreen { made.setFullScreen(true) }
+        made.show(pixelBuffer)
+        tick()
+    }
+
+    /// Sublayers change while the picture stands still (a paused player's controls): they are
+    /// looked at ten times a second while the window is open, and redrawn when they changed.
+    private func tick() {
+        Self.overlayQueue.asyncAfter(deadline: .now() + 0.1) { [weak self] in
+            guard let self, self.state.withLock({ $0.window != nil }) else { return }
+            self.refreshOverlay()
+            self.tick()
+        }
+    }
+
+    private static func translating(_ handler: @escaping @Sendable (VideoWindowEvent) -> Void) -> @Sendable (WindowSink.Event) -> Void {
+        { event in
+            switch event {
+            case .key(let key, let shift): handler(.key(key, shift: shift))
+            case .click(let x, let y, let size): handler(.click(x: x, y: y, width: Int(size.width), height: Int(size.height)))
+            case .pointerMoved: handler(.pointerMoved)
+            case .closed: handler(.closed)
+            }
+        }
+    }
+
+    /// Receives what a person does in the window (keys, clicks, closing it).
+    func setEventHandler(_ handler: (@Sendable (VideoWindowEvent) -> Void)?) {
+        let window = state.withLock { s -> WindowSink? in
+            s.events = handler
+            return s.window
+        }
+        window?.setEventHandler(handler.map(Self.translating))
+    }
+
+    func setFullScreen(_ on: Bool) {
+        let window = state.withLock { s -> WindowSink? in
+            s.fullScreen = on
+            return s.window
+        }
+        window?.setFullScreen(on)
+    }
+
+    /// Why no window shows the pictures (nil while one does, or before the first picture).
+    var problem: String? {
+        guard let state = state.withLock({ $0.window?.state }) else { return nil }
+        if case .headless(let why) = state { return why }
+        return nil
+    }
+
+    private func queueOverlayRefresh() {
+        let queue = state.withLock { s -> Bool in
+            guard !s.overlayQueued, s.window != nil else { return false }
+            s.overlayQueued = true
             return true
         }
-        if keep { made.show(pixelBuffer) } else { made.close() }
+        if queue { Self.overlayQueue.async { [weak self] in self?.refreshOverlay() } }
+    }
+
+    /// Draws the layer's sublayers over the window when they changed (the overlay queue).
+    private func refreshOverlay() {
+        let window = state.withLock { s -> WindowSink? in
+            s.overlayQueued = false
+            return s.window
+        }
+        guard let window, window.state == .showing, let layer else { return }
+        var size = window.windowSize
+        if size.width < 1 || size.height < 1 {
+            let layout = windowLayout(picture: pictureSize)
+            size = CGSize(width: layout.width, height: layout.height)
+        }
+        overlay.refresh(layer, window: window, width: Int(size.width), height: Int(size.height))
     }
 
     /// The layer's frame or name changed: the window follows.

@@ -52,6 +52,10 @@ final class PlaybackEngine: Sendable {
         var seekID = 0
         var hasVideo = false
         var hasAudio = false
+        /// Where each media's tracks end (the latest enabled track's end): media that stops
+        /// well before it, without an error, is a truncated or damaged file.
+        var videoTracksEnd = CMTime.invalid
+        var audioTracksEnd = CMTime.invalid
         var videoQueued = CMTime.invalid
         var audioQueued = CMTime.invalid
         var videoEnded = false
@@ -191,6 +195,8 @@ final class PlaybackEngine: Sendable {
             s.feeder = feeder
             s.hasVideo = video != nil
             s.hasAudio = audioSource != nil
+            s.videoTracksEnd = Self.tracksEnd(tracks.filter { $0.mediaType == .video && enabled.contains($0.trackID) })
+            s.audioTracksEnd = Self.tracksEnd(tracks.filter { $0.mediaType == .audio && enabled.contains($0.trackID) })
             s.endTime = end
             s.seekStart = start
             s.seekID = feeder.currentSeekID
@@ -243,6 +249,26 @@ final class PlaybackEngine: Sendable {
 
     // MARK: Progress
 
+    /// The latest end of `tracks`' time ranges (invalid without tracks).
+    private static func tracksEnd(_ tracks: [AVAssetTrack]) -> CMTime {
+        tracks.map(\.timeRange).filter(\.isValid).map(\.end).filter(\.isNumeric).max() ?? .invalid
+    }
+
+    /// The error for media that ended, without a read error, more than half a second before its
+    /// tracks say it should (what a file cut short reads as); nil when it ended where expected.
+    private static func truncation(queued: CMTime, tracksEnd: CMTime, rangeEnd: CMTime, media: ItemFeeder.Media) -> (any Error)? {
+        guard tracksEnd.isNumeric else { return nil }
+        let expected = rangeEnd.isNumeric ? min(rangeEnd, tracksEnd) : tracksEnd
+        let reached = queued.isNumeric ? queued : .zero
+        guard (expected - reached).seconds > 0.5 else { return nil }
+        let kind = media == .video ? "video" : "sound"
+        return AVError(.fileFailedToParse, userInfo: [
+            NSLocalizedDescriptionKey: "Cannot Complete Action",
+            NSLocalizedFailureReasonErrorKey: String(format: "The %@ ends at %.3f s, before the %.3f s its track declares: the file is truncated or damaged.",
+                                                     kind, reached.seconds, expected.seconds),
+        ])
+    }
+
     private func progress(_ p: ItemFeeder.Progress, item: AVPlayerItem, openID: Int) {
         let becameReady: (seek: Seek?, ready: Bool)? = state.withLock { s in
             guard s.item === item, s.openID == openID, p.seekID == s.seekID else { return nil }
@@ -255,6 +281,10 @@ final class PlaybackEngine: Sendable {
                 if p.ended { s.audioEnded = true }
             }
             if let failure = p.failure, s.failure == nil { s.failure = failure }
+            if p.ended, p.failure == nil, s.failure == nil {
+                let (queued, tracksEnd) = p.media == .video ? (s.videoQueued, s.videoTracksEnd) : (s.audioQueued, s.audioTracksEnd)
+                if let cut = Self.truncation(queued: queued, tracksEnd: tracksEnd, rangeEnd: s.endTime, media: p.media) { s.failure = cut }
+            }
             guard !s.prerolled else { return nil }
             let videoReady = !s.hasVideo || s.videoEnded || s.videoQueued.isValid
             let audioReady = !s.hasAudio || s.audioEnded || (s.audioQueued.isNumeric && (s.audioQueued - s.seekStart).seconds >= 0.25)
@@ -468,7 +498,7 @@ final class PlaybackEngine: Sendable {
             item.logError(failure)
             item.state.withLock { $0.error = failure }
             NotificationCenter.default.post(name: AVPlayerItem.failedToPlayToEndTimeNotification, object: item,
-                                            userInfo: [AVPlayerItemFailedToPlayToEndTimeErrorKey: failure])
+                                            userInfo: [AVPlayerItemFailedToPlayToEndTimeErrorKey: failure as NSError])
             return
         }
         // A stall: playing, nothing queued, the media not ended.

@@ -34,6 +34,7 @@ typedef struct avf_sdl_api {
     __typeof__(SDL_PollEvent) *PollEvent;
     __typeof__(SDL_SetYUVConversionMode) *SetYUVConversionMode;
     __typeof__(SDL_SetTextureBlendMode) *SetTextureBlendMode;
+    __typeof__(SDL_SetWindowFullscreen) *SetWindowFullscreen;
 } avf_sdl_api;
 
 /// Loads SDL2 (once per process; thread-safe) and returns its function table, or NULL when the
@@ -48,6 +49,16 @@ static inline Uint32 avf_sdl_event_type(const SDL_Event *event) { return event->
 /// The window event of an SDL_WINDOWEVENT event, and the window it is for.
 static inline Uint8 avf_sdl_window_event(const SDL_Event *event) { return event->window.event; }
 static inline Uint32 avf_sdl_window_event_id(const SDL_Event *event) { return event->window.windowID; }
+/// A key press: its window, key code (SDLK_*: the character for printable keys) and modifiers.
+static inline Uint32 avf_sdl_key_window(const SDL_Event *event) { return event->key.windowID; }
+static inline Sint32 avf_sdl_key_code(const SDL_Event *event) { return event->key.keysym.sym; }
+static inline Uint16 avf_sdl_key_modifiers(const SDL_Event *event) { return event->key.keysym.mod; }
+/// A mouse button press: its window and where (window pixels, top-left origin).
+static inline Uint32 avf_sdl_button_window(const SDL_Event *event) { return event->button.windowID; }
+static inline Sint32 avf_sdl_button_x(const SDL_Event *event) { return event->button.x; }
+static inline Sint32 avf_sdl_button_y(const SDL_Event *event) { return event->button.y; }
+/// A mouse motion: its window.
+static inline Uint32 avf_sdl_motion_window(const SDL_Event *event) { return event->motion.windowID; }
 
 #pragma clang assume_nonnull end
 

@@ -76,6 +76,7 @@ package final class WindowSink: @unchecked Sendable {
     private var _received = 0
     private var _placer: Placer
     private var _windowSize: CGSize = .zero
+    private var _eventHandler: (@Sendable (Event) -> Void)?
     /// The render thread's record of this sink's window (touched only on the render thread).
     fileprivate var window: SDLWindow?
 
@@ -133,6 +134,37 @@ package final class WindowSink: @unchecked Sendable {
             return true
         }
         if showing { SDLRenderThread.shared.wake(redraw: self) }
+    }
+
+    /// What a person did in the window.
+    package enum Event: Sendable, Equatable {
+        /// A key: its character for printable keys ("a", " ", ",", "["…), else "left", "right",
+        /// "up", "down", "escape", "return", "f11"; `shift` when a shift key was held.
+        case key(String, shift: Bool)
+        /// A mouse click at window pixels (top-left origin), the window then being `size`.
+        case click(x: Int, y: Int, size: CGSize)
+        /// The mouse moved over the window.
+        case pointerMoved
+        /// The window was closed by its close button.
+        case closed
+    }
+
+    /// Receives the window's events (on a queue of its own, in order; nil stops).
+    package func setEventHandler(_ handler: (@Sendable (Event) -> Void)?) {
+        lock.withLock { _eventHandler = handler }
+    }
+
+    fileprivate func post(_ event: Event) {
+        guard let handler = lock.withLock({ _eventHandler }) else { return }
+        WindowSink.events.async { handler(event) }
+    }
+
+    private static let events = DispatchQueue(label: "com.avfoundation.window.events")
+
+    /// Makes the window fill the screen (true) or go back to its size (false). Returns at once.
+    package func setFullScreen(_ on: Bool) {
+        guard lock.withLock({ _state == .showing }) else { return }
+        SDLRenderThread.shared.setFullScreen(self, on)
     }
 
     /// Changes the window's title. Returns at once.
@@ -316,6 +348,14 @@ private final class SDLRenderThread: @unchecked Sendable {
         }
     }
 
+    func setFullScreen(_ sink: WindowSink, _ on: Bool) {
+        enqueue { [weak self, weak sink] in
+            guard let self, let api = self.api, let window = sink?.window else { return }
+            _ = api.SetWindowFullscreen(window.window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+            self.redraw.insert(ObjectIdentifier(window))
+        }
+    }
+
     func close(_ sink: WindowSink) {
         _ = sync { () -> Bool in
             if let window = sink.window { self.destroy(window) }
@@ -439,12 +479,34 @@ private final class SDLRenderThread: @unchecked Sendable {
     private func pumpEvents(_ api: avf_sdl_api) {
         var event = SDL_Event()
         while api.PollEvent(&event) == 1 {
-            guard avf_sdl_event_type(&event) == SDL_WINDOWEVENT.rawValue else { continue }
+            let type = avf_sdl_event_type(&event)
+            if type == SDL_KEYDOWN.rawValue {
+                let id = avf_sdl_key_window(&event)
+                if let window = windows.first(where: { $0.id == id }), let key = Self.keyName(avf_sdl_key_code(&event)) {
+                    let shift = avf_sdl_key_modifiers(&event) & UInt16(KMOD_SHIFT.rawValue) != 0
+                    window.sink?.post(.key(key, shift: shift))
+                }
+                continue
+            }
+            if type == SDL_MOUSEBUTTONDOWN.rawValue {
+                let id = avf_sdl_button_window(&event)
+                if let window = windows.first(where: { $0.id == id }), let sink = window.sink {
+                    sink.post(.click(x: Int(avf_sdl_button_x(&event)), y: Int(avf_sdl_button_y(&event)), size: sink.windowSize))
+                }
+                continue
+            }
+            if type == SDL_MOUSEMOTION.rawValue {
+                let id = avf_sdl_motion_window(&event)
+                windows.first(where: { $0.id == id })?.sink?.post(.pointerMoved)
+                continue
+            }
+            guard type == SDL_WINDOWEVENT.rawValue else { continue }
             let id = avf_sdl_window_event_id(&event)
             guard let window = windows.first(where: { $0.id == id }) else { continue }
             switch UInt32(avf_sdl_window_event(&event)) {
             case SDL_WINDOWEVENT_CLOSE.rawValue:
                 window.sink?.becameHeadless("no display: the window was closed")
+                window.sink?.post(.closed)
                 window.sink?.window = nil
                 destroy(window)
                 return
@@ -453,6 +515,21 @@ private final class SDLRenderThread: @unchecked Sendable {
             default:
                 break
             }
+        }
+    }
+
+    /// The name of an SDL key code (see `WindowSink.Event.key`); nil for keys not named.
+    private static func keyName(_ code: Int32) -> String? {
+        if (32...126).contains(code), let scalar = Unicode.Scalar(UInt32(code)) { return String(Character(scalar)) }
+        switch code {
+        case Int32(SDLK_LEFT.rawValue): return "left"
+        case Int32(SDLK_RIGHT.rawValue): return "right"
+        case Int32(SDLK_UP.rawValue): return "up"
+        case Int32(SDLK_DOWN.rawValue): return "down"
+        case Int32(SDLK_ESCAPE.rawValue): return "escape"
+        case Int32(SDLK_RETURN.rawValue): return "return"
+        case Int32(SDLK_F11.rawValue): return "f11"
+        default: return nil
         }
     }
 

@@ -68,6 +68,9 @@ private final class MonitorRecorder: NSObject, AVCaptureAudioDataOutputSampleBuf
     }
 }
 
+// Inside the capture tests' serialized suite: they too play into and record from the services'
+// one null sink, so the two never run at the same time.
+extension CaptureTests {
 @Suite(.serialized, .enabled(if: CaptureServices.shouldRun, "capture services not running: scripts/capture-services.sh start, or run scripts/test.sh"))
 struct PlayerSoundTests {
     /// 2.5 s: a picture throughout, silence for 1 s, then a 1 kHz tone at half scale (16-bit PCM
@@ -153,4 +156,5 @@ struct PlayerSoundTests {
         let peak = monitor.peak(from: again + 0.3, to: again + 1.2)
         #expect(abs(peak - 0.25) < 0.03, "peak \(peak)")
     }
+}
 }

@@ -14,12 +14,14 @@ enum PlayerMedia {
         return dir
     }()
 
-    /// `seconds` of 30 fps 320×240 H.264 (keyframe every 60 frames) with a 1 kHz AAC tone.
+    /// `seconds` of 30 fps 320×240 H.264 (keyframe every 60 frames) with silent stereo AAC —
+    /// silent because these players play into the test services' shared sink while other suites
+    /// (capture, the sound tests) measure what comes out of its monitor.
     static func clip(seconds: Double, name: String? = nil) -> URL {
         let url = dir.appendingPathComponent(name ?? "clip-\(seconds).mp4")
         if FileManager.default.fileExists(atPath: url.path) { return url }
         GeneratorMedia.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=\(seconds)",
-                               "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=\(seconds)",
+                               "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo:d=\(seconds)",
                                "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv420p",
                                "-c:a", "aac", "-b:a", "96k", "-shortest", url.path])
         return url

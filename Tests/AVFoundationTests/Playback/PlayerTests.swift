@@ -220,3 +220,69 @@ import TestSupport
         observation.invalidate()
     }
 }
+
+/// Rate, looping and damaged files.
+@Suite(.serialized) struct PlayerRateLoopAndFaultTests {
+    @Test func rateTwoPlaysInHalfTheTime() throws {
+        let item = AVPlayerItem(url: PlayerMedia.clip(seconds: 3))
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
+        let start = Date()
+        player.rate = 2
+        #expect(player.rate == 2)
+        #expect(player.timeControlStatus != .paused)
+        #expect(ended.wait(timeout: 10))
+        let wall = Date().timeIntervalSince(start)
+        // 3 s of media at 2×: about 1.5 s of wall time (loose bounds: no timing in tests beyond
+        // telling 1× from 2×).
+        #expect(wall < 2.4, "\(wall) s")
+        #expect(wall > 1.2, "\(wall) s")
+        #expect(abs(player.currentTime().seconds - 3) < 0.05)
+    }
+
+    @Test func looperPlaysTheItemAgainAndAgain() throws {
+        let template = AVPlayerItem(url: PlayerMedia.clip(seconds: 0.5))
+        let queue = AVQueuePlayer()
+        let looper = AVPlayerLooper(player: queue, templateItem: template)
+        #expect(looper.loopingPlayerItems.count >= 2)
+        #expect(queue.items().count == looper.loopingPlayerItems.count)
+        #expect(waitUntil { looper.status == .ready })
+        queue.play()
+        #expect(waitUntil(timeout: 15) { looper.loopCount >= 3 })
+        // The queue stays full: every copy went back to its end.
+        #expect(queue.items().count == looper.loopingPlayerItems.count)
+        #expect(queue.rate == 1)
+        looper.disableLooping()
+        #expect(looper.status == .cancelled)
+        queue.pause()
+    }
+
+    @Test func truncatedFilePlaysToTheDamageThenFails() throws {
+        // An MPEG-TS stream (no index to lose) cut in the middle: plays what is there, then
+        // FailedToPlayToEndTime with an error in the user info — or a normal end when the demuxer
+        // sees a clean end; what it must not do is hang or crash.
+        let whole = PlayerMedia.dir.appendingPathComponent("whole.mp4")
+        if !FileManager.default.fileExists(atPath: whole.path) {
+            GeneratorMedia.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=4", "-c:v", "libx264", "-preset", "veryfast",
+                                   "-pix_fmt", "yuv420p", "-movflags", "+faststart", whole.path])
+        }
+        let data = try Data(contentsOf: whole)
+        let cut = PlayerMedia.dir.appendingPathComponent("cut.mp4")
+        try data.prefix(data.count / 2).write(to: cut)
+        let item = AVPlayerItem(url: cut)
+        let failed = NotificationRecorder(.AVPlayerItemFailedToPlayToEndTime, object: item)
+        let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status != .unknown })
+        #expect(item.status == .readyToPlay)
+        player.rate = 2
+        #expect(waitUntil(timeout: 10) { failed.count + ended.count > 0 })
+        #expect(failed.count == 1)
+        let error = failed.notifications.first?.userInfo?[AVPlayerItemFailedToPlayToEndTimeErrorKey] as? NSError
+        #expect(error?.domain == AVFoundationErrorDomain)
+        #expect(player.currentTime().seconds > 1)
+        #expect(player.currentTime().seconds < 3)
+        #expect(item.errorLog()?.events.isEmpty == false)
+    }
+}
