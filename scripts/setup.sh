@@ -24,7 +24,8 @@ fi
 #    XCB with SHM and XFIXES, zbar, SDL2, and the kernel's V4L2 header linux/videodev2.h); the CLI
 #    tools are what tests and benchmarks compare against (libheif's heif-enc/heif-info/heif-convert
 #    judge the HEIC files we write and read); PulseAudio, Xvfb and their clients are the
-#    services capture tests run against (scripts/capture-services.sh); qrencode and zint make the
+#    services capture tests run against (scripts/capture-services.sh), xdotool types into the windows
+#    player tests open (avtool play's keys); qrencode and zint make the
 #    codes the code scanner's tests read; pango-view renders the text CoreGraphics' text tests
 #    compare their glyph coverage with. Cairo and Pango (with HarfBuzz and fontconfig) draw
 #    QuartzCore's layers, paths and text; the font packages give fontconfig Latin (DejaVu,
@@ -41,7 +42,7 @@ APT_PACKAGES=(
     atomicparsley libimage-exiftool-perl python3-mutagen libheif-examples pango1.0-tools
     qrencode zint
     libpulse-dev libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libzbar-dev libsdl2-dev linux-libc-dev
-    pulseaudio pulseaudio-utils xvfb x11-utils xauth
+    pulseaudio pulseaudio-utils xvfb x11-utils xauth xdotool
     python3 python3-pip
     ca-certificates
 )

@@ -375,6 +375,14 @@ open class AVPlayer: NSObject, @unchecked Sendable {
         }
     }
 
+    /// What the player did so far, for tools (avtool play --stats): pictures shown and dropped
+    /// (passed over late), and the sound's offset from the clock at the last write (seconds,
+    /// positive: sound ahead of pictures; nil before sound played at rate 1).
+    package var playbackStatistics: (presented: Int, dropped: Int, audioOffset: Double?) {
+        let counts = engine.presenter.counts
+        return (counts.presented, counts.dropped, engine.audio.core.measuredOffset)
+    }
+
     /// The output device's unique ID (a PulseAudio sink name; nil: the default).
     open var audioOutputDeviceUniqueID: String? {
         get { state.withLock { $0.deviceUID } }

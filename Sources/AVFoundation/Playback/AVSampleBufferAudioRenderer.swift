@@ -177,6 +177,9 @@ final class AudioRenderCore: @unchecked Sendable {
         var planes: [Float] = []
         var underruns = 0
         var framesPlayed: Int64 = 0
+        /// Media time of the sound being written minus the clock's time when it is heard, at the
+        /// last pull at rate 1 (positive: the sound is ahead of the pictures).
+        var clockOffset: Double?
     }
 
     let queue = RendererQueue(capacity: .init(count: 512, seconds: 1.0))
@@ -213,6 +216,8 @@ final class AudioRenderCore: @unchecked Sendable {
     /// Frames heard since the output opened (for tests and statistics).
     var framesPlayed: Int64 { render.withLock { $0.framesPlayed } }
     var underruns: Int { render.withLock { $0.underruns } }
+    /// See `Render.clockOffset`.
+    var measuredOffset: Double? { render.withLock { $0.clockOffset } }
     var format: Format? { control.withLock { $0.format } }
 
     func setDevice(_ uid: String?) {
@@ -468,6 +473,7 @@ final class AudioRenderCore: @unchecked Sendable {
             r.aligned = true
         }
         silence = min(silence, frames)
+        if silence == 0, let next = cursor(r, format: format) { r.clockOffset = next - time }
         if silence > 0 { memset(out, 0, silence * 4 * format.channels) }
         let copied = copyQueued(into: out + silence * format.channels, frames: frames - silence, format: format, &r)
         if silence + copied < frames, copied > 0 || silence == 0 { r.underruns += 1 }

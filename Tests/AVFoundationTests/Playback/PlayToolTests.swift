@@ -1,0 +1,116 @@
+// `avtool play` end to end, as a person uses it: a child process against the test services
+// (Xvfb, PulseAudio's null sink), its window grabbed from the X screen and its keys typed with
+// xdotool. In the capture suite: it plays into the shared sink and opens windows on the shared
+// screen, as the capture tests do.
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// A running `avtool play`, its standard error collected as it comes.
+/// @unchecked Sendable: the Process is only started and waited on by the test that made it.
+private final class RunningTool: @unchecked Sendable {
+    let process: Process
+    private final class Collected: Sendable {
+        let data = Mutex(Data())
+    }
+
+    private let collected = Collected()
+
+    init(_ arguments: [String], services: CaptureServices) throws {
+        let executable = try #require(AssetWriterFaultTests.avtool, "avtool is not built (swift build --build-tests builds it)")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["play"] + arguments
+        process.environment = services.environment
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        self.process = process
+        let collected = self.collected
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.data.withLock { $0.append(data) }
+        }
+        try process.run()
+    }
+
+    /// What it printed so far, status-line updates as separate lines.
+    var text: String { String(decoding: collected.data.withLock { $0 }, as: UTF8.self).replacingOccurrences(of: "\r", with: "\n") }
+    var lastStatus: String { text.split(separator: "\n").last.map(String.init) ?? "" }
+
+    /// Waits for the process to end (at most `timeout` s, then kills it); its exit status.
+    func wait(timeout: Double = 20) -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+extension CaptureTests {
+    @Suite("avtool play", .serialized, .enabled(if: CaptureServices.shouldRun,
+                                                "capture services not running: scripts/capture-services.sh start, or run scripts/test.sh"))
+    struct PlayToolTests {
+        /// 4 s of black 320×240 video with silent sound: the controls are the only thing drawn.
+        static let black: URL = {
+            let url = PlayerMedia.dir.appendingPathComponent("black.mp4")
+            if !FileManager.default.fileExists(atPath: url.path) {
+                GeneratorMedia.ffmpeg(["-f", "lavfi", "-i", "color=c=black:s=320x240:r=30:d=4",
+                                       "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-shortest",
+                                       "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", url.path])
+            }
+            return url
+        }()
+
+        @Test func soundOnlyPlaysAndQuitsWhenAsked() throws {
+            guard let services = CaptureServicesEnvironment.install() else { return }
+            let tool = try RunningTool(["--no-window", "--stats", "--stop-after", "1.5", PlayerMedia.clip(seconds: 4).path],
+                                       services: services)
+            #expect(tool.wait() == 0, "\(tool.text)")
+            #expect(tool.text.contains("playing "))
+            let status = tool.lastStatus
+            #expect(status.contains("/ 0:04.0"), "\(status)")
+            #expect(status.contains("dropped 0"), "\(status)")
+        }
+
+        @Test func missingFileSaysSoAndFails() throws {
+            guard let services = CaptureServicesEnvironment.install() else { return }
+            let tool = try RunningTool(["--no-window", "/nonexistent/movie.mp4"], services: services)
+            #expect(tool.wait() == 1)
+            #expect(tool.text.contains("no such file"), "\(tool.text)")
+        }
+
+        @Test func windowShowsThePictureWithControlsAndTakesKeys() throws {
+            guard let services = CaptureServicesEnvironment.install() else { return }
+            let tool = try RunningTool(["--stop-after", "15", Self.black.path], services: services)
+            defer { _ = tool.wait(timeout: 1) }
+            // The window opens at the layer's frame: the screen's top-left corner, 320×240.
+            #expect(waitUntil { tool.text.contains("0:00.") })
+            #expect(waitUntil { tool.lastStatus.contains("0:01.") })
+            let window = (x: 0, y: 0, width: 320, height: 240)
+            let screenshot = PlayerMedia.dir.appendingPathComponent("avtool-play.png")
+            try ScreenJudge.saveScreenshot(services.display, window, to: screenshot.path)
+            let pixels = try ScreenJudge.grab(services.display, window)
+            func level(_ x: Int, _ y: Int) -> Int { Int(pixels[(y * window.width + x) * 3]) }
+            // The picture (black) above the controls; the bar 52 px high, 12 px from the bottom;
+            // its scrubber 10 px into it: played part near white, the rest grey.
+            #expect(level(160, 60) < 20, "picture at (160, 60): \(level(160, 60))")
+            let trackY = 240 - 12 - 52 + 12
+            #expect(level(30, trackY) > 200, "played part of the scrubber: \(level(30, trackY)) (screenshot \(screenshot.path))")
+            #expect((40...130).contains(level(280, trackY)), "rest of the scrubber: \(level(280, trackY))")
+            // Space pauses (the status line says so and the time stands); q quits.
+            let id = try TestTools.runText("env", ["DISPLAY=\(services.display)", "xdotool", "search", "--name", "avtool play"])
+            let windowID = try #require(id.output.split(separator: "\n").first.map(String.init))
+            _ = try TestTools.run("env", ["DISPLAY=\(services.display)", "xdotool", "key", "--window", windowID, "space"])
+            #expect(waitUntil { tool.lastStatus.contains("❚❚") }, "\(tool.lastStatus)")
+            let paused = tool.lastStatus
+            usleep(600_000)
+            #expect(tool.lastStatus == paused)
+            _ = try TestTools.run("env", ["DISPLAY=\(services.display)", "xdotool", "key", "--window", windowID, "q"])
+            #expect(tool.wait(timeout: 5) == 0)
+        }
+    }
+}
