@@ -19,11 +19,15 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds each capture recording lasts.")
     var captureSeconds: Double = 30
 
+    @Option(help: "Seconds each player plays in the play case.")
+    var playSeconds: Double = 60
+
     @Flag(help: "Skip the exact-thumbnails case (its 60 s 1080p input takes a while to make the first time).")
     var skipThumbnails = false
 
     @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, compositor, thumbnails, reader, writer, audio, "
                                + "export, compose, titles (the compose timeline with a title and a watermark), capture (30 s recordings of the screen and a virtual camera; only when asked for), "
+                               + "play (1080p30 played by avtool play, ffplay and mpv, and exact seeks; only when asked for), "
                                + "debug (a client package built in debug and in release; only when asked for).",
                                valueName: "case"))
     var only: [String] = []
@@ -35,7 +39,7 @@ struct Bench: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" && $0 != "capture" })
+        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" && $0 != "capture" && $0 != "play" })
         if againstFFmpeg { print("benchmark                                   ours        ffmpeg      ratio") }
 
         if runs("basics") { try benchBasics(in: dir) }
@@ -65,6 +69,12 @@ struct Bench: ParsableCommand {
         }
         // Recording runs in real time (a minute per repeat): this case runs only when named.
         if only.contains("capture") { try benchCapture(in: dir, seconds: captureSeconds, repeats: repeats) }
+        // Playing runs in real time too: only when named.
+        if only.contains("play") {
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            try benchPlay(in: cache, seconds: playSeconds, repeats: repeats)
+        }
         // Building the client twice takes minutes: this case runs only when named.
         if only.contains("debug") {
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")

@@ -91,6 +91,10 @@ final class PlaySession {
     private var terminal: TerminalKeys?
     private var asset: AVAsset!
     private var sourceURL: URL?
+    /// When the session began, and how long after it the first picture was shown.
+    private let began = Date()
+    private var firstPicture: TimeInterval?
+    private var readyObservation: NSKeyValueObservation?
 
     init(options: Play) {
         self.options = options
@@ -131,6 +135,7 @@ final class PlaySession {
         defer { signals.forEach { $0.cancel() } }
         player.rate = min(max(options.rate, 0.5), 2)
         let began = Date()
+        if options.noWindow, firstPicture == nil { firstPicture = 0 }
         if !options.quiet { say(header(current)) }
         var lastStatus = Date.distantPast
         while finished == nil {
@@ -143,6 +148,13 @@ final class PlaySession {
         }
         refresh()
         if !options.quiet { FileHandle.standardError.write(Data("\n".utf8)) }
+        if options.stats {
+            let stats = player.playbackStatistics
+            var line = "avtool: stats: shown \(stats.presented), dropped \(stats.dropped)"
+            if let firstPicture, !options.noWindow { line += String(format: ", first picture %.0f ms", firstPicture * 1000) }
+            if let offset = stats.audioOffset { line += String(format: ", A/V offset %+.1f ms", offset * 1000) }
+            say(line)
+        }
         terminal?.restore()
         player.pause()
         for observer in observers { player.removeTimeObserver(observer) }
@@ -210,6 +222,12 @@ final class PlaySession {
         layer.frame = CGRect(origin: .zero, size: size)
         layer.name = "avtool play — \(URL(fileURLWithPath: options.input).lastPathComponent)"
         layer.videoGravity = .resizeAspect
+        let began = self.began
+        readyObservation = layer.observe(\.isReadyForDisplay, options: [.initial, .new]) { layer, _ in
+            guard layer.isReadyForDisplay else { return }
+            let seconds = Date().timeIntervalSince(began)
+            Task { @MainActor [weak self] in if self?.firstPicture == nil { self?.firstPicture = seconds } }
+        }
         let controls = PlayerControls(in: layer)
         layer.setWindowEventHandler { event in
             Task { @MainActor [weak self] in self?.handle(window: event) }

@@ -152,7 +152,9 @@ open class AVPlayer: NSObject, @unchecked Sendable {
         set { setRate(newValue, reason: nil) }
     }
 
-    private func setRate(_ newValue: Float, reason: String?) {
+    private func setRate(_ requested: Float, reason: String?) {
+        // Items here cannot play backwards (canPlayReverse is false): a negative rate pauses.
+        let newValue = requested.isFinite ? max(requested, 0) : 0
         // At the end the playhead stays; play does nothing until a seek.
         if newValue != 0, engine.isAtEnd { return }
         let old = state.withLock { s -> Float in

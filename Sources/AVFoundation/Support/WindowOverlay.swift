@@ -11,10 +11,12 @@ import QuartzCore
 extension CALayer {
     /// The sublayers as a window's overlay at `time`, in a root of the window's size
     /// (`width`×`height` pixels) laid out from its top-left corner (the layer's coordinates as on
-    /// iOS, where the conversions place things); nil without sublayers.
+    /// iOS, where the conversions place things); nil without sublayers, or when none shows
+    /// (all hidden or transparent: the window then draws no overlay at all).
     func overlayTree(at time: CFTimeInterval, width: Int, height: Int) -> RenderLayer? {
         guard let sublayers, !sublayers.isEmpty else { return nil }
         let tree = renderTree(at: time)
+        guard tree.sublayers.contains(where: { !$0.isHidden && $0.opacity > 0 }) else { return nil }
         var root = RenderLayer(id: ObjectIdentifier(self),
                                bounds: CGRect(origin: tree.bounds.origin, size: CGSize(width: width, height: height)),
                                position: CGPoint(x: Double(width) / 2, y: Double(height) / 2))
