@@ -51,6 +51,9 @@ package final class Demuxer: @unchecked Sendable {
     private let cancellation: DemuxerCancellation
     private let cancellationBox: Unmanaged<DemuxerCancellation>
 
+    /// Seconds a network read (http, https, HLS segments) may wait for data before it fails.
+    package static let networkTimeout: Double = 8
+
     /// Opens `url` and probes its streams (`avformat_open_input` + `avformat_find_stream_info`).
     /// - Parameters:
     ///   - cancellation: polled during every blocking read; cancel it (or let its deadline pass)
@@ -91,7 +94,14 @@ package final class Demuxer: @unchecked Sendable {
         // A fragmented recording cut off mid-fragment is read up to its last complete fragment.
         let openPath = url.isFileURL ? DemuxerFragmentRecovery.readableLength(path: path)
             .map { DemuxerFragmentRecovery.url(path: path, length: $0) } ?? path : path
-        let openResult = avformat_open_input(&ctx, openPath, nil, nil)  // frees the context on failure
+        // Over a network a server that stops answering is an error after `networkTimeout`, not a
+        // read that blocks for ever (FFmpeg's default).
+        var options: OpaquePointer?
+        if !url.isFileURL {
+            av_dict_set(&options, "rw_timeout", String(Int64(Demuxer.networkTimeout * 1_000_000)), 0)
+        }
+        defer { av_dict_free(&options) }
+        let openResult = avformat_open_input(&ctx, openPath, nil, &options)  // frees the context on failure
         guard openResult >= 0, let ctx else {
             cancellationBox.release()
             let error = MediaError.opening(code: openResult, path: path)
@@ -264,7 +274,12 @@ package final class Demuxer: @unchecked Sendable {
         guard let ctx = context else { return }
         let result = avformat_seek_file(ctx, -1, Int64.min, Int64.min, Int64.max, 0)
         if result < 0 {
-            let fallback = av_seek_frame(ctx, -1, 0, AVSEEK_FLAG_BYTE)
+            var fallback = av_seek_frame(ctx, -1, 0, AVSEEK_FLAG_BYTE)
+            if fallback < 0 {
+                // Formats that seek only by time to a real timestamp (HTTP Live Streaming): the start.
+                let start = ctx.pointee.start_time == cffmpeg_nopts() ? 0 : ctx.pointee.start_time
+                fallback = av_seek_frame(ctx, -1, start, AVSEEK_FLAG_BACKWARD)
+            }
             if fallback < 0 { throw MediaError.other(code: fallback, message: "cannot rewind: \(MediaError.ffmpegMessage(fallback))") }
         }
     }
