@@ -34,7 +34,9 @@ extension CALayer {
         let flipped = parentFlipped != s.isGeometryFlipped
         var p = Presentation(layer: renderLayer(from: s))
         fillPresentationExtras(&p, s)
-        let local = parentTime.map { s.timing.localTime($0) }
+        // A synchronized layer's subtree runs on its source's time (a player item's), whatever
+        // the parent's; the model values show while that time is unknown.
+        let local = s.timeSource.map { $0() } ?? parentTime.map { s.timing.localTime($0) }
         if let local {
             for a in s.animations {
                 guard let spec = a.spec else { continue }

@@ -945,6 +945,12 @@ open class CALayer: NSObject, CAMediaTiming {
         return l?.localTime(fromAbsolute: absolute) ?? absolute
     }
 
+    /// Makes the layer's local time (and so its subtree's) come from `source` rather than from
+    /// its parent: how AVSynchronizedLayer follows a player item. nil restores normal timing.
+    package func setTimeSource(_ source: (@Sendable () -> CFTimeInterval?)?) {
+        state.withLock { $0.timeSource = source }
+    }
+
     /// The layer's local time at root parent time `t` (each layer's timing applied top-down).
     func localTime(fromAbsolute t: Double) -> Double {
         var chain: [TimingValues] = []

@@ -17,6 +17,9 @@ struct AttachedAnimation: Sendable {
 /// the lock held (a snapshot copied out is read on the evaluating thread, as Apple's render
 /// server reads committed values).
 struct LayerState: Sendable {
+    /// Where the layer's local time comes from instead of its parent's time through its timing
+    /// (AVSynchronizedLayer: the player item's time); nil: the usual Core Animation timing.
+    var timeSource: (@Sendable () -> CFTimeInterval?)?
     var bounds = CGRect.zero
     var position = CGPoint.zero
     var anchorPoint = CGPoint(x: 0.5, y: 0.5)

@@ -286,3 +286,63 @@ import TestSupport
         #expect(item.errorLog()?.events.isEmpty == false)
     }
 }
+
+/// AVSynchronizedLayer: titles on the movie's time (the book's A16).
+@Suite(.serialized) struct SynchronizedLayerTests {
+    /// The title's opacity in the synchronized layer's tree now.
+    private func opacity(_ layer: AVSynchronizedLayer) -> Float {
+        let tree = layer.renderTree(at: CACurrentMediaTime())
+        return tree.sublayers.first?.opacity ?? -1
+    }
+
+    private func seek(_ player: AVPlayer, _ seconds: Double) {
+        let done = DispatchSemaphore(value: 0)
+        player.seek(to: CMTime(seconds: seconds, preferredTimescale: 600), toleranceBefore: .zero, toleranceAfter: .zero) { _ in
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+
+    @Test func titleFadesOnTheItemsTimeNotTheWallClock() throws {
+        let item = AVPlayerItem(url: PlayerMedia.clip(seconds: 4))
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        let sync = AVSynchronizedLayer(playerItem: item)
+        #expect(sync.playerItem === item)
+        let title = CALayer()
+        title.opacity = 0
+        let fade = CAKeyframeAnimation(keyPath: "opacity")
+        fade.values = [0, 1, 1, 0]
+        fade.keyTimes = [0, 0.2, 0.8, 1]
+        fade.beginTime = 1.0
+        fade.duration = 3.0
+        fade.isRemovedOnCompletion = false
+        title.add(fade, forKey: "fade")
+        sync.addSublayer(title)
+        // Before the title: the model value.
+        seek(player, 0.5)
+        #expect(abs(opacity(sync) - 0) < 0.01)
+        // 1.3 s: a tenth into the fade, half-way up the first key (R12.4.3); it stays there while
+        // the player is paused, however long the wall clock runs.
+        seek(player, 1.3)
+        #expect(abs(opacity(sync) - 0.5) < 0.02, "\(opacity(sync))")
+        usleep(300_000)
+        #expect(abs(opacity(sync) - 0.5) < 0.02)
+        seek(player, 3.0)
+        #expect(abs(opacity(sync) - 1) < 0.01)
+        // Past the end and back: the animation is still there (not removed on completion).
+        seek(player, 4.0)
+        seek(player, 1.3)
+        #expect(abs(opacity(sync) - 0.5) < 0.02)
+        // Playing at 2×: the layer's time is the item's.
+        player.rate = 2
+        #expect(waitUntil { player.currentTime().seconds > 2 })
+        player.pause()
+        let p = (player.currentTime().seconds - 1) / 3
+        let expected = p < 0.2 ? p / 0.2 : p <= 0.8 ? 1 : max(0, (1 - p) / 0.2)
+        #expect(abs(Double(opacity(sync)) - expected) < 0.02, "at \(player.currentTime().seconds) s: \(opacity(sync)), expected \(expected)")
+        // Detached: normal timing again (the model value at an arbitrary host time).
+        sync.playerItem = nil
+        #expect(sync.playerItem == nil)
+    }
+}
