@@ -511,8 +511,9 @@ final class PlaybackEngine: Sendable {
             synchronizer.apply(rate: 0, time: .invalid, hostTime: .invalid, notify: true)
             item.update(\.likelyToKeepUp, false, observed: \AVPlayerItem.isPlaybackLikelyToKeepUp)
             item.update(\.bufferEmpty, true, observed: \AVPlayerItem.isPlaybackBufferEmpty)
-            NotificationCenter.default.post(name: AVPlayerItem.playbackStalledNotification, object: item)
+            // The player's state first, so an observer of the notification reads it.
             player?.setTimeControlStatus(.waitingToPlayAtSpecifiedRate, reason: .toMinimizeStalls)
+            NotificationCenter.default.post(name: AVPlayerItem.playbackStalledNotification, object: item)
         }
         let full = !presenter.queue.isReady || !audio.core.queue.isReady
         item.update(\.bufferFull, full, observed: \AVPlayerItem.isPlaybackBufferFull)
