@@ -116,8 +116,10 @@ final class PlaySession {
         player.volume = min(max(options.volume, 0), 1)
         player.isMuted = options.mute
         let current = player.currentItem ?? item
+        // The layer first: its window system gets ready while the item loads.
+        let playerLayer = options.noWindow ? nil : AVPlayerLayer()
         guard waitForReady(current) else { return finished ?? 1 }
-        if !options.noWindow { makeWindow(for: current) }
+        if let playerLayer { makeWindow(playerLayer, for: current) }
         if let start = options.start {
             player.seek(to: CMTime(seconds: start, preferredTimescale: 600), toleranceBefore: .zero, toleranceAfter: .zero)
         }
@@ -211,8 +213,7 @@ final class PlaySession {
         return false
     }
 
-    private func makeWindow(for item: AVPlayerItem) {
-        let layer = AVPlayerLayer(player: player)
+    private func makeWindow(_ layer: AVPlayerLayer, for item: AVPlayerItem) {
         var size = item.presentationSize
         if let text = options.size {
             let parts = text.lowercased().split(separator: "x").compactMap { Double($0) }
@@ -222,6 +223,7 @@ final class PlaySession {
         layer.frame = CGRect(origin: .zero, size: size)
         layer.name = "avtool play — \(URL(fileURLWithPath: options.input).lastPathComponent)"
         layer.videoGravity = .resizeAspect
+        layer.player = player
         let began = self.began
         readyObservation = layer.observe(\.isReadyForDisplay, options: [.initial, .new]) { layer, _ in
             guard layer.isReadyForDisplay else { return }

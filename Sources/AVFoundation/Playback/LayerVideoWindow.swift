@@ -51,7 +51,8 @@ final class LayerVideoWindow: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    /// SDL2 starts loading at once in the background: the layer exists before its first picture.
+    init() { WindowSink.prewarm() }
 
     /// The layer whose frame and name place and title the window (held weakly).
     func setLayer(_ layer: CALayer) {
