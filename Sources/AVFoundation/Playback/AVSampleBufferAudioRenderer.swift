@@ -331,7 +331,7 @@ final class AudioRenderCore: @unchecked Sendable {
         let made: (AudioResampler, CMAudioFormatDescription)? = control.withLock { c in
             if let existing = c.converter, existing.input == asbd, let d = c.description { return (existing.resampler, d) }
             guard let resampler = try? AudioResampler(input: input, output: output),
-                  let d = AudioReaderSource.makeFormatDescription(output, layout: Data()) else { return nil }
+                  let d = AudioReaderSource.makeFormatDescription(output, layout: output.channels.audioChannelLayout) else { return nil }
             c.converter = (asbd, resampler)
             c.description = d
             return (resampler, d)

@@ -111,8 +111,9 @@ final class TimeObservers: Sendable {
     /// periodic observers are called once now, and every observer is re-armed.
     func timebaseChanged(jumped: Bool, rateChanged: Bool) {
         let all = observers.withLock { Array($0.values) }
+        // The time of the change itself, not of the moment the scheduler gets to it.
+        let now = timebase.time
         scheduler.async { [self] in
-            let now = timebase.time
             for observer in all {
                 if case .periodic = observer.kind, jumped || rateChanged { call(observer, at: now) }
                 arm(observer)
