@@ -84,10 +84,7 @@ private final class PulseCaptureRun: @unchecked Sendable {
     private let rate: Int64
     private let frameBytes: Int
     private let chunkFrames: Int
-    private let mainloop: OpaquePointer
-    private var context: OpaquePointer?
-    private var stream: OpaquePointer?
-    private let changed = DispatchSemaphore(value: 0)
+    private let client: PulseClient
 
     // Timing: the PTS of frame `anchorFrame` is `anchorTime` (in 1/rate s).
     private var anchorTime: Int64 = 0
@@ -126,145 +123,81 @@ private final class PulseCaptureRun: @unchecked Sendable {
         rate = Int64(format.sampleRate)
         frameBytes = 4 * format.channelCount
         chunkFrames = max(1, Int(format.sampleRate / 100))
-        guard let loop = pa_threaded_mainloop_new() else { throw .failed("cannot make a PulseAudio main loop") }
-        mainloop = loop
-        pending.reserveCapacity(chunkFrames * frameBytes)
         do {
-            try open(server: server, positions: positions)
+            client = try PulseClient(application: "AVFoundation capture", role: "production", server: server,
+                                     timeout: PulseSource.startTimeout)
         } catch {
-            teardown()
+            throw error.disconnected ? .disconnected(error.text) : .failed(error.text)
+        }
+        pending.reserveCapacity(chunkFrames * frameBytes)
+        client.withLock { client.onStateChange = { [unowned self] in self.stateChanged() } }
+        do {
+            try open(positions: positions)
+        } catch {
+            client.teardown()
             throw error
         }
     }
 
-    private func open(server: String?, positions: [Int32]) throws(LiveSourceError) {
-        let properties = pa_proplist_new()
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "AVFoundation capture")
-        pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "production")
-        let made = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(mainloop), "AVFoundation capture", properties)
-        pa_proplist_free(properties)
-        guard let made else { throw .failed("cannot make a PulseAudio context") }
-        context = made
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_context_set_state_callback(made, { _, userdata in
-            guard let userdata else { return }
-            Unmanaged<PulseCaptureRun>.fromOpaque(userdata).takeUnretainedValue().stateChanged()
-        }, me)
-        guard pa_context_connect(made, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-            throw .disconnected("cannot connect to the PulseAudio server\(server.map { " at \($0)" } ?? ""): \(PulseDirectory.errorText(made))")
-        }
-        guard pa_threaded_mainloop_start(mainloop) >= 0 else { throw .failed("cannot start a PulseAudio main loop") }
-        let deadline = DispatchTime.now() + PulseSource.startTimeout
-
-        // The context.
-        while true {
-            pa_threaded_mainloop_lock(mainloop)
-            let state = pa_context_get_state(made)
-            let reason = PulseDirectory.errorText(made)
-            pa_threaded_mainloop_unlock(mainloop)
-            if state == PA_CONTEXT_READY { break }
-            if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
-                throw .disconnected("cannot connect to the PulseAudio server\(server.map { " at \($0)" } ?? ""): \(reason)")
-            }
-            if changed.wait(timeout: deadline) == .timedOut { throw .disconnected("the PulseAudio server did not answer within \(PulseSource.startTimeout) s") }
-        }
-
-        // The stream.
-        pa_threaded_mainloop_lock(mainloop)
-        var spec = pa_sample_spec(format: AVF_PA_SAMPLE_FLOAT32NE, rate: UInt32(rate), channels: UInt8(format.channelCount))
-        var map = pa_channel_map()
-        if positions.isEmpty {
-            pa_channel_map_init_extend(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT)
-        } else {
-            map.channels = UInt8(positions.count)
-            withUnsafeMutableBytes(of: &map.map) { raw in
-                let all = raw.bindMemory(to: pa_channel_position_t.self)
-                for (i, p) in positions.enumerated() where i < all.count { all[i] = pa_channel_position_t(rawValue: p) }
-            }
-        }
-        guard let stream = pa_stream_new(made, "AVCaptureSession", &spec, &map) else {
-            let reason = PulseDirectory.errorText(made)
-            pa_threaded_mainloop_unlock(mainloop)
-            throw .failed("cannot make a PulseAudio record stream: \(reason)")
-        }
-        self.stream = stream
-        pa_stream_set_state_callback(stream, { _, userdata in
-            guard let userdata else { return }
-            Unmanaged<PulseCaptureRun>.fromOpaque(userdata).takeUnretainedValue().stateChanged()
-        }, me)
-        pa_stream_set_read_callback(stream, { _, _, userdata in
-            guard let userdata else { return }
-            Unmanaged<PulseCaptureRun>.fromOpaque(userdata).takeUnretainedValue().readable()
-        }, me)
-        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
-                                        fragsize: UInt32(chunkFrames * frameBytes))
-        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                                      | PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_DONT_MOVE.rawValue)
-        let connected = pa_stream_connect_record(stream, sourceName, &attributes, flags)
-        let connectReason = PulseDirectory.errorText(made)
-        pa_threaded_mainloop_unlock(mainloop)
-        guard connected >= 0 else { throw .failed("cannot record from the PulseAudio source \(sourceName): \(connectReason)") }
-        while true {
-            pa_threaded_mainloop_lock(mainloop)
-            let state = pa_stream_get_state(stream)
-            let contextState = pa_context_get_state(made)
-            let error = pa_context_errno(made)
-            let reason = PulseDirectory.errorText(made)
-            // From here on a failure is reported (the check and the flag under one lock).
-            if state == PA_STREAM_READY, contextState == PA_CONTEXT_READY { live = true }
-            pa_threaded_mainloop_unlock(mainloop)
-            if live { return }
-            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED || contextState != PA_CONTEXT_READY {
-                if error == Int32(PA_ERR_NOENTITY.rawValue) {
-                    throw .disconnected("there is no PulseAudio source named \(sourceName)")
+    private func open(positions: [Int32]) throws(LiveSourceError) {
+        let opened: LiveSourceError? = client.withLock {
+            guard let context = client.context else { return .failed("no PulseAudio context") }
+            var spec = pa_sample_spec(format: AVF_PA_SAMPLE_FLOAT32NE, rate: UInt32(rate), channels: UInt8(format.channelCount))
+            var map = pa_channel_map()
+            if positions.isEmpty {
+                pa_channel_map_init_extend(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT)
+            } else {
+                map.channels = UInt8(positions.count)
+                withUnsafeMutableBytes(of: &map.map) { raw in
+                    let all = raw.bindMemory(to: pa_channel_position_t.self)
+                    for (i, p) in positions.enumerated() where i < all.count { all[i] = pa_channel_position_t(rawValue: p) }
                 }
-                throw .failed("cannot record from the PulseAudio source \(sourceName): \(reason)")
             }
-            if changed.wait(timeout: deadline) == .timedOut {
-                throw .failed("the PulseAudio source \(sourceName) did not start within \(PulseSource.startTimeout) s")
+            guard let stream = pa_stream_new(context, "AVCaptureSession", &spec, &map) else {
+                return .failed("cannot make a PulseAudio record stream: \(PulseDirectory.errorText(context))")
             }
+            client.adopt(stream)
+            pa_stream_set_read_callback(stream, { _, _, userdata in
+                guard let userdata else { return }
+                Unmanaged<PulseCaptureRun>.fromOpaque(userdata).takeUnretainedValue().readable()
+            }, Unmanaged.passUnretained(self).toOpaque())
+            var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
+                                            fragsize: UInt32(chunkFrames * frameBytes))
+            let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                                          | PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_DONT_MOVE.rawValue)
+            guard pa_stream_connect_record(stream, sourceName, &attributes, flags) >= 0 else {
+                return .failed("cannot record from the PulseAudio source \(sourceName): \(PulseDirectory.errorText(context))")
+            }
+            return nil
+        }
+        if let opened { throw opened }
+        // From the moment the stream is ready a failure is reported (the check and the flag under one lock).
+        switch client.waitForStream(until: .now() + PulseSource.startTimeout, becameReady: { live = true }) {
+        case .ready: return
+        case .failed(let code, let text):
+            if code == Int32(PA_ERR_NOENTITY.rawValue) { throw .disconnected("there is no PulseAudio source named \(sourceName)") }
+            throw .failed("cannot record from the PulseAudio source \(sourceName): \(text)")
+        case .timedOut:
+            throw .failed("the PulseAudio source \(sourceName) did not start within \(PulseSource.startTimeout) s")
         }
     }
 
     /// Stops libpulse's thread and frees everything; waits for a `failed` report in progress
     /// (unless called from it).
     func stop() {
-        pa_threaded_mainloop_lock(mainloop)
-        stopped = true
-        pa_threaded_mainloop_unlock(mainloop)
-        teardown()
+        client.withLock { stopped = true }
+        client.teardown()
         if !reporterThread.isCurrent { reporter.wait() }
-    }
-
-    private func teardown() {
-        pa_threaded_mainloop_stop(mainloop)
-        if let stream {
-            pa_stream_set_state_callback(stream, nil, nil)
-            pa_stream_set_read_callback(stream, nil, nil)
-            pa_stream_disconnect(stream)
-            pa_stream_unref(stream)
-            self.stream = nil
-        }
-        if let context {
-            pa_context_set_state_callback(context, nil, nil)
-            pa_context_disconnect(context)
-            pa_context_unref(context)
-            self.context = nil
-        }
-        pa_threaded_mainloop_free(mainloop)
     }
 
     // MARK: - libpulse's thread (main loop lock held)
 
     private func stateChanged() {
-        changed.signal()
-        guard let context, let stream, !stopped else { return }
-        let contextState = pa_context_get_state(context)
-        let streamState = pa_stream_get_state(stream)
-        if contextState == PA_CONTEXT_FAILED || contextState == PA_CONTEXT_TERMINATED {
-            fail(.disconnected("the PulseAudio server went away (\(PulseDirectory.errorText(context)))"))
-        } else if streamState == PA_STREAM_FAILED || streamState == PA_STREAM_TERMINATED {
-            fail(.disconnected("the PulseAudio source \(sourceName) went away (\(PulseDirectory.errorText(context)))"))
+        guard !stopped, let lost = client.lostConnection() else { return }
+        if lost.serverLost {
+            fail(.disconnected("the PulseAudio server went away (\(lost.text))"))
+        } else {
+            fail(.disconnected("the PulseAudio source \(sourceName) went away (\(lost.text))"))
         }
     }
 
@@ -282,12 +215,12 @@ private final class PulseCaptureRun: @unchecked Sendable {
     }
 
     private func readable() {
-        guard let stream, !stopped else { return }
+        guard let stream = client.stream, !stopped else { return }
         while !stopped, pa_stream_readable_size(stream) > 0 {
             var data: UnsafeRawPointer?
             var bytes = 0
             guard pa_stream_peek(stream, &data, &bytes) >= 0 else {
-                fail(.disconnected("reading the PulseAudio source \(sourceName) failed (\(context.map(PulseDirectory.errorText) ?? ""))"))
+                fail(.disconnected("reading the PulseAudio source \(sourceName) failed (\(client.context.map(PulseDirectory.errorText) ?? ""))"))
                 return
             }
             guard bytes > 0 else { return }

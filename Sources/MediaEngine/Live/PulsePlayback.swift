@@ -18,8 +18,8 @@ import Synchronization
 /// - Failure (the server goes away, the sink is removed: `PA_STREAM_DONT_MOVE`) → `failed(text)`
 ///   once, on a thread of its own; no `fill` after it.
 package final class PulsePlayback: @unchecked Sendable {
-    // @unchecked Sendable: owns libpulse's main loop, context and stream; every field below the
-    // lets is touched on libpulse's thread or with the main loop's lock held.
+    // @unchecked Sendable: owns libpulse's objects through `client`; the flags below are touched
+    // on libpulse's thread or with the main loop's lock held.
     package typealias Fill = @Sendable (_ buffer: UnsafeMutableRawBufferPointer, _ latency: Double) -> Int
 
     /// How long `init` waits for the server to connect the stream.
@@ -32,10 +32,7 @@ package final class PulsePlayback: @unchecked Sendable {
     private let frameBytes: Int
     private let fill: Fill
     private let failed: @Sendable (String) -> Void
-    private let mainloop: OpaquePointer
-    private var context: OpaquePointer?
-    private var stream: OpaquePointer?
-    private let changed = DispatchSemaphore(value: 0)
+    private let client: PulseClient
     private var live = false
     private var stopped = false
     private var reported = false
@@ -52,20 +49,24 @@ package final class PulsePlayback: @unchecked Sendable {
         guard (1...384_000).contains(sampleRate), (1...Int(AVF_PA_CHANNELS_MAX)).contains(channels) else {
             throw PulsePlaybackError("PulseAudio cannot play \(channels) channels at \(sampleRate) Hz")
         }
+        do {
+            client = try PulseClient(application: "AVFoundation", role: "video", server: server, timeout: Self.startTimeout)
+        } catch {
+            throw PulsePlaybackError(error.text)
+        }
         self.sampleRate = sampleRate
         self.channels = channels
         frameBytes = 4 * channels
         self.fill = fill
         self.failed = failed
-        guard let loop = pa_threaded_mainloop_new() else { throw PulsePlaybackError("cannot make a PulseAudio main loop") }
-        mainloop = loop
+        client.withLock { client.onStateChange = { [unowned self] in self.stateChanged() } }
         do {
-            try open(server: server, sinkName: sinkName, streamName: streamName, targetLatency: targetLatency)
+            try openStream(sinkName: sinkName, streamName: streamName, targetLatency: targetLatency)
         } catch {
             // deinit runs after a throw from here: it must not tear down twice.
             closeLock.withLock { closed in
                 closed = true
-                teardown()
+                client.teardown()
             }
             throw error
         }
@@ -76,85 +77,42 @@ package final class PulsePlayback: @unchecked Sendable {
     /// Seconds from a write to the moment it is heard, as last measured.
     package var latency: Double { Double(measured.load(ordering: .relaxed)) / 1e6 }
 
-    private func open(server: String?, sinkName: String?, streamName: String, targetLatency: Double) throws(PulsePlaybackError) {
-        let properties = pa_proplist_new()
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "AVFoundation")
-        pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "video")
-        let made = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(mainloop), "AVFoundation", properties)
-        pa_proplist_free(properties)
-        guard let made else { throw PulsePlaybackError("cannot make a PulseAudio context") }
-        context = made
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_context_set_state_callback(made, { _, userdata in
-            guard let userdata else { return }
-            Unmanaged<PulsePlayback>.fromOpaque(userdata).takeUnretainedValue().stateChanged()
-        }, me)
-        guard pa_context_connect(made, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-            throw PulsePlaybackError("cannot connect to the PulseAudio server\(server.map { " at \($0)" } ?? ""): \(PulseDirectory.errorText(made))")
-        }
-        guard pa_threaded_mainloop_start(mainloop) >= 0 else { throw PulsePlaybackError("cannot start a PulseAudio main loop") }
-        let deadline = DispatchTime.now() + Self.startTimeout
-        while true {
-            pa_threaded_mainloop_lock(mainloop)
-            let state = pa_context_get_state(made)
-            let reason = PulseDirectory.errorText(made)
-            pa_threaded_mainloop_unlock(mainloop)
-            if state == PA_CONTEXT_READY { break }
-            if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
-                throw PulsePlaybackError("cannot connect to the PulseAudio server\(server.map { " at \($0)" } ?? ""): \(reason)")
-            }
-            if changed.wait(timeout: deadline) == .timedOut {
-                throw PulsePlaybackError("the PulseAudio server did not answer within \(Self.startTimeout) s")
-            }
-        }
-
-        pa_threaded_mainloop_lock(mainloop)
-        var spec = pa_sample_spec(format: AVF_PA_SAMPLE_FLOAT32NE, rate: UInt32(sampleRate), channels: UInt8(channels))
-        var map = pa_channel_map()
-        pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_DEFAULT)
-        guard let stream = pa_stream_new(made, streamName, &spec, &map) else {
-            let reason = PulseDirectory.errorText(made)
-            pa_threaded_mainloop_unlock(mainloop)
-            throw PulsePlaybackError("cannot make a PulseAudio playback stream: \(reason)")
-        }
-        self.stream = stream
-        pa_stream_set_state_callback(stream, { _, userdata in
-            guard let userdata else { return }
-            Unmanaged<PulsePlayback>.fromOpaque(userdata).takeUnretainedValue().stateChanged()
-        }, me)
-        pa_stream_set_write_callback(stream, { _, bytes, userdata in
-            guard let userdata else { return }
-            Unmanaged<PulsePlayback>.fromOpaque(userdata).takeUnretainedValue().writable(bytes)
-        }, me)
-        let bytesPerSecond = Double(sampleRate * frameBytes)
-        var attributes = pa_buffer_attr(maxlength: UInt32.max,
-                                        tlength: UInt32(max(1, (targetLatency * bytesPerSecond).rounded())) / UInt32(frameBytes) * UInt32(frameBytes),
-                                        prebuf: UInt32.max,
-                                        minreq: UInt32(sampleRate / 100 * frameBytes), fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                                      | PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_DONT_MOVE.rawValue
-                                      | PA_STREAM_START_CORKED.rawValue)
-        let connected = pa_stream_connect_playback(stream, sinkName, &attributes, flags, nil, nil)
-        let connectReason = PulseDirectory.errorText(made)
-        pa_threaded_mainloop_unlock(mainloop)
+    private func openStream(sinkName: String?, streamName: String, targetLatency: Double) throws(PulsePlaybackError) {
         let sinkText = sinkName.map { "the PulseAudio sink \($0)" } ?? "the default PulseAudio sink"
-        guard connected >= 0 else { throw PulsePlaybackError("cannot play to \(sinkText): \(connectReason)") }
-        while true {
-            pa_threaded_mainloop_lock(mainloop)
-            let state = pa_stream_get_state(stream)
-            let contextState = pa_context_get_state(made)
-            let error = pa_context_errno(made)
-            let reason = PulseDirectory.errorText(made)
-            if state == PA_STREAM_READY, contextState == PA_CONTEXT_READY { live = true }
-            pa_threaded_mainloop_unlock(mainloop)
-            if live { return }
-            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED || contextState != PA_CONTEXT_READY {
-                if error == Int32(PA_ERR_NOENTITY.rawValue) { throw PulsePlaybackError("there is no PulseAudio sink named \(sinkName ?? "")") }
-                throw PulsePlaybackError("cannot play to \(sinkText): \(reason)")
+        let opened: String? = client.withLock {
+            guard let context = client.context else { return "no PulseAudio context" }
+            var spec = pa_sample_spec(format: AVF_PA_SAMPLE_FLOAT32NE, rate: UInt32(sampleRate), channels: UInt8(channels))
+            var map = pa_channel_map()
+            pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_DEFAULT)
+            guard let stream = pa_stream_new(context, streamName, &spec, &map) else {
+                return "cannot make a PulseAudio playback stream: \(PulseDirectory.errorText(context))"
             }
-            if changed.wait(timeout: deadline) == .timedOut {
-                throw PulsePlaybackError("\(sinkText) did not start within \(Self.startTimeout) s")
+            client.adopt(stream)
+            pa_stream_set_write_callback(stream, { _, bytes, userdata in
+                guard let userdata else { return }
+                Unmanaged<PulsePlayback>.fromOpaque(userdata).takeUnretainedValue().writable(bytes)
+            }, Unmanaged.passUnretained(self).toOpaque())
+            let bytesPerSecond = Double(sampleRate * frameBytes)
+            var attributes = pa_buffer_attr(maxlength: UInt32.max,
+                                            tlength: UInt32(max(1, (targetLatency * bytesPerSecond).rounded())) / UInt32(frameBytes) * UInt32(frameBytes),
+                                            prebuf: UInt32.max,
+                                            minreq: UInt32(sampleRate / 100 * frameBytes), fragsize: UInt32.max)
+            let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                                          | PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_DONT_MOVE.rawValue
+                                          | PA_STREAM_START_CORKED.rawValue)
+            guard pa_stream_connect_playback(stream, sinkName, &attributes, flags, nil, nil) >= 0 else {
+                return "cannot play to \(sinkText): \(PulseDirectory.errorText(context))"
             }
+            return nil
+        }
+        if let opened { throw PulsePlaybackError(opened) }
+        switch client.waitForStream(until: .now() + Self.startTimeout, becameReady: { live = true }) {
+        case .ready: return
+        case .failed(let code, let text):
+            if code == Int32(PA_ERR_NOENTITY.rawValue) { throw PulsePlaybackError("there is no PulseAudio sink named \(sinkName ?? "")") }
+            throw PulsePlaybackError("cannot play to \(sinkText): \(text)")
+        case .timedOut:
+            throw PulsePlaybackError("\(sinkText) did not start within \(Self.startTimeout) s")
         }
     }
 
@@ -189,10 +147,11 @@ package final class PulsePlayback: @unchecked Sendable {
     private func perform(_ request: (OpaquePointer, OpaquePointer) -> OpaquePointer?) {
         closeLock.withLock { closed in
             guard !closed else { return }
-            pa_threaded_mainloop_lock(mainloop)
-            defer { pa_threaded_mainloop_unlock(mainloop) }
-            guard !stopped, let stream, let context, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
-            if let operation = request(stream, context) { pa_operation_unref(operation) }
+            client.withLock {
+                guard !stopped, let stream = client.stream, let context = client.context,
+                      pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+                if let operation = request(stream, context) { pa_operation_unref(operation) }
+            }
         }
     }
 
@@ -201,46 +160,16 @@ package final class PulsePlayback: @unchecked Sendable {
         closeLock.withLock { closed in
             guard !closed else { return }
             closed = true
-            pa_threaded_mainloop_lock(mainloop)
-            stopped = true
-            pa_threaded_mainloop_unlock(mainloop)
-            teardown()
+            client.withLock { stopped = true }
+            client.teardown()
         }
-    }
-
-    private func teardown() {
-        pa_threaded_mainloop_stop(mainloop)
-        if let stream {
-            pa_stream_set_state_callback(stream, nil, nil)
-            pa_stream_set_write_callback(stream, nil, nil)
-            pa_stream_disconnect(stream)
-            pa_stream_unref(stream)
-            self.stream = nil
-        }
-        if let context {
-            pa_context_set_state_callback(context, nil, nil)
-            pa_context_disconnect(context)
-            pa_context_unref(context)
-            self.context = nil
-        }
-        pa_threaded_mainloop_free(mainloop)
     }
 
     // MARK: libpulse's thread (main loop lock held)
 
     private func stateChanged() {
-        changed.signal()
-        guard let context, let stream, live, !stopped, !reported else { return }
-        let contextState = pa_context_get_state(context)
-        let streamState = pa_stream_get_state(stream)
-        let text: String
-        if contextState == PA_CONTEXT_FAILED || contextState == PA_CONTEXT_TERMINATED {
-            text = "the PulseAudio server went away (\(PulseDirectory.errorText(context)))"
-        } else if streamState == PA_STREAM_FAILED || streamState == PA_STREAM_TERMINATED {
-            text = "the PulseAudio sink went away (\(PulseDirectory.errorText(context)))"
-        } else {
-            return
-        }
+        guard live, !stopped, !reported, let lost = client.lostConnection() else { return }
+        let text = lost.serverLost ? "the PulseAudio server went away (\(lost.text))" : "the PulseAudio sink went away (\(lost.text))"
         reported = true
         stopped = true
         let failed = self.failed
@@ -248,7 +177,7 @@ package final class PulsePlayback: @unchecked Sendable {
     }
 
     private func writable(_ requested: Int) {
-        guard let stream, !stopped, requested > 0 else { return }
+        guard let stream = client.stream, !stopped, requested > 0 else { return }
         var usec: pa_usec_t = 0
         var negative: Int32 = 0
         if pa_stream_get_latency(stream, &usec, &negative) == 0 {
