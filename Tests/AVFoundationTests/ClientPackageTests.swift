@@ -23,8 +23,9 @@ enum ClientPackage {
     static let binDirectory: Result<URL, BuildFailure> = {
         let first = build()
         // SwiftPM's incremental build of a path dependency does not notice source files that were
-        // moved or removed since the last build ("missing inputs"): start that build afresh.
-        guard case .failure(let failure) = first, failure.log.contains("missing inputs") else { return first }
+        // added, moved or removed since the last build ("missing inputs", "cannot find … in
+        // scope"): a failed build is tried once more afresh (a real error fails both).
+        guard case .failure = first else { return first }
         try? FileManager.default.removeItem(at: scratch)
         return build()
     }()

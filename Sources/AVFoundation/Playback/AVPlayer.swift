@@ -250,11 +250,11 @@ open class AVPlayer: NSObject, @unchecked Sendable {
         set { state.withLock { $0.action = newValue } }
     }
 
-    /// The engine stopped at the end of `item` and posted the notification.
-    func itemDidReachEnd(_ item: AVPlayerItem) {
+    /// The engine stopped at the end of `item` and is about to post the notification.
+    func itemWillPostEnd(_ item: AVPlayerItem) {
         switch actionAtItemEnd {
         case .advance:
-            advanceAfterEnd(item)
+            break
         case .pause:
             let old = state.withLock { s -> Float in
                 defer { s.rate = 0 }
@@ -266,6 +266,11 @@ open class AVPlayer: NSObject, @unchecked Sendable {
             // The rate stays; the playhead waits at the end until a seek.
             setTimeControlStatus(.paused, reason: nil)
         }
+    }
+
+    /// The engine posted the end notification of `item`.
+    func itemDidReachEnd(_ item: AVPlayerItem) {
+        if actionAtItemEnd == .advance { advanceAfterEnd(item) }
     }
 
     /// `.advance` at an item's end: a plain player goes to no item.

@@ -457,6 +457,9 @@ final class PlaybackEngine: Sendable {
         let end = state.withLock { $0.endTime }
         logAccess()
         synchronizer.apply(rate: 0, time: end, hostTime: .invalid, notify: true)
+        // The player is paused before the notification goes out, so a handler that seeks and
+        // plays again (the usual loop) is not undone after it; a queue advances after it.
+        player?.itemWillPostEnd(item)
         NotificationCenter.default.post(name: AVPlayerItem.didPlayToEndTimeNotification, object: item)
         player?.itemDidReachEnd(item)
     }

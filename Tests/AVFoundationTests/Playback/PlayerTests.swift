@@ -243,6 +243,27 @@ import TestSupport
         #expect(abs(player.currentTime().seconds - 3) < 0.05)
     }
 
+    @Test func seekingAndPlayingInTheEndHandlerLoops() throws {
+        // The classic loop: actionAtItemEnd .none, and on DidPlayToEndTime seek to zero and play.
+        for action in [AVPlayer.ActionAtItemEnd.none, .pause] {
+            let item = AVPlayerItem(url: PlayerMedia.clip(seconds: 0.5))
+            let player = AVPlayer(playerItem: item)
+            player.actionAtItemEnd = action
+            #expect(waitUntil { item.status == .readyToPlay })
+            let ends = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
+            let observer = NotificationCenter.default.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item, queue: nil) { _ in
+                player.seek(to: .zero)
+                player.play()
+            }
+            player.play()
+            #expect(ends.wait(count: 3, timeout: 20), "\(action): \(ends.count) ends")
+            // (The recorder hears the notification before the handler plays again.)
+            #expect(waitUntil { player.rate == 1 })
+            NotificationCenter.default.removeObserver(observer)
+            player.pause()
+        }
+    }
+
     @Test func looperPlaysTheItemAgainAndAgain() throws {
         let template = AVPlayerItem(url: PlayerMedia.clip(seconds: 0.5))
         let queue = AVQueuePlayer()
