@@ -53,6 +53,8 @@ static inline Uint32 avf_sdl_window_event_id(const SDL_Event *event) { return ev
 static inline Uint32 avf_sdl_key_window(const SDL_Event *event) { return event->key.windowID; }
 static inline Sint32 avf_sdl_key_code(const SDL_Event *event) { return event->key.keysym.sym; }
 static inline Uint16 avf_sdl_key_modifiers(const SDL_Event *event) { return event->key.keysym.mod; }
+/// Non-zero when the key press is the keyboard's auto-repeat of a held key.
+static inline Uint8 avf_sdl_key_repeat(const SDL_Event *event) { return event->key.repeat; }
 /// A mouse button press: its window and where (window pixels, top-left origin).
 static inline Uint32 avf_sdl_button_window(const SDL_Event *event) { return event->button.windowID; }
 static inline Sint32 avf_sdl_button_x(const SDL_Event *event) { return event->button.x; }

@@ -498,8 +498,11 @@ private final class SDLRenderThread: @unchecked Sendable {
             let type = avf_sdl_event_type(&event)
             if type == SDL_KEYDOWN.rawValue {
                 let id = avf_sdl_key_window(&event)
+                // A key held down repeats; only keys that act step by step (seek, frame step,
+                // volume) act again — a held q or space does not quit or toggle over and over.
                 if !justFocused.contains(id), let window = windows.first(where: { $0.id == id }),
-                   let key = Self.keyName(avf_sdl_key_code(&event)) {
+                   let key = Self.keyName(avf_sdl_key_code(&event)),
+                   avf_sdl_key_repeat(&event) == 0 || Self.repeatingKeys.contains(key) {
                     let shift = avf_sdl_key_modifiers(&event) & UInt16(KMOD_SHIFT.rawValue) != 0
                     window.sink?.post(.key(key, shift: shift))
                 }
@@ -536,6 +539,9 @@ private final class SDLRenderThread: @unchecked Sendable {
             }
         }
     }
+
+    /// Keys whose auto-repeat is passed on (holding them keeps acting).
+    private static let repeatingKeys: Set<String> = ["left", "right", "up", "down", ",", ".", "9", "0"]
 
     /// The name of an SDL key code (see `WindowSink.Event.key`); nil for keys not named.
     private static func keyName(_ code: Int32) -> String? {

@@ -84,8 +84,16 @@ extension CaptureTests {
             #expect(tool.text.contains("no such file"), "\(tool.text)")
         }
 
+        /// Releases keys a previous xdotool may have left down in the X server (a press sent to a
+        /// window that closed on it never got its release).
+        private func releaseKeys(_ services: CaptureServices) {
+            _ = try? TestTools.run("env", ["DISPLAY=\(services.display)", "xdotool", "keyup", "q", "space"])
+        }
+
         @Test func windowShowsThePictureWithControlsAndTakesKeys() throws {
             guard let services = CaptureServicesEnvironment.install() else { return }
+            releaseKeys(services)
+            defer { releaseKeys(services) }
             let tool = try RunningTool(["--stop-after", "15", Self.black.path], services: services)
             defer { _ = tool.wait(timeout: 1) }
             // The window opens at the layer's frame: the screen's top-left corner, 320×240.
