@@ -108,7 +108,7 @@ final class LayerVideoWindow: Sendable {
                                                                 gravity: self.gravity).drawing
                                   return WindowSink.Placement(destination: drawing.destination, angle: drawing.angle,
                                                               flipHorizontally: drawing.flipHorizontally)
-                              })
+                              }, firstPicture: pixelBuffer)
         let kept = state.withLock { s -> (events: (@Sendable (VideoWindowEvent) -> Void)?, fullScreen: Bool)? in
             guard s.window == nil, !s.closed else { return nil }
             s.window = made
@@ -120,7 +120,6 @@ final class LayerVideoWindow: Sendable {
         }
         made.setEventHandler(kept.events.map(Self.translating))
         if kept.fullScreen { made.setFullScreen(true) }
-        made.show(pixelBuffer)
         tick()
     }
 

@@ -83,8 +83,14 @@ package final class WindowSink: @unchecked Sendable {
     /// Opens a `width`×`height` window titled `title` at `position` (screen pixels; centred
     /// when nil), or goes headless with the reason. Returns once the window exists (or not).
     package init(title: String, width: Int, height: Int, position: (x: Int, y: Int)? = nil,
-                 placement: @escaping Placer = Placement.fill) {
+                 placement: @escaping Placer = Placement.fill, firstPicture: CVPixelBuffer? = nil) {
         _placer = placement
+        // A first picture is drawn as the window opens (no black frame first: it costs a
+        // whole-window present before the picture a player is waiting to show).
+        if let firstPicture {
+            pending = (firstPicture, nil)
+            _received = 1
+        }
         let outcome = SDLRenderThread.shared.open(self, title: title, width: max(1, width), height: max(1, height),
                                                    position: position)
         lock.withLock { _state = outcome }
@@ -472,8 +478,12 @@ private final class SDLRenderThread: @unchecked Sendable {
         let record = SDLWindow(window: window, renderer: renderer, id: api.GetWindowID(window), sink: sink)
         sink.window = record
         windows.append(record)
-        // A black window until the first frame.
-        draw(record, api, counted: false)
+        // The first picture when there is one already, else a black window until it comes.
+        if let frame = sink.takePending(), upload(frame.buffer, source: frame.source, to: record, api) {
+            draw(record, api, counted: true)
+        } else {
+            draw(record, api, counted: false)
+        }
         return .showing
     }
 
