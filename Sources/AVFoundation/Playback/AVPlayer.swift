@@ -74,8 +74,8 @@ open class AVPlayer: NSObject, @unchecked Sendable {
         var sourceClock: CMClock?
     }
 
-    /// A player layer, weakly. @unchecked Sendable: AVPlayerLayer keeps its values in Mutexes.
-    struct LayerReference: @unchecked Sendable {
+    /// A player layer, weakly.
+    struct LayerReference: Sendable {
         weak var layer: AVPlayerLayer?
     }
 

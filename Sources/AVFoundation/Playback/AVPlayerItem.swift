@@ -308,19 +308,21 @@ open class AVPlayerItem: NSObject, NSCopying, @unchecked Sendable {
         set { state.withLock { $0.seekingWaitsForVideoCompositionRendering = newValue } }
     }
 
-    /// The bit rate limit for choosing a stream variant (0: none).
+    /// The bit rate limit for choosing a stream variant (0: none). Kept, not yet applied: FFmpeg's
+    /// HLS demuxer chooses the variant (docs/COMPATIBILITY.md).
     open var preferredPeakBitRate: Double {
         get { state.withLock { $0.preferredPeakBitRate } }
         set { state.withLock { $0.preferredPeakBitRate = newValue } }
     }
 
-    /// The resolution limit for choosing a stream variant (zero: none).
+    /// The resolution limit for choosing a stream variant (zero: none). Kept, not yet applied.
     open var preferredMaximumResolution: CGSize {
         get { state.withLock { $0.preferredMaximumResolution } }
         set { state.withLock { $0.preferredMaximumResolution = newValue } }
     }
 
-    /// How far ahead to buffer (0: the player chooses).
+    /// How far ahead to buffer (0: the player chooses). Kept; the renderer queues set the
+    /// buffering here (about half a second of pictures, a second of sound).
     open var preferredForwardBufferDuration: TimeInterval {
         get { state.withLock { $0.preferredForwardBufferDuration } }
         set { state.withLock { $0.preferredForwardBufferDuration = newValue } }

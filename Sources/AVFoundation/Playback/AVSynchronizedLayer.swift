@@ -17,8 +17,7 @@ import Synchronization
 open class AVSynchronizedLayer: CALayer, @unchecked Sendable {
     // @unchecked Sendable: CALayer keeps its values in one Mutex; the item reference is in `item`, a Mutex.
     /// The item, weakly (the layer does not keep a player item alive, as on Apple platforms).
-    private struct ItemReference: @unchecked Sendable {
-        // @unchecked Sendable: a weak reference to an item whose state is all in Mutexes.
+    private struct ItemReference: Sendable {
         weak var item: AVPlayerItem?
     }
 
