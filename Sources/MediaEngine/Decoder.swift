@@ -36,7 +36,7 @@ package final class Decoder: @unchecked Sendable {
     /// Whether the decoder is draining (after `sendEndOfStream()`, until `flush()`).
     package private(set) var isDraining = false
 
-    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private(set) var context: UnsafeMutablePointer<AVCodecContext>?
 
     /// Opens a decoder for `parameters` (copied), timestamps in `timeBase`. `threads` 0 means
     /// one per core. Throws `AVERROR_DECODER_NOT_FOUND` when FFmpeg has no decoder for the codec.
