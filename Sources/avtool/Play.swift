@@ -6,8 +6,14 @@
 //   space/p  play/pause        ←/→  −/+10 s        ↓/↑  −/+60 s       ,/.  one frame back/forward
 //   [/]      slower/faster (0.5–2×, pitch kept)    9/0  volume −/+    m    mute
 //   f        full screen       i/o  trim in/out at the playhead      w    write the trimmed range
+//   j        next subtitles (off, each track)    #    next audio language
+//   v        subtitle menu     c    chapter menu (↑/↓ and Return choose, Esc closes; or click)
+//   PgUp/PgDn  previous/next chapter
 //   q/Esc    quit              a click on the scrubber seeks there; elsewhere it plays/pauses
 //
+// Subtitles are off until chosen (as with the system's default caption settings); `--sub-file`
+// adds a SubRip or WebVTT side-car (the movie and its text track in one composition) and turns
+// it on, `--sid N` chooses the file's Nth subtitle track.
 // `--no-window` plays the sound only; `--stats` adds dropped frames and the measured audio/video
 // offset to the status line. Trimming writes the range by passthrough export (AV Kit's
 // beginTrimming then an export session), to --trim-output or NAME-trim.EXT beside the input.
@@ -64,6 +70,12 @@ struct Play: ParsableCommand {
     @Flag(help: "No status line.")
     var quiet = false
 
+    @Option(help: "A subtitle side-car file (SubRip .srt or WebVTT .vtt) to show with the movie.")
+    var subFile: String?
+
+    @Option(help: "The subtitle track to show, 1 for the first (default: none).")
+    var sid: Int?
+
     func run() throws {
         let code = MainActor.assumeIsolated { () -> Int32 in
             let session = PlaySession(options: self)
@@ -95,6 +107,8 @@ final class PlaySession {
     private let began = Date()
     private var firstPicture: TimeInterval?
     private var readyObservation: NSKeyValueObservation?
+    private var choices: PlayChoices?
+    private var menu: PlayerMenu?
 
     init(options: Play) {
         self.options = options
@@ -119,6 +133,7 @@ final class PlaySession {
         // The layer first: its window system gets ready while the item loads.
         let playerLayer = options.noWindow ? nil : AVPlayerLayer()
         guard waitForReady(current) else { return finished ?? 1 }
+        chooseInitialOptions(current)
         if let playerLayer { makeWindow(playerLayer, for: current) }
         if let start = options.start {
             player.seek(to: CMTime(seconds: start, preferredTimescale: 600), toleranceBefore: .zero, toleranceAfter: .zero)
@@ -193,7 +208,53 @@ final class PlaySession {
         let asset = AVURLAsset(url: url)
         self.asset = asset
         sourceURL = url
+        if let subFile = options.subFile { return try itemWithSideCar(movie: asset, subtitles: subFile) }
         return AVPlayerItem(asset: asset)
+    }
+
+    /// The movie and a side-car's text track in one composition (how an app adds subtitles
+    /// that are not in the file).
+    private func itemWithSideCar(movie: AVURLAsset, subtitles path: String) throws -> AVPlayerItem {
+        let subsURL = URL(fileURLWithPath: path)
+        guard FileManager.default.fileExists(atPath: subsURL.path) else { throw ComposeError("\(path): no such file") }
+        let subs = AVURLAsset(url: subsURL)
+        guard let text = subs.tracks.first(where: { $0.mediaType == .text || $0.mediaType == .subtitle }) else {
+            throw ComposeError("\(path): no subtitles in it (SubRip .srt or WebVTT .vtt)")
+        }
+        let composition = AVMutableComposition()
+        let duration = movie.duration
+        for source in movie.tracks where source.mediaType == .video || source.mediaType == .audio {
+            guard let track = composition.addMutableTrack(withMediaType: source.mediaType, preferredTrackID: kCMPersistentTrackID_Invalid) else { continue }
+            try track.insertTimeRange(CMTimeRange(start: .zero, duration: duration), of: source, at: .zero)
+            track.preferredTransform = source.preferredTransform
+        }
+        if let track = composition.addMutableTrack(withMediaType: text.mediaType, preferredTrackID: kCMPersistentTrackID_Invalid) {
+            let range = CMTimeRange(start: text.timeRange.start, end: min(text.timeRange.end, duration))
+            if range.duration > .zero { try track.insertTimeRange(range, of: text, at: range.start) }
+        }
+        return AVPlayerItem(asset: composition)
+    }
+
+    /// Subtitles as the options ask: the side-car's, the `--sid`th track, else none.
+    private func chooseInitialOptions(_ item: AVPlayerItem) {
+        var choices = PlayChoices(asset: item.asset, movie: asset === item.asset ? nil : asset)
+        if let subFile = options.subFile, let sideCar = choices.subtitleGroup?.options.last {
+            choices.names[ObjectIdentifier(sideCar)] = URL(fileURLWithPath: subFile).lastPathComponent
+        }
+        self.choices = choices
+        guard let group = choices.subtitleGroup else {
+            if options.sid != nil { say("avtool: \(options.input) has no subtitles") }
+            return
+        }
+        if options.subFile != nil {
+            item.select(group.options.last, in: group)
+        } else if let sid = options.sid {
+            if sid >= 1 && sid <= group.options.count {
+                item.select(group.options[sid - 1], in: group)
+            } else {
+                say("avtool: no subtitle track \(sid) (the file has \(group.options.count))")
+            }
+        }
     }
 
     /// Waits (running the main run loop) until the item can play; false when it failed.
@@ -269,6 +330,10 @@ final class PlaySession {
         case .key(let key, let shift): handle(key: key, shift: shift)
         case .click(let x, let y, let width, let height):
             activity()
+            if let menu {
+                if let row = menu.row(atX: Double(x), y: Double(y)) { choose(row, in: menu) } else { closeMenu() }
+                return
+            }
             if let fraction = controls?.scrubberFraction(x: Double(x), y: Double(y), size: CGSize(width: width, height: height)) {
                 let duration = player.currentItem?.duration ?? .invalid
                 if duration.isNumeric {
@@ -284,7 +349,25 @@ final class PlaySession {
 
     private func handle(key: String, shift: Bool) {
         activity()
+        if let menu {
+            switch key {
+            case "up": menu.move(-1)
+            case "down": menu.move(1)
+            case "return", " ": choose(menu.highlighted, in: menu)
+            case "escape", "c", "v", "q": closeMenu()
+            default: break
+            }
+            updateControls()
+            return
+        }
         switch key {
+        case "j": cycleSubtitles()
+        case "#": cycleAudio()
+        case "3" where shift: cycleAudio()
+        case "v": openMenu(.subtitles)
+        case "c": openMenu(.chapters)
+        case "pageup": jumpChapter(-1)
+        case "pagedown": jumpChapter(1)
         case " ", "p": togglePlay()
         case "left": seek(by: -10)
         case "right": seek(by: 10)
@@ -312,6 +395,102 @@ final class PlaySession {
         case "w": writeTrim()
         default: return
         }
+        updateControls()
+    }
+
+    // MARK: Subtitles, sound and chapters
+
+    private var subtitleRows: [String] {
+        guard let group = choices?.subtitleGroup else { return [] }
+        return ["Off"] + group.options.map { choices?.name($0, in: group) ?? $0.displayName }
+    }
+
+    /// The subtitle menu's row now chosen (0: off).
+    private var subtitleRow: Int {
+        guard let group = choices?.subtitleGroup, let item = player.currentItem,
+              let option = item.currentMediaSelection.selectedMediaOption(in: group),
+              let index = group.options.firstIndex(where: { $0 === option }) else { return 0 }
+        return index + 1
+    }
+
+    private func selectSubtitles(row: Int) {
+        guard let group = choices?.subtitleGroup, let item = player.currentItem else { return }
+        item.select(row == 0 ? nil : group.options[row - 1], in: group)
+        flash(row == 0 ? "Subtitles off" : "Subtitles: \(subtitleRows[row])")
+    }
+
+    private func cycleSubtitles() {
+        guard choices?.subtitleGroup != nil else {
+            flash("No subtitles")
+            return
+        }
+        selectSubtitles(row: (subtitleRow + 1) % subtitleRows.count)
+    }
+
+    private func cycleAudio() {
+        guard let choices, let group = choices.audioGroup, let item = player.currentItem, group.options.count > 1 else {
+            flash("One audio track")
+            return
+        }
+        let current = item.currentMediaSelection.selectedMediaOption(in: group)
+        let index = current.flatMap { option in group.options.firstIndex { $0 === option } } ?? 0
+        let next = group.options[(index + 1) % group.options.count]
+        item.select(next, in: group)
+        flash("Audio: \(choices.name(next, in: group))")
+    }
+
+    private func jumpChapter(_ delta: Int) {
+        guard let choices, !choices.chapters.isEmpty else {
+            flash("No chapters")
+            return
+        }
+        let now = player.currentTime()
+        let current = choices.chapter(at: now) ?? -1
+        // Back within the first two seconds of a chapter goes to the one before, else to its start.
+        var target = current + delta
+        if delta < 0, current >= 0, (now - choices.chapters[current].start).seconds > 2 { target = current }
+        guard target >= 0, target < choices.chapters.count else {
+            flash(delta < 0 ? "First chapter" : "Last chapter")
+            return
+        }
+        goToChapter(target)
+    }
+
+    private func goToChapter(_ index: Int) {
+        guard let chapter = choices?.chapters[index] else { return }
+        seek(to: chapter.start, exact: true)
+        flash(chapter.title)
+    }
+
+    private func openMenu(_ kind: PlayerMenu.Kind) {
+        guard let layer, let choices else { return }
+        switch kind {
+        case .subtitles:
+            guard choices.subtitleGroup != nil else { return flash("No subtitles") }
+            menu = PlayerMenu(kind: .subtitles, title: "Subtitles", rows: subtitleRows, current: subtitleRow, in: layer)
+        case .chapters:
+            guard !choices.chapters.isEmpty else { return flash("No chapters") }
+            menu = PlayerMenu(kind: .chapters, title: "Chapters",
+                              rows: choices.chapters.map { "\($0.title)   \(clock($0.start.seconds))" },
+                              current: choices.chapter(at: player.currentTime()), in: layer)
+        case .audio:
+            return
+        }
+        updateControls()
+    }
+
+    private func choose(_ row: Int, in menu: PlayerMenu) {
+        closeMenu()
+        switch menu.kind {
+        case .subtitles: selectSubtitles(row: row)
+        case .chapters: goToChapter(row)
+        case .audio: break
+        }
+    }
+
+    private func closeMenu() {
+        menu?.close()
+        menu = nil
         updateControls()
     }
 
@@ -428,9 +607,16 @@ final class PlaySession {
         let playing = player.rate != 0
         let visible = !playing || Date().timeIntervalSince(lastActivity) < 3
         let text = message.flatMap { $0.until > Date() ? $0.text : nil }
+        var extras: [String] = []
+        if let choices, let index = choices.chapter(at: player.currentTime()) { extras.append(choices.chapters[index].title) }
+        if choices?.subtitleGroup != nil { extras.append(subtitleRow == 0 ? "CC off" : "CC \(subtitleRows[subtitleRow])") }
         controls.update(size: size, time: player.currentTime().seconds, duration: item.duration.seconds, playing: playing,
                         rate: playing ? player.rate : preferredRate, volume: player.volume, muted: player.isMuted,
-                        trim: (trimIn?.seconds, trimOut?.seconds), visible: visible, message: text)
+                        trim: (trimIn?.seconds, trimOut?.seconds), visible: visible || menu != nil, message: text,
+                        extras: extras.joined(separator: "   "))
+        menu?.layout(size: size, bottom: size.height - PlayerControls.barHeight - 12)
+        // Subtitles move up above the bar while it shows (as AV Kit lifts them over its controls).
+        layer.setCaptionInset(visible || menu != nil ? PlayerControls.barHeight + 20 : 0)
     }
 
     private func refresh() {
@@ -455,7 +641,7 @@ final class PlaySession {
         if size.width > 0 { text += " (\(Int(size.width))×\(Int(size.height)))" }
         if item.duration.isNumeric { text += ", \(clock(item.duration.seconds))" }
         if let problem = layer?.windowProblem { text += "; no window: \(problem)" }
-        text += options.noWindow ? " — keys: space ←/→ [ ] 9/0 m q" : " — keys: space ←/→ ,/. [ ] 9/0 m f i/o/w q"
+        text += options.noWindow ? " — keys: space ←/→ [ ] 9/0 m j # PgUp/PgDn q" : " — keys: space ←/→ ,/. [ ] 9/0 m f j v c # PgUp/PgDn i/o/w q"
         return text
     }
 
@@ -532,7 +718,7 @@ final class PlayerControls {
 
     /// Lays the controls out for a window `size` (top-left origin) and shows the state.
     func update(size: CGSize, time: Double, duration: Double, playing: Bool, rate: Float, volume: Float, muted: Bool,
-                trim: (Double?, Double?), visible: Bool, message: String?) {
+                trim: (Double?, Double?), visible: Bool, message: String?, extras: String = "") {
         CATransaction.begin()
         CATransaction.setDisableActions(true)
         defer { CATransaction.commit() }
@@ -554,9 +740,10 @@ final class PlayerControls {
         } else {
             trimBand.isHidden = true
         }
-        left.frame = CGRect(x: 14, y: 24, width: width / 2, height: 22)
+        left.frame = CGRect(x: 14, y: 24, width: width * 0.64, height: 22)
         left.string = "\(playing ? "▶" : "❚❚")  \(clock(time)) / \(duration.isFinite ? clock(duration) : "--:--")"
-        right.frame = CGRect(x: width / 2, y: 24, width: width / 2 - 14, height: 22)
+            + (extras.isEmpty ? "" : "   \(extras)")
+        right.frame = CGRect(x: width * 0.64, y: 24, width: width * 0.36 - 14, height: 22)
         right.string = String(format: "%.2g×   ", rate) + (muted ? "muted" : "vol \(Int((volume * 100).rounded())) %")
         if let message {
             banner.string = message
@@ -611,6 +798,13 @@ final class TerminalKeys: Sendable {
                 }
                 if pending.first == 27 {
                     if pending.count < 3 { continue }
+                    // Page up/down: ESC [ 5 ~ and ESC [ 6 ~.
+                    if pending[2] == UInt8(ascii: "5") || pending[2] == UInt8(ascii: "6") {
+                        if pending.count < 4 { continue }
+                        handler(pending[2] == UInt8(ascii: "5") ? "pageup" : "pagedown")
+                        pending = []
+                        continue
+                    }
                     switch pending[2] {
                     case UInt8(ascii: "A"): handler("up")
                     case UInt8(ascii: "B"): handler("down")

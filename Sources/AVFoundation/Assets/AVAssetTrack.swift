@@ -367,6 +367,9 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         }
         guard let index = try index(loading: "timeRange"), index.count > 0 else { return .zero }
         let range = index.presentationTimeRange
+        // A subtitle file (SubRip, WebVTT) starts at zero: its first cue's time is not an offset.
+        let subtitleFile = engine.loadedInfo.map { !$0.streams.isEmpty && $0.streams.allSatisfy { $0.kind == .subtitle } } ?? false
+        if subtitleFile { return CMTimeRange(start: .zero, end: range.end) }
         let origin = engine.loadedInfo.flatMap { $0.startTime.isNumeric ? $0.startTime : nil } ?? range.start
         let start = range.start - origin
         return CMTimeRange(start: start > .zero ? start : .zero, duration: range.duration)

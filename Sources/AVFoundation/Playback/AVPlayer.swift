@@ -72,6 +72,8 @@ open class AVPlayer: NSObject, @unchecked Sendable {
         var deviceUID: String?
         var layers: [LayerReference] = []
         var sourceClock: CMClock?
+        /// The text the layers show now.
+        var captions: [LegiblePresenter.Cue] = []
     }
 
     /// A player layer, weakly.
@@ -420,6 +422,7 @@ open class AVPlayer: NSObject, @unchecked Sendable {
             s.layers.append(LayerReference(layer: layer))
         }
         if let frame = engine.presenter.shownFrame { layer.show(frame) }
+        layer.showCaptions(shownCaptions)
     }
 
     func removeLayer(_ layer: AVPlayerLayer) {
@@ -430,9 +433,28 @@ open class AVPlayer: NSObject, @unchecked Sendable {
     var displayingLayer: AVPlayerLayer? { state.withLock { $0.layers.last(where: { $0.layer != nil })?.layer } }
 
     func pictureShown(_ frame: CMSampleBuffer) {
-        guard let item = currentItem, !item.outputs.contains(where: \.suppressesPlayerRendering) else { return }
+        guard let item = currentItem,
+              !item.outputs.contains(where: { $0.suppressesPlayerRendering && !($0 is AVPlayerItemLegibleOutput) }) else { return }
         displayingLayer?.show(frame)
     }
 
-    func layersChanged() {}
+    /// The legible text showing changed (the legible presenter's queue).
+    func captionsChanged(_ cues: [LegiblePresenter.Cue]) {
+        state.withLock { $0.captions = cues }
+        displayingLayer?.showCaptions(shownCaptions)
+    }
+
+    /// The text the layers draw: none while a legible output suppresses the player's rendering.
+    private var shownCaptions: [LegiblePresenter.Cue] {
+        if let item = currentItem, item.outputs.contains(where: { $0 is AVPlayerItemLegibleOutput && $0.suppressesPlayerRendering }) {
+            return []
+        }
+        return state.withLock { $0.captions }
+    }
+
+    /// An output was added or removed, or its suppression changed.
+    func layersChanged() {
+        displayingLayer?.showCaptions(shownCaptions)
+        engine.legible.refresh()
+    }
 }

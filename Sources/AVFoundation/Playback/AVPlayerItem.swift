@@ -336,20 +336,44 @@ open class AVPlayerItem: NSObject, NSCopying, @unchecked Sendable {
     // MARK: Media selection
 
     /// Selects `mediaSelectionOption` in `mediaSelectionGroup` (nil: none, for groups that allow it).
+    /// A player plays the selected audio option's track (not the group's others) and shows the
+    /// selected legible option's text; nil in a group that allows no selection turns it off.
     open func select(_ mediaSelectionOption: AVMediaSelectionOption?, in mediaSelectionGroup: AVMediaSelectionGroup) {
+        if let option = mediaSelectionOption, !mediaSelectionGroup.options.contains(where: { $0 === option }) { return }
+        if mediaSelectionOption == nil && !mediaSelectionGroup.allowsEmptySelection { return }
         state.withLock { $0.selections[ObjectIdentifier(mediaSelectionGroup)] = .some(mediaSelectionOption) }
-        NotificationCenter.default.post(name: Self.mediaSelectionDidChangeNotification, object: self)
+        selectionChanged(mediaSelectionGroup)
     }
 
     /// Selects the option that best matches the user's preferences in `mediaSelectionGroup`.
     open func selectMediaOptionAutomatically(in mediaSelectionGroup: AVMediaSelectionGroup) {
         state.withLock { _ = $0.selections.removeValue(forKey: ObjectIdentifier(mediaSelectionGroup)) }
+        selectionChanged(mediaSelectionGroup)
+    }
+
+    private func selectionChanged(_ group: AVMediaSelectionGroup) {
+        if let player = state.withLock({ $0.player }), player.currentItem === self {
+            player.engine.mediaSelectionChanged(group.characteristic)
+        }
         NotificationCenter.default.post(name: Self.mediaSelectionDidChangeNotification, object: self)
     }
 
-    /// The option selected in `group` (the group's default when none was chosen).
+    /// The options selected now, one per group of the asset.
+    open var currentMediaSelection: AVMediaSelection {
+        let groups = asset.availableMediaCharacteristicsWithMediaSelectionOptions.compactMap {
+            asset.mediaSelectionGroup(forMediaCharacteristic: $0)
+        }
+        return AVMediaSelection(asset: asset, groups: groups) { [self] group in selectedOption(in: group) }
+    }
+
+    /// The option selected in `group`: the one chosen with `select(_:in:)`, else the automatic
+    /// choice as with the system's default caption preferences — the group's default option for
+    /// sound; for text only an option of forced subtitles (subtitles are off until selected).
     func selectedOption(in group: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
         if let chosen = state.withLock({ $0.selections[ObjectIdentifier(group)] }) { return chosen }
+        if group.characteristic == .legible {
+            return group.options.first { $0.hasMediaCharacteristic(.containsOnlyForcedSubtitles) }
+        }
         return group.defaultOption
     }
 

@@ -56,6 +56,9 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
         itemTime(forHostTime: Double(machAbsoluteTime) / 1e9)
     }
 
+    /// The item the output is attached to.
+    var attachedItem: AVPlayerItem? { common.withLock { $0.item } }
+
     func attach(to item: AVPlayerItem) { common.withLock { $0.item = item } }
     func detach(from item: AVPlayerItem) { common.withLock { if $0.item === item { $0.item = nil } } }
 

@@ -132,6 +132,15 @@ open class AVPlayerLayer: CALayer, @unchecked Sendable {
     /// The layer's window size in pixels (zero before it opens).
     package var windowSize: CGSize { window.windowSize }
 
+    /// Keeps the bottom `inset` pixels of the layer's window free of subtitles (an AV Kit-style
+    /// player lifts the text above its controls while they show).
+    package func setCaptionInset(_ inset: CGFloat) { window.setCaptionInset(max(0, inset)) }
+
+    /// Shows the player's legible text over the picture (none: no text).
+    func showCaptions(_ cues: [LegiblePresenter.Cue]) {
+        window.setCaptions(cues)
+    }
+
     /// Shows a picture of the player (on the presenting thread).
     func show(_ frame: CMSampleBuffer) {
         let wasReady = state.withLock { s -> Bool in

@@ -11,7 +11,7 @@ import QuartzCore
 /// What a person did in a video layer's window (for avtool's player).
 package enum VideoWindowEvent: Sendable, Equatable {
     /// A key: its character for printable keys ("a", " ", ",", "["…), else "left", "right",
-    /// "up", "down", "escape", "return", "f11".
+    /// "up", "down", "escape", "return", "f11", "pageup", "pagedown".
     case key(String, shift: Bool)
     /// A click at window pixels (top-left origin) in a window `width`×`height` pixels.
     case click(x: Int, y: Int, width: Int, height: Int)
@@ -38,6 +38,10 @@ final class LayerVideoWindow: Sendable {
         var overlayQueued = false
         var events: (@Sendable (VideoWindowEvent) -> Void)?
         var fullScreen = false
+        /// The legible text drawn over the picture.
+        var captions: [LegiblePresenter.Cue] = []
+        /// Space kept free at the bottom of the window for the text (an app's controls).
+        var captionInset: CGFloat = 0
     }
 
     /// Draws the layer's sublayers over the picture.
@@ -161,6 +165,53 @@ final class LayerVideoWindow: Sendable {
         window?.setFullScreen(on)
     }
 
+    /// Draws `cues` over the picture from now on (empty: no text).
+    func setCaptions(_ cues: [LegiblePresenter.Cue]) {
+        let changed = state.withLock { s -> Bool in
+            guard s.captions != cues else { return false }
+            s.captions = cues
+            return true
+        }
+        if changed { queueOverlayRefresh() }
+    }
+
+    /// Keeps the bottom `inset` pixels of the window free of text (controls shown there).
+    func setCaptionInset(_ inset: CGFloat) {
+        let changed = state.withLock { s -> Bool in
+            guard s.captionInset != inset else { return false }
+            s.captionInset = inset
+            return !s.captions.isEmpty
+        }
+        if changed { queueOverlayRefresh() }
+    }
+
+    /// The caption box for `cues` in a window of `size`: white text at 5 % of the video's height
+    /// on a translucent black box, centred at the bottom of the video rectangle (the default
+    /// caption style), above `bottomLimit`. Coordinates from the window's top-left corner.
+    static func captionLayer(_ cues: [LegiblePresenter.Cue], videoRect: CGRect, bottomLimit: CGFloat = .infinity) -> CALayer? {
+        guard !cues.isEmpty, videoRect.width > 0, videoRect.height > 0 else { return nil }
+        let fontSize = max(12, (videoRect.height * 0.05).rounded())
+        let text = CATextLayer()
+        text.string = LegiblePresenter.layerString(cues, fontSize: fontSize)
+        text.fontSize = fontSize
+        text.isWrapped = true
+        text.alignmentMode = .center
+        text.bounds = CGRect(x: 0, y: 0, width: videoRect.width * 0.9, height: videoRect.height)
+        let size = text.preferredFrameSize()
+        guard size.width > 0, size.height > 0 else { return nil }
+        let padding = (fontSize * 0.3).rounded()
+        let box = CALayer()
+        box.backgroundColor = CGColor(red: 0, green: 0, blue: 0, alpha: 0.75)
+        box.cornerRadius = padding / 2
+        let boxSize = CGSize(width: size.width + 2 * padding, height: size.height + padding)
+        let bottom = min(videoRect.maxY - videoRect.height * 0.05, bottomLimit)
+        box.frame = CGRect(x: (videoRect.midX - boxSize.width / 2).rounded(), y: (bottom - boxSize.height).rounded(),
+                           width: boxSize.width, height: boxSize.height)
+        text.frame = CGRect(x: padding, y: padding / 2, width: size.width, height: size.height)
+        box.addSublayer(text)
+        return box
+    }
+
     /// Why no window shows the pictures (nil while one does, or before the first picture).
     var problem: String? {
         guard let state = state.withLock({ $0.window?.state }) else { return nil }
@@ -189,7 +240,11 @@ final class LayerVideoWindow: Sendable {
             let layout = windowLayout(picture: pictureSize)
             size = CGSize(width: layout.width, height: layout.height)
         }
-        overlay.refresh(layer, window: window, width: Int(size.width), height: Int(size.height))
+        let (captions, picture, gravity, inset) = state.withLock { ($0.captions, $0.pictureSize, $0.gravity, $0.captionInset) }
+        let videoRect = picture.width > 0 && picture.height > 0
+            ? PreviewGeometry(sourceSize: picture, layerBounds: CGRect(origin: .zero, size: size), gravity: gravity).videoRect : .zero
+        overlay.refresh(layer, window: window, width: Int(size.width), height: Int(size.height),
+                        adding: Self.captionLayer(captions, videoRect: videoRect, bottomLimit: size.height - inset))
     }
 
     /// The layer's frame or name changed: the window follows.

@@ -31,6 +31,8 @@ final class PlaybackEngine: Sendable {
     let synchronizer = AVSampleBufferRenderSynchronizer()
     let audio = AVSampleBufferAudioRenderer()
     let presenter: FramePresenter
+    /// The selected legible option's text.
+    let legible: LegiblePresenter
     private let work = DispatchQueue(label: "com.avfoundation.player")
     private let state = Mutex(State())
     private struct PlayerReference {
@@ -82,9 +84,11 @@ final class PlaybackEngine: Sendable {
 
     init() {
         presenter = FramePresenter(timebase: synchronizer.timebase)
+        legible = LegiblePresenter(timebase: synchronizer.timebase)
         synchronizer.delaysRateChangeUntilHasSufficientMediaData = false
         synchronizer.addRenderer(audio)
         presenter.setTarget(self) { [weak self] frame in self?.pictureShown(frame) }
+        legible.setTarget { [weak self] cues in self?.player?.captionsChanged(cues) }
     }
 
     deinit {
@@ -118,6 +122,7 @@ final class PlaybackEngine: Sendable {
         synchronizer.apply(rate: 0, time: .zero, hostTime: .invalid, notify: false)
         presenter.flush(removingImage: true)
         audio.core.flush()
+        legible.load(nil)
         guard let item else { return }
         work.async { [weak self] in self?.prepare(item, openID: openID) }
     }
@@ -156,7 +161,7 @@ final class PlaybackEngine: Sendable {
         let audioSource: (any ReaderSampleSource)?
         do {
             video = try Self.videoSource(tracks: videoTracks.filter { enabled.contains($0.trackID) }, composition: composition)
-            let audioTracks = tracks.filter { $0.mediaType == .audio && enabled.contains($0.trackID) }
+            let audioTracks = Self.selectedAudio(tracks.filter { $0.mediaType == .audio && enabled.contains($0.trackID) }, item: item)
             audioSource = try Self.audioSource(tracks: audioTracks, mix: item.audioMix, algorithm: item.audioTimePitchAlgorithm)
         } catch {
             fail(item, error, openID: openID)
@@ -210,6 +215,27 @@ final class PlaybackEngine: Sendable {
         synchronizer.apply(rate: 0, time: start, hostTime: .invalid, notify: false)
         armEnd(end)
         startTick(item, openID: openID)
+        legible.load(item)
+    }
+
+    /// The audio tracks that play: with an audible selection group, the selected option's
+    /// track and the audio tracks outside the group; else every enabled one.
+    static func selectedAudio(_ tracks: [AVAssetTrack], item: AVPlayerItem) -> [AVAssetTrack] {
+        guard let group = item.asset.mediaSelectionGroup(forMediaCharacteristic: .audible) else { return tracks }
+        let members = Set(group.options.map(\.track.trackID))
+        let chosen = item.selectedOption(in: group)?.track.trackID
+        return tracks.filter { !members.contains($0.trackID) || $0.trackID == chosen }
+    }
+
+    /// The item's selection changed in the group of `characteristic`: other sound re-opens the
+    /// pipeline where it is; other text is read and shown.
+    func mediaSelectionChanged(_ characteristic: AVMediaCharacteristic) {
+        guard let item = state.withLock({ $0.item }) else { return }
+        if characteristic == .audible {
+            tracksChanged()
+        } else if state.withLock({ $0.feeder != nil }) {
+            legible.load(item)
+        }
     }
 
     /// The video source: the composition's compositor stage, or the first enabled video track.

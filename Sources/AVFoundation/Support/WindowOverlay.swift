@@ -12,10 +12,13 @@ extension CALayer {
     /// The sublayers as a window's overlay at `time`, in a root of the window's size
     /// (`width`×`height` pixels) laid out from its top-left corner (the layer's coordinates as on
     /// iOS, where the conversions place things); nil without sublayers, or when none shows
-    /// (all hidden or transparent: the window then draws no overlay at all).
-    func overlayTree(at time: CFTimeInterval, width: Int, height: Int) -> RenderLayer? {
-        guard let sublayers, !sublayers.isEmpty else { return nil }
-        let tree = renderTree(at: time)
+    /// (all hidden or transparent: the window then draws no overlay at all). `extra` is drawn
+    /// under the sublayers (the player's caption box, part of the video layer's own content as
+    /// on Apple platforms), laid out in the same coordinates.
+    func overlayTree(at time: CFTimeInterval, width: Int, height: Int, adding extra: CALayer? = nil) -> RenderLayer? {
+        guard !(sublayers ?? []).isEmpty || extra != nil else { return nil }
+        var tree = renderTree(at: time)
+        if let extra { tree.sublayers.insert(extra.renderTree(at: time), at: 0) }
         guard tree.sublayers.contains(where: { !$0.isHidden && $0.opacity > 0 }) else { return nil }
         var root = RenderLayer(id: ObjectIdentifier(self),
                                bounds: CGRect(origin: tree.bounds.origin, size: CGSize(width: width, height: height)),
@@ -55,8 +58,8 @@ final class WindowOverlay: Sendable {
 
     /// Evaluates `layer`'s sublayers now and, when they changed, draws them into a window-sized
     /// premultiplied BGRA picture for `window`'s overlay; no sublayers remove it.
-    func refresh(_ layer: CALayer, window: WindowSink, width: Int, height: Int) {
-        let tree = layer.overlayTree(at: CACurrentMediaTime(), width: width, height: height)
+    func refresh(_ layer: CALayer, window: WindowSink, width: Int, height: Int, adding extra: CALayer? = nil) {
+        let tree = layer.overlayTree(at: CACurrentMediaTime(), width: width, height: height, adding: extra)
         let picture: CVPixelBuffer?? = state.withLock { s in
             if let last = s.last, last.tree == tree, last.window == ObjectIdentifier(window), last.width == width,
                last.height == height { return .none }

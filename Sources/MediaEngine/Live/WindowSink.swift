@@ -145,7 +145,7 @@ package final class WindowSink: @unchecked Sendable {
     /// What a person did in the window.
     package enum Event: Sendable, Equatable {
         /// A key: its character for printable keys ("a", " ", ",", "["…), else "left", "right",
-        /// "up", "down", "escape", "return", "f11"; `shift` when a shift key was held.
+        /// "up", "down", "escape", "return", "f11", "pageup", "pagedown"; `shift` when a shift key was held.
         case key(String, shift: Bool)
         /// A mouse click at window pixels (top-left origin), the window then being `size`.
         case click(x: Int, y: Int, size: CGSize)
@@ -564,6 +564,8 @@ private final class SDLRenderThread: @unchecked Sendable {
         case Int32(SDLK_ESCAPE.rawValue): return "escape"
         case Int32(SDLK_RETURN.rawValue): return "return"
         case Int32(SDLK_F11.rawValue): return "f11"
+        case Int32(SDLK_PAGEUP.rawValue): return "pageup"
+        case Int32(SDLK_PAGEDOWN.rawValue): return "pagedown"
         default: return nil
         }
     }

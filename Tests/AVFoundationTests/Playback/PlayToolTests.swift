@@ -121,5 +121,68 @@ extension CaptureTests {
             _ = try TestTools.run("env", ["DISPLAY=\(services.display)", "xdotool", "key", "--window", windowID, "q"])
             #expect(tool.wait(timeout: 5) == 0)
         }
+
+        /// 8 s of mid-grey 640×360 video with chapters at 0, 3 and 6 s, and a SubRip side-car
+        /// whose one cue shows from 0 to 8 s.
+        static let greyWithChapters: (movie: URL, subtitles: URL) = {
+            let dir = PlayerMedia.dir
+            let movie = dir.appendingPathComponent("grey-chapters.mp4")
+            let subtitles = dir.appendingPathComponent("grey-chapters.srt")
+            try? "1\n00:00:00,000 --> 00:00:08,000\nSubtitle check\nsecond line\n\n".write(to: subtitles, atomically: true, encoding: .utf8)
+            if !FileManager.default.fileExists(atPath: movie.path) {
+                let chapters = dir.appendingPathComponent("grey-chapters.txt")
+                var text = ";FFMETADATA1\n"
+                for (i, start) in [0, 3000, 6000].enumerated() {
+                    text += "[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(start)\nEND=\(start + 3000)\ntitle=Part \(i + 1)\n"
+                }
+                try? text.write(to: chapters, atomically: true, encoding: .utf8)
+                GeneratorMedia.ffmpeg(["-f", "lavfi", "-i", "color=c=0x808080:s=640x360:r=30:d=8",
+                                       "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-i", chapters.path,
+                                       "-map", "0:v", "-map", "1:a", "-map_metadata", "2", "-shortest",
+                                       "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", movie.path])
+            }
+            return (movie, subtitles)
+        }()
+
+        /// Pixels of the caption area (above the control bar, centred): dark (the caption box)
+        /// and bright (its text).
+        private func captionPixels(_ services: CaptureServices) throws -> (dark: Int, bright: Int) {
+            let area = (x: 170, y: 200, width: 300, height: 88)
+            let pixels = try ScreenJudge.grab(services.display, area)
+            var dark = 0, bright = 0
+            for i in stride(from: 0, to: pixels.count, by: 3) {
+                let v = Int(pixels[i])
+                if v < 60 { dark += 1 } else if v > 200 { bright += 1 }
+            }
+            return (dark, bright)
+        }
+
+        @Test func sideCarSubtitlesShowAndTurnOffAndChaptersJump() throws {
+            guard let services = CaptureServicesEnvironment.install() else { return }
+            releaseKeys(services)
+            defer { releaseKeys(services) }
+            let media = Self.greyWithChapters
+            let tool = try RunningTool(["--stop-after", "20", "--sub-file", media.subtitles.path, media.movie.path], services: services)
+            defer { _ = tool.wait(timeout: 1) }
+            #expect(waitUntil { tool.lastStatus.contains("0:00.") }, "\(tool.text)")
+            // The text on its box, above the controls (which show for the first seconds).
+            #expect(waitUntil(timeout: 5) { ((try? captionPixels(services))?.bright ?? 0) > 30 })
+            let shown = try captionPixels(services)
+            let screenshot = PlayerMedia.dir.appendingPathComponent("avtool-play-subtitles.png")
+            try ScreenJudge.saveScreenshot(services.display, (x: 0, y: 0, width: 640, height: 360), to: screenshot.path)
+            #expect(shown.dark > 2000 && shown.bright > 30, "caption box \(shown) (screenshot \(screenshot.path))")
+            let id = try TestTools.runText("env", ["DISPLAY=\(services.display)", "xdotool", "search", "--name", "avtool play"])
+            let windowID = try #require(id.output.split(separator: "\n").first.map(String.init))
+            // Paused, PgDn goes to the next chapter's start, 3 s.
+            _ = try TestTools.run("env", ["DISPLAY=\(services.display)", "xdotool", "key", "--window", windowID, "space"])
+            #expect(waitUntil { tool.lastStatus.contains("❚❚") }, "\(tool.lastStatus)")
+            _ = try TestTools.run("env", ["DISPLAY=\(services.display)", "xdotool", "key", "--window", windowID, "Next"])
+            #expect(waitUntil { tool.lastStatus.contains("0:03.0 /") }, "\(tool.lastStatus)")
+            // j: the next subtitle choice after the only track is off — the box goes.
+            _ = try TestTools.run("env", ["DISPLAY=\(services.display)", "xdotool", "key", "--window", windowID, "j"])
+            #expect(waitUntil(timeout: 5) { ((try? captionPixels(services))?.dark ?? .max) < 200 }, "\((try? captionPixels(services)).map { "\($0)" } ?? "")")
+            _ = try TestTools.run("env", ["DISPLAY=\(services.display)", "xdotool", "key", "--window", windowID, "q"])
+            #expect(tool.wait(timeout: 5) == 0)
+        }
     }
 }

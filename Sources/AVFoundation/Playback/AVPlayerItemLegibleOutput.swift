@@ -1,0 +1,174 @@
+// AVPlayerItemLegibleOutput: the text of a player item's selected legible option (subtitles,
+// captions) pushed to a delegate as attributed strings at the item times they show.
+import CoreMedia
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What a push-style player item output's delegate is told.
+public protocol AVPlayerItemOutputPushDelegate: AnyObject {
+    /// What the output delivered before was flushed (a seek, another item or selection).
+    func outputSequenceWasFlushed(_ output: AVPlayerItemOutput)
+}
+
+extension AVPlayerItemOutputPushDelegate {
+    public func outputSequenceWasFlushed(_ output: AVPlayerItemOutput) {}
+}
+
+/// What a legible output's delegate is told.
+public protocol AVPlayerItemLegibleOutputPushDelegate: AVPlayerItemOutputPushDelegate {
+    /// The text showing from `itemTime` on: one attributed string per cue (empty when the text
+    /// goes away), and the cues' samples in their native form when the output asked for their
+    /// media subtype.
+    func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
+                       nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime)
+}
+
+extension AVPlayerItemLegibleOutputPushDelegate {
+    public func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
+                              nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime) {}
+}
+
+/// An output that vends the text of a player item's selected legible media selection option.
+///
+/// Each time the text on screen changes — a cue starts or ends, the playhead jumps — the
+/// delegate gets the strings now showing (one per cue; none when the text went away) on its
+/// queue, `advanceIntervalForDelegateInvocation` seconds before the item time they show at.
+/// Strings carry `kCMTextMarkupAttribute_` attributes (italic, bold, underline; with the default
+/// styling resolution also the white foreground). Nothing is delivered while no legible option
+/// is selected. With `suppressesPlayerRendering` the player's layers draw no text (the video still shows).
+open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
+    // @unchecked Sendable: an NSObject subclass whose mutable state is all in `state` (a Mutex).
+
+    /// How much of the text's styling the strings keep.
+    public struct TextStylingResolution: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The source's styling with the user's caption preferences applied.
+        public static let `default` = TextStylingResolution(rawValue: "AVPlayerItemLegibleOutputTextStylingResolutionDefault")
+        /// Only the source's styling and the rules of its format (no default colour).
+        public static let sourceAndRulesOnly = TextStylingResolution(rawValue: "AVPlayerItemLegibleOutputTextStylingResolutionSourceAndRulesOnly")
+    }
+
+    private struct State {
+        var delegate = DelegateReference()
+        var delegateQueue: DispatchQueue?
+        var advance: TimeInterval = 0
+        var styling = TextStylingResolution.default
+        /// The cues last delivered (their identities), nil when nothing was delivered yet.
+        var delivered: [Int]?
+    }
+
+    /// The delegate, weakly. @unchecked Sendable: the delegate is only called on its own queue, as Apple calls it.
+    private struct DelegateReference: @unchecked Sendable {
+        weak var delegate: (any AVPlayerItemLegibleOutputPushDelegate)?
+    }
+
+    private let state = Mutex(State())
+    private let nativeSubtypes: [NSNumber]
+
+    /// An output that vends every cue as attributed strings.
+    public override init() {
+        nativeSubtypes = []
+        super.init()
+    }
+
+    /// An output that vends cues of the given media subtypes (four-character codes) as sample
+    /// buffers instead of strings.
+    public init(mediaSubtypesForNativeRepresentation subtypes: [NSNumber]) {
+        nativeSubtypes = subtypes
+        super.init()
+    }
+
+    /// The delegate (held weakly).
+    open var delegate: (any AVPlayerItemLegibleOutputPushDelegate)? { state.withLock { $0.delegate.delegate } }
+    /// The queue the delegate is called on.
+    open var delegateQueue: DispatchQueue? { state.withLock { $0.delegateQueue } }
+
+    /// Sets the delegate and the queue it is called on (a delegate needs a queue).
+    open func setDelegate(_ delegate: (any AVPlayerItemLegibleOutputPushDelegate)?, queue delegateQueue: DispatchQueue?) {
+        precondition(delegate == nil || delegateQueue != nil,
+                     "*** -[AVPlayerItemLegibleOutput setDelegate:queue:] delegate queue must not be NULL when a delegate is set")
+        state.withLock { s in
+            s.delegate = DelegateReference(delegate: delegate)
+            s.delegateQueue = delegateQueue
+            s.delivered = nil
+        }
+        legibleStateChanged()
+    }
+
+    /// How many seconds early the delegate is called (default 0).
+    open var advanceIntervalForDelegateInvocation: TimeInterval {
+        get { state.withLock { $0.advance } }
+        set {
+            state.withLock { $0.advance = newValue.isFinite ? max(0, newValue) : 0 }
+            legibleStateChanged()
+        }
+    }
+
+    /// How much styling the strings keep (default `.default`).
+    open var textStylingResolution: TextStylingResolution {
+        get { state.withLock { $0.styling } }
+        set { state.withLock { $0.styling = newValue } }
+    }
+
+    /// The media subtypes vended as sample buffers.
+    var mediaSubtypesForNativeRepresentation: [NSNumber] { nativeSubtypes }
+
+    override func flushed() {
+        let (delegate, queue) = state.withLock { s -> ((any AVPlayerItemLegibleOutputPushDelegate)?, DispatchQueue?) in
+            s.delivered = nil
+            return (s.delegate.delegate, s.delegateQueue)
+        }
+        guard let delegate, let queue else { return }
+        let box = DelegateReference(delegate: delegate)
+        queue.async { box.delegate?.outputSequenceWasFlushed(self) }
+    }
+
+    override func attach(to item: AVPlayerItem) {
+        super.attach(to: item)
+        state.withLock { $0.delivered = nil }
+        legibleStateChanged()
+    }
+
+    /// Asks the item's player to look at the text again (a delegate or advance changed).
+    private func legibleStateChanged() {
+        guard let item = attachedItem, let player = item.state.withLock({ $0.player }), player.currentItem === item else { return }
+        player.engine.legible.refresh()
+    }
+
+    /// Delivers the cues showing (`ids` identify them) unless they were the last ones delivered.
+    func deliver(ids: [Int], strings: [NSAttributedString], itemTime: CMTime) {
+        let target = state.withLock { s -> (DelegateReference, DispatchQueue)? in
+            guard s.delivered != ids, let queue = s.delegateQueue, s.delegate.delegate != nil else { return nil }
+            // Nothing showing when nothing was delivered (since the start or a flush) is no news.
+            defer { s.delivered = ids }
+            if s.delivered == nil && ids.isEmpty { return nil }
+            return (s.delegate, queue)
+        }
+        guard let (box, queue) = target else { return }
+        let styling = textStylingResolution
+        let out = Strings(strings: styling == .default ? strings.map(Self.withDefaultColour) : strings)
+        queue.async {
+            box.delegate?.legibleOutput(self, didOutputAttributedStrings: out.strings, nativeSampleBuffers: [], forItemTime: itemTime)
+        }
+    }
+
+    /// Strings handed to the delegate's queue. @unchecked Sendable: made here for this one call and never changed.
+    private struct Strings: @unchecked Sendable {
+        let strings: [NSAttributedString]
+    }
+
+    /// The advance, in item time.
+    var advance: CMTime { CMTime(seconds: advanceIntervalForDelegateInvocation, preferredTimescale: 1_000_000) }
+
+    /// White text (what the default caption style shows) where the source gave no colour.
+    private static func withDefaultColour(_ string: NSAttributedString) -> NSAttributedString {
+        let key = NSAttributedString.Key(rawValue: kCMTextMarkupAttribute_ForegroundColorARGB as String)
+        let copy = NSMutableAttributedString(attributedString: string)
+        copy.enumerateAttribute(key, in: NSRange(location: 0, length: copy.length), options: []) { value, range, _ in
+            if value == nil { copy.addAttribute(key, value: [1.0, 1.0, 1.0, 1.0] as [Double], range: range) }
+        }
+        return copy
+    }
+}
