@@ -110,6 +110,11 @@ package struct StreamInfo: Sendable {
     package var disposition: Disposition
     /// Tags in file order ("language", "handler_name", "title", …).
     package var tags: [(key: String, value: String)]
+    /// The peak bit rate (BANDWIDTH) of the HTTP Live Streaming variant the stream belongs to;
+    /// nil outside a multivariant playlist.
+    package var variantBitRate: Int? {
+        tags.first { $0.key == "variant_bitrate" }.flatMap { Int($0.value) }.flatMap { $0 > 0 ? $0 : nil }
+    }
     /// The codec's configuration bytes (avcC, hvcC, AudioSpecificConfig, STREAMINFO…).
     package var extradata: Data
     /// Colour primaries / transfer / matrix / range as FFmpeg enums (raw values).

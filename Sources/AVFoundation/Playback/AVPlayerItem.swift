@@ -308,17 +308,24 @@ open class AVPlayerItem: NSObject, NSCopying, @unchecked Sendable {
         set { state.withLock { $0.seekingWaitsForVideoCompositionRendering = newValue } }
     }
 
-    /// The bit rate limit for choosing a stream variant (0: none). Kept, not yet applied: FFmpeg's
-    /// HLS demuxer chooses the variant (docs/COMPATIBILITY.md).
+    /// The bit rate limit for choosing a stream variant (0: none): the player plays the
+    /// multivariant playlist's highest variant at or below it (the lowest when none is), and
+    /// changes variant where the playhead is when it changes.
     open var preferredPeakBitRate: Double {
         get { state.withLock { $0.preferredPeakBitRate } }
-        set { state.withLock { $0.preferredPeakBitRate = newValue } }
+        set {
+            state.withLock { $0.preferredPeakBitRate = newValue }
+            variantPreferencesChanged()
+        }
     }
 
-    /// The resolution limit for choosing a stream variant (zero: none). Kept, not yet applied.
+    /// The resolution limit for choosing a stream variant (zero: none), like `preferredPeakBitRate`.
     open var preferredMaximumResolution: CGSize {
         get { state.withLock { $0.preferredMaximumResolution } }
-        set { state.withLock { $0.preferredMaximumResolution = newValue } }
+        set {
+            state.withLock { $0.preferredMaximumResolution = newValue }
+            variantPreferencesChanged()
+        }
     }
 
     /// How far ahead to buffer (0: the player chooses). Kept; the renderer queues set the
@@ -349,6 +356,10 @@ open class AVPlayerItem: NSObject, NSCopying, @unchecked Sendable {
     open func selectMediaOptionAutomatically(in mediaSelectionGroup: AVMediaSelectionGroup) {
         state.withLock { _ = $0.selections.removeValue(forKey: ObjectIdentifier(mediaSelectionGroup)) }
         selectionChanged(mediaSelectionGroup)
+    }
+
+    private func variantPreferencesChanged() {
+        if let player = state.withLock({ $0.player }), player.currentItem === self { player.engine.variantPreferencesChanged() }
     }
 
     private func selectionChanged(_ group: AVMediaSelectionGroup) {

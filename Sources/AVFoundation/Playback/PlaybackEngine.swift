@@ -73,6 +73,8 @@ final class PlaybackEngine: Sendable {
         var endObserver: TimeObserverToken?
         var tick: (any DispatchSourceTimer)?
         var openID = 0
+        /// The peak bit rate of the variant playing (multivariant streams).
+        var variantBitRate: Double?
         var playStart: (date: Date, time: CMTime)?
         var droppedAtStart = 0
     }
@@ -134,16 +136,21 @@ final class PlaybackEngine: Sendable {
     /// Loads the item's asset and opens its sources (on `work`).
     private func prepare(_ item: AVPlayerItem, openID: Int) {
         let asset = item.asset
-        let tracks: [AVAssetTrack]
+        let allTracks: [AVAssetTrack]
         let duration: CMTime
         do {
-            tracks = try asset.loadedTracks()
+            allTracks = try asset.loadedTracks()
             duration = try asset.loadedDuration()
         } catch {
             fail(item, error, openID: openID)
             return
         }
         guard isCurrent(item, openID) else { return }
+        // A multivariant stream plays one variant: the item's preferences choose it.
+        let variants = AVAssetVariant.variants(of: allTracks)
+        let variant = Self.variant(of: variants, for: item)
+        let tracks = AVAssetVariant.tracks(allTracks, playing: variant, of: variants)
+        state.withLock { $0.variantBitRate = variant?.peakBitRate }
         let videoTracks = tracks.filter { $0.mediaType == .video }
         let itemTracks = tracks.map { AVPlayerItemTrack(assetTrack: $0, item: item) }
         let enabled = Set(itemTracks.filter(\.isEnabled).compactMap { $0.assetTrack?.trackID })
@@ -184,6 +191,13 @@ final class PlaybackEngine: Sendable {
             defer { s.pendingSeek = nil }
             return s.pendingSeek?.handler
         }
+        // Where local files' tracks end (truncation shows against it); a stream's tracks are not
+        // scanned for it — that would download every variant of it.
+        let local = tracks.allSatisfy { $0.mediaSegments.allSatisfy { $0.source?.url.isFileURL ?? true } }
+        let tracksEnds = local
+            ? (video: Self.tracksEnd(tracks.filter { $0.mediaType == .video && enabled.contains($0.trackID) }),
+               audio: Self.tracksEnd(tracks.filter { $0.mediaType == .audio && enabled.contains($0.trackID) }))
+            : (video: CMTime.invalid, audio: CMTime.invalid)
         let feeder = ItemFeeder(
             start: start, end: end,
             video: video.map { ($0, ItemFeeder.Sink(queue: presenter.queue) { [weak self] buffer, generation in
@@ -200,8 +214,8 @@ final class PlaybackEngine: Sendable {
             s.feeder = feeder
             s.hasVideo = video != nil
             s.hasAudio = audioSource != nil
-            s.videoTracksEnd = Self.tracksEnd(tracks.filter { $0.mediaType == .video && enabled.contains($0.trackID) })
-            s.audioTracksEnd = Self.tracksEnd(tracks.filter { $0.mediaType == .audio && enabled.contains($0.trackID) })
+            s.videoTracksEnd = tracksEnds.video
+            s.audioTracksEnd = tracksEnds.audio
             s.endTime = end
             s.seekStart = start
             s.seekID = feeder.currentSeekID
@@ -216,6 +230,22 @@ final class PlaybackEngine: Sendable {
         armEnd(end)
         startTick(item, openID: openID)
         legible.load(item)
+        // Preferences changed while it opened: the variant they choose now.
+        if variant != nil { variantPreferencesChanged() }
+    }
+
+    /// The variant `item`'s preferences choose (nil: the media has no variants).
+    static func variant(of variants: [AVAssetVariant], for item: AVPlayerItem) -> AVAssetVariant? {
+        guard !variants.isEmpty else { return nil }
+        return AVAssetVariant.choose(variants, peakBitRate: item.preferredPeakBitRate, maximumResolution: item.preferredMaximumResolution)
+    }
+
+    /// The item's variant preferences changed: another variant re-opens the pipeline where it is.
+    func variantPreferencesChanged() {
+        guard let item = state.withLock({ $0.item }), state.withLock({ $0.feeder != nil }),
+              let tracks = try? item.asset.loadedTracks() else { return }
+        let chosen = Self.variant(of: AVAssetVariant.variants(of: tracks), for: item)?.peakBitRate
+        if chosen != state.withLock({ $0.variantBitRate }) { tracksChanged() }
     }
 
     /// The audio tracks that play: with an audible selection group, the selected option's
@@ -371,7 +401,8 @@ final class PlaybackEngine: Sendable {
         guard let item, let start else { return }
         let event = AVPlayerItemAccessLogEvent(playbackStartDate: start.date, uri: (item.asset as? AVURLAsset)?.url.absoluteString,
                                                numberOfDroppedVideoFrames: presenter.counts.dropped - dropped,
-                                               durationWatched: Date().timeIntervalSince(start.date), indicatedBitrate: 0)
+                                               durationWatched: Date().timeIntervalSince(start.date),
+                                               indicatedBitrate: state.withLock { $0.variantBitRate } ?? 0)
         item.state.withLock { $0.accessEvents.append(event) }
         NotificationCenter.default.post(name: AVPlayerItem.newAccessLogEntryNotification, object: item)
     }

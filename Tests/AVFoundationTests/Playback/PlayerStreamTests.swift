@@ -26,6 +26,69 @@ import TestSupport
         return dir
     }()
 
+    /// The 4 s clip as a multivariant playlist: 320×240 (v0) and 160×120 (v1), each with sound,
+    /// in 1 s segments.
+    static let variants: URL = {
+        let dir = served.appendingPathComponent("variants")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("master.m3u8").path) {
+            GeneratorMedia.ffmpeg(["-i", PlayerMedia.clip(seconds: 4).path,
+                                   "-filter_complex", "[0:v]split=2[a][b];[b]scale=160:120[small]",
+                                   "-map", "[a]", "-map", "[small]", "-map", "0:a", "-map", "0:a",
+                                   "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-b:v:0", "800k", "-b:v:1", "150k",
+                                   "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                                   "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0 v:1,a:1",
+                                   "-hls_segment_filename", dir.appendingPathComponent("v%v_%d.ts").path,
+                                   dir.appendingPathComponent("v%v.m3u8").path])
+        }
+        return dir
+    }()
+
+    @Test func variantsAreListedAndThePreferencesChooseOne() throws {
+        _ = Self.variants
+        let server = try LoopbackHTTPServer(root: Self.served)
+        defer { server.stop() }
+        let asset = AVURLAsset(url: server.url("variants/master.m3u8"))
+        let variants = asset.variants
+        #expect(variants.count == 2)
+        #expect(variants.map { $0.videoAttributes?.presentationSize } == [CGSize(width: 160, height: 120), CGSize(width: 320, height: 240)])
+        #expect((variants.first?.peakBitRate ?? 0) < (variants.last?.peakBitRate ?? 0))
+        #expect(variants.first?.audioAttributes?.formatIDs == [NSNumber(value: kAudioFormatMPEG4AAC)])
+
+        // No preference: the best variant, one video and one sound track.
+        let best = AVPlayerItem(asset: asset)
+        let (bestPlayer, _, _) = play(best, rate: 0)
+        #expect(best.status == .readyToPlay, "\(String(describing: best.error))")
+        #expect(best.presentationSize == CGSize(width: 320, height: 240))
+        #expect(best.tracks.count == 2)
+        bestPlayer.replaceCurrentItem(with: nil)
+
+        // At most 200×200: the small one, and only its segments are fetched to the end (another
+        // server, whose log is this item's alone).
+        let smallServer = try LoopbackHTTPServer(root: Self.served)
+        defer { smallServer.stop() }
+        let small = AVPlayerItem(asset: AVURLAsset(url: smallServer.url("variants/master.m3u8")))
+        small.preferredMaximumResolution = CGSize(width: 200, height: 200)
+        let (player, ended, _) = play(small, rate: 2)
+        #expect(small.presentationSize == CGSize(width: 160, height: 120))
+        #expect(ended.wait(timeout: 15))
+        let requests = smallServer.requests
+        #expect(requests.contains { $0.contains("v1_3.ts") }, "\(requests)")
+        #expect(!requests.contains { $0.contains("v0_3.ts") }, "\(requests)")
+        // A bit rate limit above the big one's: the big one, where the playhead is.
+        let sought = DispatchSemaphore(value: 0)
+        player.seek(to: CMTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero) { _ in sought.signal() }
+        #expect(sought.wait(timeout: .now() + 15) == .success)
+        small.preferredMaximumResolution = .zero
+        small.preferredPeakBitRate = (variants.last?.peakBitRate ?? 0) + 1
+        #expect(waitUntil(timeout: 15) {
+            small.presentationSize == CGSize(width: 320, height: 240) && abs(player.currentTime().seconds - 1) < 0.1
+        }, "\(small.presentationSize) at \(player.currentTime().seconds)")
+        // A limit below every variant: the lowest.
+        small.preferredPeakBitRate = 1000
+        #expect(waitUntil(timeout: 15) { small.presentationSize == CGSize(width: 160, height: 120) })
+    }
+
     private func play(_ item: AVPlayerItem, rate: Float = 2) -> (AVPlayer, NotificationRecorder, NotificationRecorder) {
         let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
         let failed = NotificationRecorder(.AVPlayerItemFailedToPlayToEndTime, object: item)
