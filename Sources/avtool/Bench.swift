@@ -19,7 +19,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds each capture recording lasts.")
     var captureSeconds: Double = 30
 
-    @Option(help: "Seconds each player plays in the play case.")
+    @Option(help: "Seconds each player plays in the play and sync cases.")
     var playSeconds: Double = 60
 
     @Flag(help: "Skip the exact-thumbnails case (its 60 s 1080p input takes a while to make the first time).")
@@ -28,6 +28,7 @@ struct Bench: ParsableCommand {
     @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, compositor, thumbnails, reader, writer, audio, "
                                + "export, compose, titles (the compose timeline with a title and a watermark), capture (30 s recordings of the screen and a virtual camera; only when asked for), "
                                + "play (1080p30 played by avtool play, ffplay and mpv, and exact seeks; only when asked for), "
+                               + "sync (a flash and a beep each second, grabbed from the screen and the sink's monitor, per player; only when asked for), "
                                + "debug (a client package built in debug and in release; only when asked for).",
                                valueName: "case"))
     var only: [String] = []
@@ -39,7 +40,7 @@ struct Bench: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" && $0 != "capture" && $0 != "play" })
+        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" && $0 != "capture" && $0 != "play" && $0 != "sync" })
         if againstFFmpeg { print("benchmark                                   ours        ffmpeg      ratio") }
 
         if runs("basics") { try benchBasics(in: dir) }
@@ -74,6 +75,12 @@ struct Bench: ParsableCommand {
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             try benchPlay(in: cache, seconds: playSeconds, repeats: repeats)
+        }
+        // Audio/video sync as seen on the screen and heard on the sink: real time, only when named.
+        if only.contains("sync") {
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            try benchSync(in: cache, seconds: playSeconds)
         }
         // Building the client twice takes minutes: this case runs only when named.
         if only.contains("debug") {
