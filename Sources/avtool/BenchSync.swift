@@ -84,7 +84,9 @@ private func record(_ command: [String], into recording: URL) throws -> [(time: 
                                          + "astats=metadata=1:reset=1:measure_overall=none:measure_perchannel=RMS_level",
                                      "-show_entries", "frame=pts_time:frame_tags=lavfi.astats.1.RMS_level"]),
                        above: -30, quiet: 0.5)
-    return flashes.compactMap { flash in
+    // The first second's flash is the first picture, which every player shows before it starts
+    // playing: it says when the window opened, not when the clock passed 0. It is left out.
+    return flashes.dropFirst().compactMap { flash in
         guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }), abs(beep - flash) < 0.3 else { return nil }
         return (flash, (beep - flash) * 1000)
     }

@@ -163,6 +163,15 @@ final class AudioRenderCore: @unchecked Sendable {
         var closed = false
         var converter: (input: AudioStreamBasicDescription, resampler: AudioResampler)?
         var description: CMAudioFormatDescription?
+        /// A start the timebase will make at a host time (see `scheduleStart`).
+        var scheduledStart: ScheduledStart?
+    }
+
+    /// The timebase will run from `time` at `rate` from `hostTime` (seconds on the host clock) on.
+    struct ScheduledStart {
+        var time: CMTime
+        var rate: Double
+        var hostTime: Double
     }
 
     /// What the pull reads and writes (the output's thread, and flushes).
@@ -203,9 +212,29 @@ final class AudioRenderCore: @unchecked Sendable {
         timebaseChanged(jumped: true)
     }
 
+    /// How long after a start the first sound written can be heard: the output's latency (what
+    /// it holds, and the device's); 0 without an output.
+    var startLead: Double { control.withLock { $0.output }?.latency ?? 0 }
+
+    /// The timebase, still now, will run from `time` at `rate` from `hostTime` on: the output
+    /// starts now and is filled as if the timebase already ran (silence until `hostTime`), so the
+    /// first sound is heard at its time instead of being cut by the output's latency.
+    func scheduleStart(rate: Double, time: CMTime, hostTime: Double) {
+        let output = control.withLock { c -> (any AudioDeviceOutput)? in
+            c.scheduledStart = ScheduledStart(time: time, rate: rate, hostTime: hostTime)
+            return c.output
+        }
+        render.withLock { $0.aligned = false }
+        output?.setPaused(false)
+    }
+
     /// The timebase's rate or time changed: re-align at the next pull; pause the output at rate 0.
+    /// A scheduled start is over (it happened, or a pause or seek replaced it).
     func timebaseChanged(jumped: Bool) {
-        let (output, rate) = control.withLock { ($0.output, $0.timebase.rate) }
+        let (output, rate) = control.withLock { c -> ((any AudioDeviceOutput)?, Double) in
+            c.scheduledStart = nil
+            return (c.output, c.timebase.rate)
+        }
         if jumped {
             render.withLock { $0.aligned = false }
             output?.flush()
@@ -394,11 +423,20 @@ final class AudioRenderCore: @unchecked Sendable {
 
     /// Fills `buffer` with the frames to be heard next (on the output's thread).
     func pull(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
-        let (timebase, format, output, algorithm) = control.withLock { ($0.timebase, $0.format, $0.output, $0.algorithm) }
+        let (timebase, format, output, algorithm, scheduled) = control.withLock {
+            ($0.timebase, $0.format, $0.output, $0.algorithm, $0.scheduledStart)
+        }
         guard let format, let base = buffer.baseAddress else { return 0 }
         let bytesPerFrame = 4 * format.channels
         let frames = buffer.count / bytesPerFrame
-        let (now, rate) = timebase.timeAndRate
+        var (now, rate) = timebase.timeAndRate
+        if rate == 0, let scheduled {
+            // Before a scheduled start: the time the timebase will have (earlier than its start
+            // until then, so what comes before it is silence).
+            let host = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+            rate = scheduled.rate
+            now = scheduled.time + CMTime(seconds: (host - scheduled.hostTime) * rate, preferredTimescale: 1_000_000_000)
+        }
         guard rate != 0, frames > 0 else { return 0 }
         let latency = output?.latency ?? 0
         let heardAt = now.seconds + rate * latency

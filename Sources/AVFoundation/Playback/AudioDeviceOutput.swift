@@ -78,7 +78,12 @@ final class PulseDeviceOutput: AudioDeviceOutput {
         }
     }
 
-    var latency: Double { stream.latency }
+    /// The measured latency; before the server reported one (a new stream, nothing played
+    /// yet), the buffering asked for — what a start must wait for before its first sound.
+    var latency: Double {
+        let measured = stream.latency
+        return measured > 0 ? measured : PulsePlayback.defaultTargetLatency
+    }
     func setPaused(_ paused: Bool) { stream.setPaused(paused) }
     func flush() { stream.flush() }
     func setVolume(_ volume: Float) { stream.setVolume(volume) }

@@ -75,6 +75,9 @@ final class PlaybackEngine: Sendable {
         var openID = 0
         /// The peak bit rate of the variant playing (multivariant streams).
         var variantBitRate: Double?
+        /// A start waiting for the sound output's latency (see `startIfWanted`): its id and rate.
+        var pendingStart: (id: Int, rate: Float)?
+        var startCount = 0
         var playStart: (date: Date, time: CMTime)?
         var droppedAtStart = 0
     }
@@ -111,8 +114,11 @@ final class PlaybackEngine: Sendable {
     func open(_ item: AVPlayerItem?) {
         let (oldFeeder, oldObserver, oldTick, openID) = state.withLock { s -> (ItemFeeder?, TimeObserverToken?, (any DispatchSourceTimer)?, Int) in
             defer {
+                // Start ids keep counting: a start scheduled for the item before must not match one of this item's.
+                let starts = s.startCount
                 s = State()
                 s.item = item
+                s.startCount = starts
             }
             s.openID += 1
             return (s.feeder, s.endObserver, s.tick, s.openID)
@@ -371,15 +377,18 @@ final class PlaybackEngine: Sendable {
         let rate = player.rate
         let (prerolled, atEnd, hasItem) = state.withLock { ($0.prerolled, $0.atEnd, $0.item != nil) }
         if rate != 0 && prerolled && !atEnd && hasItem {
-            if synchronizer.timebase.rate != Double(rate) {
+            if synchronizer.timebase.rate != Double(rate), state.withLock({ $0.pendingStart?.rate != rate }) {
                 state.withLock { s in
                     s.playStart = (Date(), synchronizer.timebase.time)
                     s.droppedAtStart = presenter.counts.dropped
                 }
-                synchronizer.apply(rate: rate, time: .invalid, hostTime: .invalid, notify: true)
+                start(rate: rate)
             }
             player.setTimeControlStatus(.playing, reason: nil)
-        } else if rate != 0 {
+            return
+        }
+        cancelPendingStart()
+        if rate != 0 {
             if synchronizer.timebase.rate != 0 { synchronizer.apply(rate: 0, time: .invalid, hostTime: .invalid, notify: true) }
             player.setTimeControlStatus(hasItem ? .waitingToPlayAtSpecifiedRate : .waitingToPlayAtSpecifiedRate,
                                         reason: hasItem ? .toMinimizeStalls : .noItemToPlay)
@@ -390,6 +399,46 @@ final class PlaybackEngine: Sendable {
             }
             player.setTimeControlStatus(.paused, reason: nil)
         }
+    }
+
+    /// Starts the timebase at `rate`. From a standstill with sound, the start is put off by the
+    /// sound output's latency and the output starts now: the first sound is heard exactly when
+    /// the clock starts (instead of its first tens of milliseconds being skipped to catch up), and
+    /// the clock never shows a time before the start.
+    private func start(rate: Float) {
+        let lead = synchronizer.timebase.rate == 0 && state.withLock({ $0.hasAudio }) ? min(max(audio.core.startLead, 0), 0.25) : 0
+        guard lead > 0.002 else {
+            cancelPendingStart()
+            synchronizer.apply(rate: rate, time: .invalid, hostTime: .invalid, notify: true)
+            return
+        }
+        let time = synchronizer.timebase.time
+        let host = CMClockGetTime(CMClockGetHostTimeClock()) + CMTime(seconds: lead, preferredTimescale: 1_000_000_000)
+        let id = state.withLock { s -> Int in
+            s.startCount += 1
+            s.pendingStart = (s.startCount, rate)
+            return s.startCount
+        }
+        audio.core.scheduleStart(rate: Double(rate), time: time, hostTime: host.seconds)
+        work.asyncAfter(deadline: .now() + lead) { [weak self] in
+            guard let self else { return }
+            let current = self.state.withLock { s -> Bool in
+                guard s.pendingStart?.id == id else { return false }
+                s.pendingStart = nil
+                return s.prerolled && !s.atEnd
+            }
+            guard current, self.synchronizer.timebase.rate == 0, self.synchronizer.timebase.time == time else { return }
+            self.synchronizer.apply(rate: rate, time: time, hostTime: host, notify: true)
+        }
+    }
+
+    /// Forgets a start still waiting for the sound output (a pause, a seek, another item).
+    private func cancelPendingStart() {
+        let pending = state.withLock { s -> Bool in
+            defer { s.pendingStart = nil }
+            return s.pendingStart != nil
+        }
+        if pending { audio.core.timebaseChanged(jumped: false) }
     }
 
     /// Records the period just played in the item's access log.
@@ -437,6 +486,7 @@ final class PlaybackEngine: Sendable {
         let duration = item.duration
         if duration.isNumeric { time = min(time, duration) }
         time = Self.seekTarget(time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter, item: item)
+        state.withLock { $0.pendingStart = nil }
         synchronizer.apply(rate: 0, time: time, hostTime: .invalid, notify: false)
         presenter.flush()
         audio.core.flush()

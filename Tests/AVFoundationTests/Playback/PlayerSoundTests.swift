@@ -131,6 +131,37 @@ struct PlayerSoundTests {
         #expect(monitor.peak(from: due + 0.1, to: due + 1.3) > 0.4)
     }
 
+    /// Playing from a standstill where the sound begins: the start waits for the output's
+    /// latency, so the first milliseconds are heard at their time instead of being skipped to
+    /// catch up with a clock that started at once.
+    @Test func theFirstSoundAfterASeekIsNotCut() throws {
+        guard CaptureServicesEnvironment.install() != nil else { return }
+        let (session, monitor) = try startMonitor()
+        defer { session.stopRunning() }
+        let item = AVPlayerItem(url: Self.beep)
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        let sought = DispatchSemaphore(value: 0)
+        player.seek(to: CMTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero) { _ in sought.signal() }
+        #expect(sought.wait(timeout: .now() + 10) == .success)
+        let started = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        player.play()
+        // The host time at which the clock is at media time 1 s (the tone's first sample).
+        #expect(waitUntil { player.currentTime().seconds > 1.3 })
+        let before = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        let media = player.currentTime().seconds
+        let after = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        let due = (before + after) / 2 - (media - 1)
+        player.pause()
+        Thread.sleep(forTimeInterval: 0.3)
+        let heard = try #require(monitor.onset(after: started))
+        let offset = heard - due
+        print("PlayerSoundTests: first sound after a seek heard \(Int((offset * 1000).rounded())) ms after its time")
+        #expect(abs(offset) <= 0.020, "the first sound is \(offset * 1000) ms off its time (cut at the start?)")
+        // The clock never showed a time before the seek's.
+        #expect(due >= started - 0.001)
+    }
+
     @Test func mutedAndHalfVolume() throws {
         guard CaptureServicesEnvironment.install() != nil else { return }
         let (session, monitor) = try startMonitor()
