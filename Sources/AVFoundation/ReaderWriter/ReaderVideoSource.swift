@@ -115,7 +115,11 @@ final class ReaderVideoSource: ReaderSampleSource {
             if packets.cancellation.isCancelled { return nil }
             let decoded: DecodeLoop.Frame?
             do {
-                decoded = try loop.next(feed: { () throws(MediaError) -> DemuxerPacket? in try packets.next() })
+                decoded = try loop.next(feed: { () throws(MediaError) -> DemuxerPacket? in
+                    let packet = try packets.next()
+                    if let packet { loop.decoder.skipMode = self.skipsPicture(of: packet) ? .nonReference : .none }
+                    return packet
+                })
             } catch {
                 switch error {
                 case .cancelled: return nil
@@ -143,6 +147,18 @@ final class ReaderVideoSource: ReaderSampleSource {
             if overlaps(pts, duration) { return try sampleBuffer(for: frame, pts: pts, duration: duration) }
         }
         return nil
+    }
+
+    /// Whether the picture of `packet` ends before the range starts, so that, when nothing refers
+    /// to it, the decoder can leave it undecoded (`AVDISCARD_NONREF`): a range starting mid-GOP —
+    /// a player's exact seek, a reader's time range — decodes only the pictures the ones it
+    /// shows are built from, as the frame seeker does.
+    private func skipsPicture(of packet: DemuxerPacket) -> Bool {
+        let pts = packet.presentationTime
+        guard pts.isNumeric, range.isValid, range.start.isNumeric else { return false }
+        let duration = packet.duration.isNumeric ? packet.duration : nominalFrameDuration
+        guard duration.isNumeric else { return false }
+        return pts + duration <= range.start
     }
 
     /// The duration of a picture whose packet lasted `packetDuration`: that, else the last one
