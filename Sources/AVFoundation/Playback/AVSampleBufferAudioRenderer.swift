@@ -182,6 +182,7 @@ final class AudioRenderCore: @unchecked Sendable {
         var aligned = false
         var stretcher: AudioTimeStretcher?
         var stretchRate: Double = 1
+        var stretchPitch: Double = 1
         var scratch: [Float] = []
         var planes: [Float] = []
         var underruns = 0
@@ -522,13 +523,18 @@ final class AudioRenderCore: @unchecked Sendable {
     private func stretched(into out: UnsafeMutablePointer<Float>, frames: Int, at time: Double, rate: Double, format: Format,
                            algorithm: AVAudioTimePitchAlgorithm, _ r: inout Render) -> Int {
         let channels = format.channels
-        if r.stretcher == nil || r.stretchRate != rate || !r.aligned || abs((cursor(r, format: format) ?? time) - time) > 0.25 {
+        // Varispeed: the pitch follows the rate (stretched and shifted by the same factor, which
+        // is resampling); the other algorithms keep it.
+        let pitch = algorithm == .varispeed ? abs(rate) : 1
+        if r.stretcher == nil || r.stretchRate != rate || r.stretchPitch != pitch || !r.aligned
+            || abs((cursor(r, format: format) ?? time) - time) > 0.25 {
             _ = align(to: time, format: format, &r)
             r.aligned = true
             let options = AudioTimeStretcher.options(for: algorithm) ?? AudioTimeStretcher.options(for: .timeDomain)!
             r.stretcher = AudioTimeStretcher(options: options, sampleRate: format.sampleRate, channels: channels,
-                                             ratio: 1 / abs(rate), maxFrames: 4096)
+                                             ratio: 1 / abs(rate), maxFrames: 4096, pitchScale: pitch)
             r.stretchRate = rate
+            r.stretchPitch = pitch
         }
         guard let stretcher = r.stretcher else { return 0 }
         var written = 0

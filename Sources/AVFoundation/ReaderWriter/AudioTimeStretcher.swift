@@ -40,11 +40,12 @@ final class AudioTimeStretcher: @unchecked Sendable {
     }
 
     /// A stretcher making `ratio` times as many frames of `channels`-channel PCM at `sampleRate`,
-    /// fed blocks of at most `maxFrames` frames.
-    init(options: Int32, sampleRate: Int, channels: Int, ratio: Double, maxFrames: Int) {
+    /// fed blocks of at most `maxFrames` frames; `pitchScale` other than 1 also shifts the pitch
+    /// (`1 / ratio` with it is varispeed: the sound as if played faster or slower).
+    init(options: Int32, sampleRate: Int, channels: Int, ratio: Double, maxFrames: Int, pitchScale: Double = 1) {
         self.channels = channels
         self.maxFrames = maxFrames
-        state = rubberband_new(UInt32(sampleRate), UInt32(channels), options, ratio, 1.0)
+        state = rubberband_new(UInt32(sampleRate), UInt32(channels), options, ratio, pitchScale)
         rubberband_set_max_process_size(state, UInt32(maxFrames))
         outputPlanes = .allocate(capacity: channels * maxFrames)
         outputPlanes.initialize(repeating: 0, count: channels * maxFrames)

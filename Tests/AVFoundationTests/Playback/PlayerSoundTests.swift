@@ -55,6 +55,27 @@ private final class MonitorRecorder: NSObject, AVCaptureAudioDataOutputSampleBuf
         return nil
     }
 
+    /// The frequency of the sound between two host times, from its zero crossings (Hz).
+    func frequency(from: Double, to: Double) -> Double {
+        var crossings = 0
+        var previous: Float?
+        var first: Double?, last: Double?
+        for chunk in recorded {
+            for (i, x) in chunk.samples.enumerated() {
+                let t = chunk.start + Double(i) / chunk.rate
+                guard t >= from, t < to else { continue }
+                if let p = previous, (p < 0) != (x < 0) {
+                    crossings += 1
+                    if first == nil { first = t }
+                    last = t
+                }
+                previous = x
+            }
+        }
+        guard let first, let last, last > first, crossings > 2 else { return 0 }
+        return Double(crossings - 1) / 2 / (last - first)
+    }
+
     /// The peak level between two host times.
     func peak(from: Double, to: Double) -> Float {
         var peak: Float = 0
@@ -160,6 +181,31 @@ struct PlayerSoundTests {
         #expect(abs(offset) <= 0.020, "the first sound is \(offset * 1000) ms off its time (cut at the start?)")
         // The clock never showed a time before the seek's.
         #expect(due >= started - 0.001)
+    }
+
+    /// At rate 2 the time-domain algorithm keeps the 1 kHz tone at 1 kHz; varispeed plays it
+    /// as a tape would, an octave up.
+    @Test(arguments: [(AVAudioTimePitchAlgorithm.timeDomain, 1000.0), (.varispeed, 2000.0)])
+    func pitchAtRateTwo(algorithm: AVAudioTimePitchAlgorithm, expected: Double) throws {
+        guard CaptureServicesEnvironment.install() != nil else { return }
+        let (session, monitor) = try startMonitor()
+        defer { session.stopRunning() }
+        let item = AVPlayerItem(url: Self.beep)
+        item.audioTimePitchAlgorithm = algorithm
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        let sought = DispatchSemaphore(value: 0)
+        player.seek(to: CMTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero) { _ in sought.signal() }
+        #expect(sought.wait(timeout: .now() + 10) == .success)
+        let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
+        let start = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        player.rate = 2
+        #expect(ended.wait(timeout: 10))
+        Thread.sleep(forTimeInterval: 0.2)
+        // The middle of the 0.75 s the tone lasts at rate 2.
+        let heard = monitor.frequency(from: start + 0.25, to: start + 0.6)
+        print("PlayerSoundTests: \(algorithm.rawValue) at rate 2: \(Int(heard)) Hz")
+        #expect(abs(heard - expected) < expected * 0.03, "\(algorithm.rawValue): \(heard) Hz")
     }
 
     @Test func mutedAndHalfVolume() throws {
