@@ -45,7 +45,7 @@ public final class CVPixelBufferPool: @unchecked Sendable, Hashable, CustomStrin
     }
 
     deinit {
-        for block in freeBlocks { free(UnsafeMutableRawPointer(bitPattern: block.address)) }
+        for block in freeBlocks { plan.freeBlock(UnsafeMutableRawPointer(bitPattern: block.address)!) }
     }
 
     /// Builds a pool, or returns the CVReturn error explaining why not.
@@ -96,7 +96,7 @@ public final class CVPixelBufferPool: @unchecked Sendable, Hashable, CustomStrin
         while let oldest = freeBlocks.first, now - oldest.returned > maximumBufferAge,
               outstanding + freeBlocks.count > minimumBufferCount {
             freeBlocks.removeFirst()
-            free(UnsafeMutableRawPointer(bitPattern: oldest.address))
+            plan.freeBlock(UnsafeMutableRawPointer(bitPattern: oldest.address)!)
         }
     }
 
@@ -123,11 +123,12 @@ public final class CVPixelBufferPool: @unchecked Sendable, Hashable, CustomStrin
         outstanding += 1
         lock.unlock()
         let block = UnsafeMutableRawPointer(bitPattern: address)!
+        let plan = self.plan
         let storage = plan.storage(over: block, release: { [weak self] in
             if let pool = self {
                 pool.recycle(address)
             } else {
-                free(UnsafeMutableRawPointer(bitPattern: address))
+                plan.freeBlock(UnsafeMutableRawPointer(bitPattern: address)!)
             }
         })
         return .success(CVPixelBuffer(storage: storage))
@@ -150,7 +151,7 @@ public final class CVPixelBufferPool: @unchecked Sendable, Hashable, CustomStrin
     fileprivate func flush(_ options: CVPixelBufferPoolFlushFlags) {
         lock.lock()
         if options.contains(.excessBuffers) {
-            for block in freeBlocks { free(UnsafeMutableRawPointer(bitPattern: block.address)) }
+            for block in freeBlocks { plan.freeBlock(UnsafeMutableRawPointer(bitPattern: block.address)!) }
             freeBlocks.removeAll()
         } else {
             purgeAgedLocked(now: CVPixelBufferPool.now)

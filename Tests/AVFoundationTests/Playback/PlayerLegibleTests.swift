@@ -41,15 +41,7 @@ final class LegibleRecorder: NSObject, AVPlayerItemLegibleOutputPushDelegate, Se
     private static let dir = TestTools.makeTemporaryDirectory("player-legible")
 
     private func ready(_ url: URL) throws -> (AVPlayer, AVPlayerItem, AVMediaSelectionGroup, AVPlayerItemLegibleOutput, LegibleRecorder) {
-        let item = AVPlayerItem(url: url)
-        let output = AVPlayerItemLegibleOutput()
-        let recorder = LegibleRecorder()
-        output.setDelegate(recorder, queue: DispatchQueue(label: "legible-test"))
-        item.add(output)
-        let player = AVPlayer(playerItem: item)
-        #expect(waitUntil { item.status == .readyToPlay })
-        let group = try #require(item.asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
-        return (player, item, group, output, recorder)
+        try ready(asset: AVURLAsset(url: url))
     }
 
     @Test func subtitlesAreOffUntilSelectedThenPushedAtTheirTimes() throws {
@@ -158,7 +150,7 @@ final class LegibleRecorder: NSObject, AVPlayerItemLegibleOutputPushDelegate, Se
         // A subtitle file's track runs from zero to its last cue's end.
         #expect(text.timeRange == CMTimeRange(start: .zero, end: CMTime(value: 5, timescale: 1)), "\(text.timeRange)")
         try textTrack.insertTimeRange(text.timeRange, of: text, at: CMTime(value: 1, timescale: 1))
-        let (player, item, group, output, recorder) = try ready2(composition)
+        let (player, item, group, output, recorder) = try ready(asset: composition)
         item.select(group.options.first, in: group)
         let sought = DispatchSemaphore(value: 0)
         player.seek(to: CMTime(value: 16, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero) { _ in sought.signal() }
@@ -175,7 +167,8 @@ final class LegibleRecorder: NSObject, AVPlayerItemLegibleOutputPushDelegate, Se
         withExtendedLifetime((player, output)) {}
     }
 
-    private func ready2(_ asset: AVAsset) throws -> (AVPlayer, AVPlayerItem, AVMediaSelectionGroup, AVPlayerItemLegibleOutput, LegibleRecorder) {
+    /// A ready player of `asset` with a legible output whose delegate records what it is told.
+    private func ready(asset: AVAsset) throws -> (AVPlayer, AVPlayerItem, AVMediaSelectionGroup, AVPlayerItemLegibleOutput, LegibleRecorder) {
         let item = AVPlayerItem(asset: asset)
         let output = AVPlayerItemLegibleOutput()
         let recorder = LegibleRecorder()

@@ -125,22 +125,42 @@ struct PlayerSoundTests {
         return (session, recorder)
     }
 
+    /// A ready player of the beep clip (its item's pitch algorithm `algorithm`), at media time
+    /// `start` (an exact seek when not zero).
+    private func readyBeepPlayer(at start: Double = 0, algorithm: AVAudioTimePitchAlgorithm? = nil) -> (AVPlayer, AVPlayerItem) {
+        let item = AVPlayerItem(url: Self.beep)
+        if let algorithm { item.audioTimePitchAlgorithm = algorithm }
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        if start != 0 {
+            let sought = DispatchSemaphore(value: 0)
+            player.seek(to: CMTime(seconds: start, preferredTimescale: 600), toleranceBefore: .zero, toleranceAfter: .zero) { _ in
+                sought.signal()
+            }
+            #expect(sought.wait(timeout: .now() + 10) == .success)
+        }
+        return (player, item)
+    }
+
+    /// The host time at which the playing `player`'s clock is (or was) at media time `media`.
+    private func hostTime(of media: Double, _ player: AVPlayer) -> Double {
+        let before = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        let now = player.currentTime().seconds
+        let after = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        return (before + after) / 2 + (media - now)
+    }
+
     @Test func theToneIsHeardWhenTheClockReachesIt() throws {
         guard CaptureServicesEnvironment.install() != nil else { return }
         let (session, monitor) = try startMonitor()
         defer { session.stopRunning() }
-        let item = AVPlayerItem(url: Self.beep)
-        let player = AVPlayer(playerItem: item)
-        #expect(waitUntil { item.status == .readyToPlay })
+        let (player, item) = readyBeepPlayer()
         let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
         let started = CMClockGetTime(CMClockGetHostTimeClock()).seconds
         player.play()
         // Where the clock puts media time 1 s on the host clock (read while playing at rate 1).
         #expect(waitUntil { player.currentTime().seconds > 0.3 })
-        let before = CMClockGetTime(CMClockGetHostTimeClock()).seconds
-        let media = player.currentTime().seconds
-        let after = CMClockGetTime(CMClockGetHostTimeClock()).seconds
-        let due = (before + after) / 2 + (1 - media)
+        let due = hostTime(of: 1, player)
         #expect(ended.wait(timeout: 10))
         Thread.sleep(forTimeInterval: 0.3)
         // Silence before the tone, the tone after it.
@@ -159,20 +179,12 @@ struct PlayerSoundTests {
         guard CaptureServicesEnvironment.install() != nil else { return }
         let (session, monitor) = try startMonitor()
         defer { session.stopRunning() }
-        let item = AVPlayerItem(url: Self.beep)
-        let player = AVPlayer(playerItem: item)
-        #expect(waitUntil { item.status == .readyToPlay })
-        let sought = DispatchSemaphore(value: 0)
-        player.seek(to: CMTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero) { _ in sought.signal() }
-        #expect(sought.wait(timeout: .now() + 10) == .success)
+        let (player, _) = readyBeepPlayer(at: 1)
         let started = CMClockGetTime(CMClockGetHostTimeClock()).seconds
         player.play()
         // The host time at which the clock is at media time 1 s (the tone's first sample).
         #expect(waitUntil { player.currentTime().seconds > 1.3 })
-        let before = CMClockGetTime(CMClockGetHostTimeClock()).seconds
-        let media = player.currentTime().seconds
-        let after = CMClockGetTime(CMClockGetHostTimeClock()).seconds
-        let due = (before + after) / 2 - (media - 1)
+        let due = hostTime(of: 1, player)
         player.pause()
         Thread.sleep(forTimeInterval: 0.3)
         let heard = try #require(monitor.onset(after: started))
@@ -190,13 +202,7 @@ struct PlayerSoundTests {
         guard CaptureServicesEnvironment.install() != nil else { return }
         let (session, monitor) = try startMonitor()
         defer { session.stopRunning() }
-        let item = AVPlayerItem(url: Self.beep)
-        item.audioTimePitchAlgorithm = algorithm
-        let player = AVPlayer(playerItem: item)
-        #expect(waitUntil { item.status == .readyToPlay })
-        let sought = DispatchSemaphore(value: 0)
-        player.seek(to: CMTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero) { _ in sought.signal() }
-        #expect(sought.wait(timeout: .now() + 10) == .success)
+        let (player, item) = readyBeepPlayer(at: 1, algorithm: algorithm)
         let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
         let start = CMClockGetTime(CMClockGetHostTimeClock()).seconds
         player.rate = 2
@@ -212,9 +218,7 @@ struct PlayerSoundTests {
         guard CaptureServicesEnvironment.install() != nil else { return }
         let (session, monitor) = try startMonitor()
         defer { session.stopRunning() }
-        let item = AVPlayerItem(url: Self.beep)
-        let player = AVPlayer(playerItem: item)
-        #expect(waitUntil { item.status == .readyToPlay })
+        let (player, item) = readyBeepPlayer()
         player.isMuted = true
         let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
         let start = CMClockGetTime(CMClockGetHostTimeClock()).seconds
