@@ -171,6 +171,19 @@ struct ClientPackageTests {
         #expect(try AssetFixtures.probe(png, "stream=codec_name,width,height") == "png\n160\n120")
     }
 
+    @Test("a subtitle reader picks the French option and collects its strings through a legible output",
+          arguments: ["PublishedIdioms", "PublishedIdioms5"])
+    func subtitles(_ executable: String) throws {
+        guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }
+        let dir = TestTools.makeTemporaryDirectory("client-subtitles")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let movie = try SubtitleMedia.movie(in: dir)
+        let (status, lines) = try ClientPackage.run(executable, ["subtitles", movie.path, "fr"])
+        #expect(status == 0, "\(lines)")
+        #expect(ClientPackage.line(lines, "subtitles") == "French: 0.5 Bonjour le monde | 2.0 Deuxième ligne un/deuxième ligne deux | 4.0 Fin en gras",
+                "\(lines)")
+    }
+
     @Test("the metadata reader finds title, artist, duration and size, old style and async")
     func metadata() throws {
         guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }

@@ -21,6 +21,8 @@ do {
         try CameraController.run(directory: URL(fileURLWithPath: arguments[2]))
     case "overlay":
         try TitleOverlay.run(URL(fileURLWithPath: arguments[2]), output: URL(fileURLWithPath: arguments[3]))
+    case "subtitles":
+        try await SubtitleWatcher.run(URL(fileURLWithPath: arguments[2]), language: arguments[3])
     case "images-to-movie":
         try MovieMaker.run(output: URL(fileURLWithPath: arguments[2]))
     default:

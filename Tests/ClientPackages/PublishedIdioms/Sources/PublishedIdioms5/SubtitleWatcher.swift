@@ -1,0 +1,1 @@
+../PublishedIdioms/SubtitleWatcher.swift
