@@ -6,34 +6,33 @@ import Foundation
 internal import MediaEngine
 
 /// One variant of a stream: a rendition of the whole presentation at one bit rate.
-public final class AVAssetVariant: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: immutable after init.
+public final class AVAssetVariant: NSObject, Sendable {
 
     /// The video of a variant.
-    public final class VideoAttributes: NSObject, @unchecked Sendable {
-        // @unchecked Sendable: immutable after init.
+    public final class VideoAttributes: NSObject, Sendable {
         /// The picture size.
         public let presentationSize: CGSize
+        private let codecs: [FourCharCode]
         /// The video codecs (four-character codes).
-        public let codecTypes: [NSNumber]
+        public var codecTypes: [NSNumber] { codecs.map { NSNumber(value: $0) } }
         /// The frame rate, when the variant declares one.
         public let nominalFrameRate: Double?
 
-        init(presentationSize: CGSize, codecTypes: [NSNumber], nominalFrameRate: Double?) {
+        init(presentationSize: CGSize, codecTypes: [FourCharCode], nominalFrameRate: Double?) {
             self.presentationSize = presentationSize
-            self.codecTypes = codecTypes
+            codecs = codecTypes
             self.nominalFrameRate = nominalFrameRate
         }
     }
 
     /// The sound of a variant.
-    public final class AudioAttributes: NSObject, @unchecked Sendable {
-        // @unchecked Sendable: immutable after init.
+    public final class AudioAttributes: NSObject, Sendable {
+        private let formats: [AudioFormatID]
         /// The audio formats (four-character codes).
-        public let formatIDs: [NSNumber]
+        public var formatIDs: [NSNumber] { formats.map { NSNumber(value: $0) } }
 
-        init(formatIDs: [NSNumber]) {
-            self.formatIDs = formatIDs
+        init(formatIDs: [AudioFormatID]) {
+            formats = formatIDs
         }
     }
 
@@ -71,9 +70,9 @@ public final class AVAssetVariant: NSObject, @unchecked Sendable {
                 .max { $0.width * $0.height < $1.width * $1.height }
             let videoAttributes = video.isEmpty ? nil : VideoAttributes(
                 presentationSize: size ?? .zero,
-                codecTypes: video.map { NSNumber(value: $0.stream.mediaSubType) },
+                codecTypes: video.map { $0.stream.mediaSubType },
                 nominalFrameRate: video.first.map { $0.stream.averageFrameRate }.flatMap { $0 > 0 ? $0 : nil })
-            let audioAttributes = audio.isEmpty ? nil : AudioAttributes(formatIDs: audio.map { NSNumber(value: $0.stream.mediaSubType) })
+            let audioAttributes = audio.isEmpty ? nil : AudioAttributes(formatIDs: audio.map { $0.stream.mediaSubType })
             return AVAssetVariant(peakBitRate: Double(rate), videoAttributes: videoAttributes, audioAttributes: audioAttributes,
                                   trackIDs: Set(members.map(\.trackID)))
         }

@@ -77,10 +77,18 @@ final class LegiblePresenter: Sendable {
         timer.cancel()
     }
 
-    /// A weak reference the notification blocks and the timer hold. @unchecked Sendable: set
-    /// once in `init` before any block can run.
-    private final class WeakHolder: @unchecked Sendable {
-        weak var presenter: LegiblePresenter?
+    /// A weak reference the notification blocks and the timer hold (set in `init`, once the
+    /// presenter exists).
+    private final class WeakHolder: Sendable {
+        private struct Reference {
+            weak var presenter: LegiblePresenter?
+        }
+
+        private let reference = Mutex(Reference())
+        var presenter: LegiblePresenter? {
+            get { reference.withLock { $0.presenter } }
+            set { reference.withLock { $0.presenter = newValue } }
+        }
     }
 
     /// Sets who is told the cues the layers should show.
