@@ -107,9 +107,20 @@ open class AVSampleBufferRenderSynchronizer: NSObject, @unchecked Sendable {
     }
 
     /// Sets the timebase and tells renderers and observers.
+    /// `hostTime` (the host clock's time; invalid: now) is converted to the timebase's source
+    /// clock when that is another one (a player's `sourceClock`).
     func apply(rate: Float, time: CMTime, hostTime: CMTime, notify: Bool) {
         let (oldTime, oldRate) = clockTimebase.timeAndRate
-        let host = hostTime.isNumeric ? hostTime : CMClockGetTime(CMClockGetHostTimeClock())
+        let hostClock = CMClockGetHostTimeClock()
+        let source = CMTimebaseCopySourceClock(clockTimebase) ?? hostClock
+        let host: CMTime
+        if !hostTime.isNumeric {
+            host = CMClockGetTime(source)
+        } else if source == hostClock {
+            host = hostTime
+        } else {
+            host = CMSyncConvertTime(hostTime, from: hostClock, to: source)
+        }
         let anchor = time.isNumeric ? time : clockTimebase.time
         _ = CMTimebaseSetRateAndAnchorTime(clockTimebase, rate: Float64(rate), anchorTime: anchor, immediateSourceTime: host)
         let jumped = time.isNumeric && (anchor - oldTime).seconds.magnitude > 0.0005
@@ -129,6 +140,13 @@ open class AVSampleBufferRenderSynchronizer: NSObject, @unchecked Sendable {
 
     /// The timebase's current time.
     open func currentTime() -> CMTime { clockTimebase.time }
+
+    /// Makes the timebase follow `clock` (nil: the host clock) from now on, its time continuing
+    /// from where it is (a player's `sourceClock`).
+    func setSourceClock(_ clock: CMClock?) {
+        _ = CMTimebaseSetSourceClock(clockTimebase, clock ?? CMClockGetHostTimeClock())
+        observers.timebaseChanged(jumped: false, rateChanged: false)
+    }
 
     /// The renderers attached.
     open var renderers: [any AVQueuedSampleBufferRendering] { state.withLock { $0.renderers } }

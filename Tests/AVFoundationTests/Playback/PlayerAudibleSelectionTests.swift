@@ -1,6 +1,7 @@
 // The audible media selection group chooses which of a file's audio tracks a player plays.
 @testable import AVFoundation
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
