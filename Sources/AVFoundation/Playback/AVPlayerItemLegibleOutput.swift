@@ -59,7 +59,7 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
         var delivered: [Int]?
     }
 
-    /// The delegate, weakly. @unchecked Sendable: the delegate is only called on its own queue, as Apple calls it.
+    /// The delegate, weakly. @unchecked Sendable: the app's object is only read and called on its delegate queue, as Apple calls it.
     private struct DelegateReference: @unchecked Sendable {
         weak var delegate: (any AVPlayerItemLegibleOutputPushDelegate)?
     }
@@ -116,14 +116,16 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
     var mediaSubtypesForNativeRepresentation: [NSNumber] { nativeSubtypes }
 
     override func flushed() {
-        let (delegate, queue) = state.withLock { s -> ((any AVPlayerItemLegibleOutputPushDelegate)?, DispatchQueue?) in
+        guard let queue = state.withLock({ s -> DispatchQueue? in
             s.delivered = nil
-            return (s.delegate.delegate, s.delegateQueue)
-        }
-        guard let delegate, let queue else { return }
-        let box = DelegateReference(delegate: delegate)
-        queue.async { box.delegate?.outputSequenceWasFlushed(self) }
+            return s.delegate.delegate == nil ? nil : s.delegateQueue
+        }) else { return }
+        // The delegate is read on its queue: it never crosses threads.
+        queue.async { self.currentDelegate?.outputSequenceWasFlushed(self) }
     }
+
+    /// The delegate now (it is held weakly).
+    private var currentDelegate: (any AVPlayerItemLegibleOutputPushDelegate)? { state.withLock { $0.delegate.delegate } }
 
     override func attach(to item: AVPlayerItem) {
         super.attach(to: item)
@@ -137,26 +139,23 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
         player.engine.legible.refresh()
     }
 
-    /// Delivers the cues showing (`ids` identify them) unless they were the last ones delivered.
-    func deliver(ids: [Int], strings: [NSAttributedString], itemTime: CMTime) {
-        let target = state.withLock { s -> (DelegateReference, DispatchQueue)? in
+    /// Delivers the cues showing unless they were the last ones delivered. The strings are made
+    /// and the delegate read on the delegate's queue, so neither crosses threads.
+    func deliver(_ cues: [LegiblePresenter.Cue], itemTime: CMTime) {
+        let ids = cues.map(\.id)
+        let target = state.withLock { s -> (DispatchQueue, TextStylingResolution)? in
             guard s.delivered != ids, let queue = s.delegateQueue, s.delegate.delegate != nil else { return nil }
             // Nothing showing when nothing was delivered (since the start or a flush) is no news.
             defer { s.delivered = ids }
             if s.delivered == nil && ids.isEmpty { return nil }
-            return (s.delegate, queue)
+            return (queue, s.styling)
         }
-        guard let (box, queue) = target else { return }
-        let styling = textStylingResolution
-        let out = Strings(strings: styling == .default ? strings.map(Self.withDefaultColour) : strings)
+        guard let (queue, styling) = target else { return }
         queue.async {
-            box.delegate?.legibleOutput(self, didOutputAttributedStrings: out.strings, nativeSampleBuffers: [], forItemTime: itemTime)
+            let strings = cues.map(LegiblePresenter.markupString)
+            let out = styling == .default ? strings.map(Self.withDefaultColour) : strings
+            self.currentDelegate?.legibleOutput(self, didOutputAttributedStrings: out, nativeSampleBuffers: [], forItemTime: itemTime)
         }
-    }
-
-    /// Strings handed to the delegate's queue. @unchecked Sendable: made here for this one call and never changed.
-    private struct Strings: @unchecked Sendable {
-        let strings: [NSAttributedString]
     }
 
     /// The advance, in item time.

@@ -214,8 +214,7 @@ final class LegiblePresenter: Sendable {
                 let advance = output.advance
                 let t = now + advance
                 let showing = Self.active(cues, at: t)
-                output.deliver(ids: showing.map(\.id), strings: showing.map(Self.markupString),
-                               itemTime: Self.itemTime(showing, all: cues, at: t))
+                output.deliver(showing, itemTime: Self.itemTime(showing, all: cues, at: t))
                 consider(Self.nextChange(cues, after: t).map { $0 - advance })
             }
         }

@@ -3,36 +3,30 @@
 // AVPlayerItemLegibleOutput whose push delegate collects the attributed strings (the app draws
 // them itself, so the player's rendering is suppressed), and the player run to the end.
 import AVFoundation
+import Synchronization
 
-final class SubtitleCollector: NSObject, AVPlayerItemLegibleOutputPushDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected: [String] = []
+final class SubtitleCollector: NSObject, AVPlayerItemLegibleOutputPushDelegate, Sendable {
+    private let collected = Mutex<[String]>([])
 
     func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
                        nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime) {
         guard let first = strings.first else { return }
-        lock.lock()
-        collected.append(String(format: "%.1f ", CMTimeGetSeconds(itemTime)) + first.string.replacingOccurrences(of: "\n", with: "/"))
-        lock.unlock()
+        let line = String(format: "%.1f ", CMTimeGetSeconds(itemTime)) + first.string.replacingOccurrences(of: "\n", with: "/")
+        collected.withLock { $0.append(line) }
     }
 
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return collected
-    }
+    var lines: [String] { collected.withLock { $0 } }
 }
 
 /// Lets the end notification's block act once.
-final class EndFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func setIfFirst() -> Bool { lock.lock(); defer { lock.unlock() }; if value { return false }; value = true; return true }
-}
-
-/// The end observer's registration, for its own block to remove.
-final class ObserverBox: @unchecked Sendable {
-    var token: (any NSObjectProtocol)?
+final class EndFlag: Sendable {
+    private let value = Mutex(false)
+    func setIfFirst() -> Bool {
+        value.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
 }
 
 enum SubtitleWatcher {
@@ -55,17 +49,16 @@ enum SubtitleWatcher {
         player.isMuted = true
         // Wait for the end: the notification resumes the task (the delegate's strings arrive on
         // the main queue meanwhile, which runs while the task is suspended).
+        var token: (any NSObjectProtocol)?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = EndFlag()
-            let box = ObserverBox()
-            box.token = NotificationCenter.default.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item,
-                                                               queue: .main) { _ in
-                guard once.setIfFirst() else { return }
-                if let token = box.token { NotificationCenter.default.removeObserver(token) }
-                continuation.resume()
+            token = NotificationCenter.default.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item,
+                                                           queue: .main) { _ in
+                if once.setIfFirst() { continuation.resume() }
             }
             player.playImmediately(atRate: 2)
         }
+        if let token { NotificationCenter.default.removeObserver(token) }
         let name = matching.first?.displayName(with: Locale(identifier: "en")) ?? "none"
         print("subtitles \(name): " + collector.lines.joined(separator: " | "))
     }
