@@ -249,7 +249,10 @@ extension CaptureTests {
             let readings = recorder.readings.suffix(from: min(10, recorder.readings.count))
             try #require(readings.count >= 20, "\(readings.count) strips read from the screen")
             // Never a frame from the future: the camera captured it before the screen showed it.
-            #expect(readings.allSatisfy { $0.delay >= 0 }, "\(readings.map(\.delay))")
+            // A screen frame is stamped with the time it was due and grabbed just after; now that
+            // the window shows a picture within a millisecond (MIT-SHM), one drawn in between can
+            // be in it — so "before" allows those few milliseconds.
+            #expect(readings.allSatisfy { $0.delay >= -0.005 }, "\(readings.map(\.delay))")
             // The picture moves on: many different camera frames were seen.
             #expect(Set(readings.map(\.captured)).count >= readings.count / 3)
             let delays = readings.map(\.delay).sorted()
