@@ -353,4 +353,55 @@ struct SegmentedAudioTests {
         #expect(first.flatMap(\.1) == Array(sourceA[24000..<48000]))
         #expect(second.flatMap(\.1) == Array(sourceB[0..<12000]))
     }
+
+    /// Reads `asset`'s first track as float mono through a track output; `afterFirst` runs once
+    /// the first buffer is in.
+    static func trackFloats(_ asset: AVAsset, afterFirst: () throws -> Void = {}) throws -> [(Int64, [Float])] {
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: try #require(asset.tracks.first), outputSettings: AudioReaderMedia.pcm(bits: 32, float: true))
+        reader.add(output)
+        #expect(reader.startReading())
+        var placed: [(Int64, [Float])] = []
+        while let buffer = output.copyNextSampleBuffer() {
+            placed.append(try Self.floats(buffer))
+            if placed.count == 1 { try afterFirst() }
+        }
+        #expect(reader.status == .completed, "\(String(describing: reader.error))")
+        return placed
+    }
+
+    @Test("one stream in several segments is read by one reader, repositioned at each: reading goes on after its file is removed, and an AAC piece read after a reposition is the piece read fresh")
+    func oneStreamRepositionedNotReopened() async throws {
+        let dir = try AssetFixtures.tempDirectory()
+        let wav = dir.appendingPathComponent("reused.wav"), m4a = dir.appendingPathComponent("reused.m4a")
+        try FileManager.default.copyItem(at: Self.a, to: wav)
+        try FileManager.default.copyItem(at: AudioReaderMedia.aacChirp, to: m4a)
+        let r = SegmentMedia.range
+        // A [0.5, 1) at [0, 0.5), then A [0.1, 0.35) at [0.5, 0.75): the file is gone by then.
+        let trackA = try #require(try await AVURLAsset(url: wav).loadTracks(withMediaType: .audio).first)
+        let asset = AVAsset(segmentedTracks: [(trackID: 1, segments: [
+            MediaSegment(fileTrack: trackA, sourceRange: r(0.5, 1), targetRange: r(0, 0.5)),
+            MediaSegment(fileTrack: trackA, sourceRange: r(0.1, 0.35), targetRange: r(0.5, 0.75)),
+        ])])
+        let placed = try Self.trackFloats(asset) { try FileManager.default.removeItem(at: wav) }
+        let sourceA = AssetReaderAudioMixTests.source(Self.a, stream: 0)
+        let firstPiece = placed.filter { $0.0 < 24000 }.flatMap(\.1), secondPiece = placed.filter { $0.0 >= 24000 }.flatMap(\.1)
+        #expect(firstPiece == Array(sourceA[24000..<48000]) as Bool, "the first piece: \(firstPiece.count) frames")
+        #expect(placed.first { $0.0 >= 24000 }?.0 == 24000)
+        #expect(secondPiece == Array(sourceA[4800..<16800]) as Bool, "the second piece: \(secondPiece.count) frames")
+
+        // AAC (priming, overlapping transforms): [1.5, 2) after [0.2, 0.7) of the same stream
+        // equals [1.5, 2) read by a reader of its own.
+        let trackC = try #require(try await AVURLAsset(url: m4a).loadTracks(withMediaType: .audio).first)
+        let both = AVAsset(segmentedTracks: [(trackID: 1, segments: [
+            MediaSegment(fileTrack: trackC, sourceRange: r(0.2, 0.7), targetRange: r(0, 0.5)),
+            MediaSegment(fileTrack: trackC, sourceRange: r(1.5, 2), targetRange: r(0.5, 1)),
+        ])])
+        let alone = AVAsset(segmentedTracks: [(trackID: 1, segments: [
+            MediaSegment(fileTrack: trackC, sourceRange: r(1.5, 2), targetRange: r(0.5, 1)),
+        ])])
+        let second = try Self.trackFloats(both).filter { $0.0 >= 22050 }.flatMap(\.1)
+        let fresh = try Self.trackFloats(alone).flatMap(\.1)
+        #expect(second.count == 22050 && second == fresh as Bool, "\(second.count) frames, \(fresh.count) read fresh")
+    }
 }

@@ -34,8 +34,9 @@ final class ImageGenerationSession: @unchecked Sendable {
     /// seeker decodes with every core and serves single requests; side by side, one thread per
     /// decoder is faster than each decoder spreading over all cores.)
     private var spareSeekers: [FrameSeeker] = []
-    /// For an asset made of segments: one seeker per source stream, opened on first need.
-    private var sourceSeekers: [SourceTrack.Key: FrameSeeker] = [:]
+    /// For an asset made of segments: the walk over the first enabled video track's segments,
+    /// with one seeker per source stream, opened on first need.
+    private var segmentWalker: SegmentWalker<FrameSeeker>?
     /// With a video composition: the composed frames' source, for the composition it was made
     /// for (kept while the generator's composition stays the same).
     private var composed: (composition: AVVideoComposition, source: ComposedReaderSource, started: Bool)?
@@ -240,18 +241,20 @@ final class ImageGenerationSession: @unchecked Sendable {
             }
             return []
         }
+        let walker = segmentWalker(for: track)
         var groups: [(key: SourceTrack.Key, items: [(index: Int, segment: MediaSegment, request: FrameSeeker.Request)])] = []
         var unmapped: [Int] = []
         for (i, time) in times.enumerated() {
-            guard let (segment, request) = Self.sourceRequest(for: time, in: track.mediaSegments, settings: settings),
-                  let source = segment.source else {
+            guard let found = walker.lookup(time, toleranceBefore: settings.toleranceBefore, toleranceAfter: settings.toleranceAfter),
+                  let source = found.segment.source else {
                 unmapped.append(i)
                 continue
             }
+            let request = FrameSeeker.Request(time: found.time, toleranceBefore: found.toleranceBefore, toleranceAfter: found.toleranceAfter)
             if let g = groups.firstIndex(where: { $0.key == source.key }) {
-                groups[g].items.append((i, segment, request))
+                groups[g].items.append((i, found.segment, request))
             } else {
-                groups.append((source.key, [(i, segment, request)]))
+                groups.append((source.key, [(i, found.segment, request)]))
             }
         }
         for (n, i) in unmapped.enumerated() {
@@ -263,7 +266,7 @@ final class ImageGenerationSession: @unchecked Sendable {
             let source = group.items[0].segment.source!
             let seeker: FrameSeeker
             do {
-                seeker = try sourceSeeker(source)
+                seeker = try walker.stage(for: source)
             } catch {
                 for item in group.items { body(item.index, .failure(error)) }
                 continue
@@ -283,51 +286,18 @@ final class ImageGenerationSession: @unchecked Sendable {
         return []
     }
 
-    /// The segment showing `time` and the request for its source, tolerances included (kept
-    /// inside the segment). A time in an empty segment (or outside every segment) is served by
-    /// the nearest media segment edge the tolerances reach; nil when none does.
-    static func sourceRequest(for time: CMTime, in segments: [MediaSegment],
-                              settings: ImageGenerationSettings) -> (MediaSegment, FrameSeeker.Request)? {
-        guard time.isNumeric else { return nil }
-        let media = segments.filter { !$0.isEmpty }
-        if let segment = media.first(where: { $0.target.containsTime(time) }) {
-            let source = segment.timeMapping.source
-            let at = segment.sourceTime(time)
-            // In source time, and never reaching outside the segment.
-            func limited(_ tolerance: CMTime, _ bound: CMTime) -> CMTime {
-                max(.zero, tolerance.isNumeric ? min(segment.sourceDuration(tolerance), bound) : bound)
+    /// The walker over `track`'s segments (kept while the generator reads the same track).
+    private func segmentWalker(for track: AVAssetTrack) -> SegmentWalker<FrameSeeker> {
+        if let segmentWalker { return segmentWalker }
+        let walker = SegmentWalker<FrameSeeker>(segments: track.mediaSegments) { source, _, cancellation in
+            do throws(FrameSeekerError) {
+                return try FrameSeeker(url: source.url, streamIndex: source.streamIndex, cancellation: cancellation)
+            } catch {
+                throw Self.avError(error, time: nil, url: source.url)
             }
-            return (segment, FrameSeeker.Request(time: at, toleranceBefore: limited(settings.toleranceBefore, at - source.start),
-                                                 toleranceAfter: limited(settings.toleranceAfter, source.end - at)))
         }
-        // The nearest edge within tolerance: the end of a segment before, the start of one after.
-        // (A time in an empty segment is not the end of the segment before it: that takes a tolerance.)
-        let inGap = segments.contains { $0.isEmpty && $0.target.containsTime(time) }
-        let earlier = media.last {
-            $0.target.end <= time && (time - $0.target.end < settings.toleranceBefore || (!inGap && time == $0.target.end))
-        }
-        let later = media.first { $0.target.start > time && $0.target.start - time <= settings.toleranceAfter }
-        var pick = later
-        if let earlier, later.map({ time - earlier.target.end <= $0.target.start - time }) ?? true { pick = earlier }
-        guard let segment = pick else { return nil }
-        let source = segment.timeMapping.source
-        if segment.target.end <= time {
-            // The last frame the segment shows: the one presenting just before its end.
-            let last = source.end - CMTime(value: 1, timescale: max(source.end.timescale, 1_000_000))
-            return (segment, FrameSeeker.Request(time: last, toleranceBefore: .zero, toleranceAfter: .zero))
-        }
-        return (segment, FrameSeeker.Request(time: source.start, toleranceBefore: .zero, toleranceAfter: .zero))
-    }
-
-    private func sourceSeeker(_ source: SourceTrack) throws -> FrameSeeker {
-        if let seeker = sourceSeekers[source.key] { return seeker }
-        do {
-            let seeker = try FrameSeeker(url: source.url, streamIndex: source.streamIndex)
-            sourceSeekers[source.key] = seeker
-            return seeker
-        } catch {
-            throw Self.avError(error, time: nil, url: source.url)
-        }
+        segmentWalker = walker
+        return walker
     }
 
     // MARK: Opening

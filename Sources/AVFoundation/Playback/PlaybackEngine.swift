@@ -285,7 +285,7 @@ final class PlaybackEngine: Sendable {
         var settings = ReaderVideoSettings()
         settings.pixelFormats = formats
         return try SegmentWalkingSource.make(segments: first.mediaSegments, cutsFrames: true) {
-            ReaderVideoSource(source: $0, settings: settings, copiesSampleData: false)
+            ReaderVideoSource(source: $0, settings: settings, copiesSampleData: false, cancellation: $1)
         }
     }
 

@@ -77,12 +77,12 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         let copies = alwaysCopiesSampleData
         guard let outputSettings else {
             return try SegmentWalkingSource.make(segments: track.mediaSegments, cutsFrames: false) {
-                ReaderPassthroughSource(source: $0, copiesSampleData: copies)
+                ReaderPassthroughSource(source: $0, copiesSampleData: copies, cancellation: $1)
             }
         }
         if let videoSettings {
             return try SegmentWalkingSource.make(segments: track.mediaSegments, cutsFrames: true) {
-                ReaderVideoSource(source: $0, settings: videoSettings, copiesSampleData: copies)
+                ReaderVideoSource(source: $0, settings: videoSettings, copiesSampleData: copies, cancellation: $1)
             }
         }
         return try AudioReaderSource(tracks: [track], audioSettings: outputSettings, audioMix: nil, timePitchAlgorithm: audioTimePitchAlgorithm)

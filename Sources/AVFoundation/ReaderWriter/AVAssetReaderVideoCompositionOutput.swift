@@ -127,7 +127,7 @@ final class ComposedReaderSource: ReaderSampleSource, @unchecked Sendable {
         let settings = session.sourceSettings
         inners = try tracks.map { track in
             try SegmentWalkingSource.make(segments: track.mediaSegments, cutsFrames: true) {
-                ReaderVideoSource(source: $0, settings: settings, copiesSampleData: false)
+                ReaderVideoSource(source: $0, settings: settings, copiesSampleData: false, cancellation: $1)
             }
         }
         try reset(timeRanges: [timeRange])

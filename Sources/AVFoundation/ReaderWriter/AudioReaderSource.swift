@@ -5,6 +5,7 @@
 import CoreAudioTypes
 import CoreMedia
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// Decodes audio tracks into linear PCM sample buffers.
@@ -34,16 +35,15 @@ final class AudioReaderSource: ReaderSampleSource {
     /// The description every sample buffer carries.
     let formatDescription: CMAudioFormatDescription
     private let curves: [AudioVolumeCurve?]
-    private let algorithms: [AVAudioTimePitchAlgorithm]
     private var pendingRanges: [CMTimeRange] = []
-    /// One reader per track for the current range (empty between ranges).
-    private var readers: [AudioSegmentReader] = []
+    /// One reader per track, made once and repositioned for every range (a seek reuses the
+    /// demuxers and decoders).
+    private let readers: [AudioSegmentReader]
+    /// Whether the readers are positioned on a range being read.
+    private var reading = false
     private var mixer: AudioMixer?
-    /// Guards `cancelled` and `openReaders`, which `cancel()` may touch from another thread to
-    /// stop a read that blocks; everything else belongs to the reading thread.
-    private let cancellation = NSLock()
-    private var cancelled = false
-    private var openReaders: [AudioSegmentReader] = []
+    /// Set by `cancel()` from any thread; cleared by the next `reset`.
+    private let cancelled = Atomic<Bool>(false)
 
     /// Whether the tracks are mixed (several tracks, or volume changes) rather than converted.
     var isMixing: Bool { tracks.count > 1 || curves.contains { $0 != nil } }
@@ -77,7 +77,11 @@ final class AudioReaderSource: ReaderSampleSource {
             }
             return parameters.volumeCurve(rate: rate, scale: scale)
         }
-        algorithms = tracks.map { audioMix?.parameters(forTrackID: $0.trackID)?.audioTimePitchAlgorithm ?? timePitchAlgorithm }
+        let algorithms = tracks.map { audioMix?.parameters(forTrackID: $0.trackID)?.audioTimePitchAlgorithm ?? timePitchAlgorithm }
+        let readerFormat = tracks.count > 1 || curves.contains { $0 != nil } ? AudioMixer.mixFormat(for: format) : format
+        readers = zip(tracks, algorithms).map { track, algorithm in
+            AudioSegmentReader(segments: track.mediaSegments, output: readerFormat, algorithm: algorithm)
+        }
     }
 
     // MARK: ReaderSampleSource
@@ -87,15 +91,15 @@ final class AudioReaderSource: ReaderSampleSource {
     }
 
     func reset(timeRanges: [CMTimeRange]) throws {
-        closeReaders()
-        cancellation.withLock { cancelled = false }
+        closeRange()
+        cancelled.store(false, ordering: .relaxed)
         pendingRanges = timeRanges
         try openNextRange()
     }
 
     func next() throws -> CMSampleBuffer? {
         while !isCancelled {
-            if readers.isEmpty {
+            if !reading {
                 guard !pendingRanges.isEmpty else { return nil }
                 try openNextRange()
                 continue
@@ -106,48 +110,38 @@ final class AudioReaderSource: ReaderSampleSource {
             } catch where isCancelled {
                 break
             }
-            closeReaders()
+            closeRange()
         }
-        closeReaders()
+        closeRange()
         pendingRanges = []
         return nil
     }
 
     /// Stops reading; safe to call from another thread while `next()` blocks (it then returns nil).
     func cancel() {
-        cancellation.withLock {
-            cancelled = true
-            for reader in openReaders { reader.cancel() }
-            openReaders = []
-        }
+        cancelled.store(true, ordering: .relaxed)
+        for reader in readers { reader.cancel() }
     }
 
-    private var isCancelled: Bool { cancellation.withLock { cancelled } }
+    private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     // MARK: Readers
 
-    /// Opens one segment-walking reader per track for the next range, and the mixer over them
-    /// when mixing.
+    /// Positions every track's reader on the next range, and makes the mixer over them when
+    /// mixing.
     private func openNextRange() throws {
         guard !pendingRanges.isEmpty else { return }
         let range = pendingRanges.removeFirst()
-        let readerFormat = isMixing ? AudioMixer.mixFormat(for: format) : format
-        let opened = try zip(tracks, algorithms).map { track, algorithm in
-            try AudioSegmentReader(segments: track.mediaSegments, range: range, output: readerFormat, algorithm: algorithm)
-        }
-        readers = opened
-        cancellation.withLock {
-            openReaders = opened
-            if cancelled { for reader in openReaders { reader.cancel() } }
-        }
+        for reader in readers { try reader.reposition(to: range) }
+        reading = true
+        if isCancelled { for reader in readers { reader.cancel() } }
         if isMixing {
-            mixer = try AudioMixer(inputs: Array(zip(opened, curves)), output: format, framesPerBuffer: AudioReaderSource.framesPerBuffer)
+            mixer = try AudioMixer(inputs: Array(zip(readers, curves)), output: format, framesPerBuffer: AudioReaderSource.framesPerBuffer)
         }
     }
 
-    private func closeReaders() {
-        readers = []
-        cancellation.withLock { openReaders = [] }
+    private func closeRange() {
+        reading = false
         mixer = nil
     }
 

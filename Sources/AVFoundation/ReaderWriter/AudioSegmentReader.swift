@@ -7,27 +7,29 @@ internal import MediaEngine
 
 /// Reads one audio track made of segments as PCM blocks on the output rate's timeline (target time).
 ///
-/// A file track (one whole-stream segment) is read by one `AudioStreamReader` for the range, as
-/// it always was. Otherwise each media segment overlapping the range is read by its own stream
-/// reader for the source range mapping onto the overlap, and its frames are shifted to the
-/// overlap's first target sample: a segment covering target samples `[a, b)` (indices rounded up,
-/// as the stream reader rounds) delivers at most `b - a` frames starting at `a`, so segments
-/// meet sample-exactly. A scaled segment follows the time-pitch algorithm: with `.varispeed` its
-/// source is decoded at the rate that makes its source duration last its target duration in
-/// output samples (libswresample), so pitch follows speed; with the others (`.spectral`, the
-/// default, `.timeDomain`, `.lowQualityZeroLatency`) its source is decoded at the output rate
-/// and time-stretched by Rubber Band (`AudioTimeStretcher`), so pitch stays. Either way the
-/// segment delivers exactly its target's frame count (a stretch's short tail is padded with
-/// silence, its excess dropped).
+/// The track is walked by the `SegmentWalker` that walks video tracks: one `AudioStreamReader`
+/// per source stream (and decode rate), opened on first need and repositioned — never reopened —
+/// for each later piece and on every `reposition(to:)` (a seek, a new reader range). A file track
+/// (one whole-stream segment) is read by its stream's reader for the range. Otherwise each media
+/// segment overlapping the range is read for the source range mapping onto the overlap, and its
+/// frames are shifted to the overlap's first target sample: a segment covering target samples
+/// `[a, b)` (indices rounded up, as the stream reader rounds) delivers at most `b - a` frames
+/// starting at `a`, so segments meet sample-exactly. A scaled segment follows the time-pitch
+/// algorithm: with `.varispeed` its source is decoded at the rate that makes its source duration
+/// last its target duration in output samples (libswresample), so pitch follows speed; with the
+/// others (`.spectral`, the default, `.timeDomain`, `.lowQualityZeroLatency`) its source is
+/// decoded at the output rate and time-stretched by Rubber Band (`AudioTimeStretcher`), so pitch
+/// stays. Either way the segment delivers exactly its target's frame count (a stretch's short
+/// tail is padded with silence, its excess dropped).
 ///
-/// `cancel()` may be called from another thread to stop a blocking read.
+/// `cancel()` may be called from another thread to stop a blocking read; the next
+/// `reposition(to:)` reads again.
 final class AudioSegmentReader {
     private let output: AudioPCMFormat
-    private var pieces: [Piece]
     private let algorithm: AVAudioTimePitchAlgorithm
+    private let walker: SegmentWalker<AudioStreamReader>
+    private var pieces: ArraySlice<Piece> = []
     private var current: (reader: AudioStreamReader, shift: Int64, url: URL, stretch: Stretch?)?
-    private let lock = NSLock()
-    private var cancelled = false
 
     private struct Piece {
         var source: SourceTrack
@@ -41,62 +43,72 @@ final class AudioSegmentReader {
         var stretch: (options: Int32, sourceFrames: Int64, targetFrames: Int64)?
     }
 
-    /// A reader of `segments` for `range` (target time) delivering `output`, scaled segments
-    /// rendered with `algorithm`.
-    init(segments: [MediaSegment], range: CMTimeRange, output: AudioPCMFormat, algorithm: AVAudioTimePitchAlgorithm = .spectral) throws {
+    /// A reader of `segments` delivering `output`, scaled segments rendered with `algorithm`;
+    /// `reposition(to:)` gives it a range.
+    init(segments: [MediaSegment], output: AudioPCMFormat, algorithm: AVAudioTimePitchAlgorithm = .spectral) {
         self.output = output
         self.algorithm = algorithm
+        walker = SegmentWalker(segments: segments) { source, variant, cancellation in
+            guard let format = variant.base as? AudioPCMFormat else { throw AVError(.unknown) }
+            do throws(MediaError) {
+                return try AudioStreamReader(url: source.url, streamIndex: source.streamIndex, output: format, cancellation: cancellation)
+            } catch {
+                throw AVError.from(error, url: source.url)
+            }
+        }
+    }
+
+    /// Positions the reader on `range` (target time), dropping what it holds. The first source
+    /// is positioned now, so that a missing or damaged file fails here (`startReading()`).
+    func reposition(to range: CMTimeRange) throws {
+        current = nil
         let start = range.start.isNumeric ? range.start : .zero
         let end = range.duration.isNumeric ? range.end : .positiveInfinity
-        if segments.count == 1, segments[0].isWholeStream, let source = segments[0].source {
+        if walker.isWholeStream, let source = walker.segments[0].source {
+            walker.beginWalk()
             // FFmpeg applies an edit list's start but decodes whole packets at its end: trim there.
             pieces = [Piece(source: source, start: start, end: CMTimeMinimum(end, source.presentationEnd), rate: output.sampleRate)]
         } else {
-            pieces = try Self.pieces(segments, start: start, end: end, output: output, algorithm: algorithm)
+            pieces = ArraySlice(try walker.pieces(covering: [CMTimeRange(start: start, end: end)]).compactMap(piece))
         }
-        // The first source opens now, so that a missing or damaged file fails `startReading()`.
-        if !pieces.isEmpty { try open(pieces.removeFirst()) }
+        if let first = pieces.popFirst() { try open(first) }
     }
 
-    /// The reads for the media segments overlapping `[start, end)`.
-    private static func pieces(_ segments: [MediaSegment], start: CMTime, end: CMTime, output: AudioPCMFormat,
-                               algorithm: AVAudioTimePitchAlgorithm) throws -> [Piece] {
+    /// The read for one piece of the walk; nil when it covers no whole output sample.
+    private func piece(_ piece: SegmentPiece) throws -> Piece? {
         let rate = Int64(output.sampleRate)
-        let wanted = CMTimeRange(start: start, end: end)
-        return try segments.compactMap { segment -> Piece? in
-            guard let source = segment.source, let overlap = segment.overlap(with: wanted) else { return nil }
-            let first = index(overlap.start, rate), last = index(overlap.end, rate)
-            guard last > first else { return nil }
-            let sourceRange = segment.sourceRange(for: overlap)
-            var sourceRate = output.sampleRate
-            let scale = overlap.duration.seconds / sourceRange.duration.seconds
-            if segment.isScaled, let options = AudioTimeStretcher.options(for: algorithm) {
-                // Decoded at the output rate, stretched to the target's frame count. Apple's
-                // Spectral takes rates from 1/32 to 32.
-                let sourceFirst = index(sourceRange.start, rate), sourceEnd = index(sourceRange.end, rate)
-                guard scale.isFinite, scale >= 1.0 / 32, scale <= 32, sourceEnd > sourceFirst else {
-                    throw unsupportedScale(scale)
-                }
-                // A quarter second more of the source, where it has it, gives the stretcher context
-                // at the edit's end (its window would otherwise fade the last frames into silence);
-                // what it makes of it lies past the target's frames and is dropped.
-                let lookahead = CMTime(value: rate / 4, timescale: Int32(rate))
-                return Piece(source: source, start: sourceRange.start, end: CMTimeMinimum(sourceRange.end + lookahead, source.presentationEnd),
-                             rate: output.sampleRate, targetStart: first,
-                             stretch: (options, sourceEnd - sourceFirst, last - first))
+        let segment = piece.segment, source = piece.sourceTrack, overlap = piece.target
+        let first = Self.index(overlap.start, rate), last = Self.index(overlap.end, rate)
+        guard last > first else { return nil }
+        let sourceRange = piece.source
+        var sourceRate = output.sampleRate
+        let scale = overlap.duration.seconds / sourceRange.duration.seconds
+        if segment.isScaled, let options = AudioTimeStretcher.options(for: algorithm) {
+            // Decoded at the output rate, stretched to the target's frame count. Apple's
+            // Spectral takes rates from 1/32 to 32.
+            let sourceFirst = Self.index(sourceRange.start, rate), sourceEnd = Self.index(sourceRange.end, rate)
+            guard scale.isFinite, scale >= 1.0 / 32, scale <= 32, sourceEnd > sourceFirst else {
+                throw Self.unsupportedScale(scale)
             }
-            if segment.isScaled {
-                // Source samples at this rate, heard at the output rate, last the target duration.
-                let r = Double(output.sampleRate) * scale
-                guard r.isFinite, r >= 1, r <= 1_536_000 else { throw unsupportedScale(scale) }
-                sourceRate = Int(r.rounded())
-            }
-            // Exactly the target's frame count from the first source sample.
-            let sourceFirst = index(sourceRange.start, Int64(sourceRate))
-            let sourceEnd = CMTime(value: sourceFirst + (last - first), timescale: Int32(sourceRate))
-            return Piece(source: source, start: sourceRange.start, end: CMTimeMinimum(sourceEnd, source.presentationEnd),
-                         rate: sourceRate, targetStart: first)
+            // A quarter second more of the source, where it has it, gives the stretcher context
+            // at the edit's end (its window would otherwise fade the last frames into silence);
+            // what it makes of it lies past the target's frames and is dropped.
+            let lookahead = CMTime(value: rate / 4, timescale: Int32(rate))
+            return Piece(source: source, start: sourceRange.start, end: CMTimeMinimum(sourceRange.end + lookahead, source.presentationEnd),
+                         rate: output.sampleRate, targetStart: first,
+                         stretch: (options, sourceEnd - sourceFirst, last - first))
         }
+        if segment.isScaled {
+            // Source samples at this rate, heard at the output rate, last the target duration.
+            let r = Double(output.sampleRate) * scale
+            guard r.isFinite, r >= 1, r <= 1_536_000 else { throw Self.unsupportedScale(scale) }
+            sourceRate = Int(r.rounded())
+        }
+        // Exactly the target's frame count from the first source sample.
+        let sourceFirst = Self.index(sourceRange.start, Int64(sourceRate))
+        let sourceEnd = CMTime(value: sourceFirst + (last - first), timescale: Int32(sourceRate))
+        return Piece(source: source, start: sourceRange.start, end: CMTimeMinimum(sourceEnd, source.presentationEnd),
+                     rate: sourceRate, targetStart: first)
     }
 
     private static func unsupportedScale(_ scale: Double) -> AVError {
@@ -116,8 +128,8 @@ final class AudioSegmentReader {
     func read(maxFrames: Int) throws -> AudioPCMBlock? {
         while true {
             if current == nil {
-                guard !pieces.isEmpty else { return nil }
-                try open(pieces.removeFirst())
+                guard let piece = pieces.popFirst() else { return nil }
+                try open(piece)
             }
             guard let (reader, shift, url, stretch) = current else { return nil }
             let block: AudioPCMBlock?
@@ -131,7 +143,7 @@ final class AudioSegmentReader {
                 throw AVError.from(error, url: url)
             }
             guard var block else {
-                lock.withLock { current = nil }
+                current = nil
                 continue
             }
             block.startIndex += shift
@@ -139,11 +151,12 @@ final class AudioSegmentReader {
         }
     }
 
+    /// Positions the piece's stream reader (the walker's, for the piece's decode format) on it.
     private func open(_ piece: Piece) throws {
         var format = output
         format.sampleRate = piece.rate
-        let reader: AudioStreamReader
         var stretch: Stretch?
+        let reader: AudioStreamReader
         do {
             if let s = piece.stretch, let targetStart = piece.targetStart {
                 let planar = AudioPCMFormat.float32Planar(sampleRate: output.sampleRate, channels: output.channels)
@@ -151,27 +164,24 @@ final class AudioSegmentReader {
                                       targetStart: targetStart, targetFrames: s.targetFrames)
                 format = planar
             }
-            reader = try AudioStreamReader(url: piece.source.url, streamIndex: piece.source.streamIndex, output: format)
-            try reader.start(from: piece.start, to: piece.end)
-        } catch {
+            reader = try walker.positionedStage(for: piece.source, on: CMTimeRange(start: piece.start, end: piece.end), variant: format)
+        } catch let error as MediaError {
             throw AVError.from(error, url: piece.source.url)
         }
         // A stretch places its own frames; a plain read is shifted from source to target samples.
         let shift = stretch != nil ? 0 : piece.targetStart.map { $0 - Self.index(piece.start, Int64(piece.rate)) } ?? 0
-        let stop = lock.withLock {
-            current = (reader, shift, piece.source.url, stretch)
-            return cancelled
-        }
-        if stop { reader.cancel() }
+        current = (reader, shift, piece.source.url, stretch)
     }
 
     /// Stops reading; safe from another thread while `read` blocks (it then fails as cancelled).
     func cancel() {
-        let reader = lock.withLock {
-            cancelled = true
-            return current?.reader
-        }
-        reader?.cancel()
+        walker.cancel()
+    }
+}
+
+extension AudioStreamReader: SegmentStage {
+    func reposition(to range: CMTimeRange) throws {
+        try start(from: range.start, to: range.end)
     }
 }
 

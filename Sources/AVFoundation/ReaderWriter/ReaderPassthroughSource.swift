@@ -16,8 +16,11 @@ internal import MediaEngine
 ///
 /// With `copiesSampleData`, each block buffer owns a copy of the bytes; without, it references
 /// the demuxer's packet memory (kept alive by the block buffer, nothing copied).
-final class ReaderPassthroughSource: ReaderSampleSource {
+final class ReaderPassthroughSource: ReaderSampleSource, SegmentStage {
     private let url: URL
+    /// The flag the demuxer reads with when a segment walker gives one (to stop it from another
+    /// thread); nil: a fresh one per start.
+    private let cancellation: DemuxerCancellation?
     private let streamIndex: Int
     private let copiesSampleData: Bool
     private let formatDescription: CMFormatDescription?
@@ -35,8 +38,9 @@ final class ReaderPassthroughSource: ReaderSampleSource {
     /// window's clock start).
     private var clock: CMTime?
 
-    init(source: SourceTrack, copiesSampleData: Bool) {
+    init(source: SourceTrack, copiesSampleData: Bool, cancellation: DemuxerCancellation? = nil) {
         url = source.url
+        self.cancellation = cancellation
         streamIndex = source.streamIndex
         formatDescription = source.stream.formatDescription
         self.copiesSampleData = copiesSampleData
@@ -44,7 +48,8 @@ final class ReaderPassthroughSource: ReaderSampleSource {
     }
 
     func start(timeRange: CMTimeRange) throws {
-        let packets = try ReaderTrackPackets.open(url: url, streamIndex: streamIndex)
+        let packets = try ReaderTrackPackets.open(url: url, streamIndex: streamIndex,
+                                                   cancellation: cancellation ?? DemuxerCancellation())
         self.packets = packets
         let stream = packets.stream
         isAudio = stream.kind == .audio
@@ -88,6 +93,10 @@ final class ReaderPassthroughSource: ReaderSampleSource {
             try advance()
         }
         return nil
+    }
+
+    func reposition(to range: CMTimeRange) throws {
+        if packets == nil { try start(timeRange: range) } else { try reset(timeRanges: [range]) }
     }
 
     func cancel() {

@@ -7,10 +7,10 @@ internal import MediaEngine
 /// Helpers for the reader sources over MediaEngine's `PacketSource` (the demux stage: one
 /// stream's packets, positioned on a time range, in decode order).
 enum ReaderTrackPackets {
-    /// Opens `url`'s stream `streamIndex`. Failures are `AVError`s.
-    static func open(url: URL, streamIndex: Int) throws -> PacketSource {
+    /// Opens `url`'s stream `streamIndex`, stopped by `cancellation`. Failures are `AVError`s.
+    static func open(url: URL, streamIndex: Int, cancellation: DemuxerCancellation = DemuxerCancellation()) throws -> PacketSource {
         do {
-            return try PacketSource(url: url, streamIndex: streamIndex)
+            return try PacketSource(url: url, streamIndex: streamIndex, cancellation: cancellation)
         } catch {
             throw AVError.from(error, url: url)
         }

@@ -21,8 +21,11 @@ internal import MediaEngine
 /// starts at the keyframe they need. The pipe is MediaEngine's stages: a `PacketSource`
 /// positioned on each range, a `DecodeLoop` flushed between ranges. A decoding error fails the
 /// output with `AVError.decodeFailed`.
-final class ReaderVideoSource: ReaderSampleSource {
+final class ReaderVideoSource: ReaderSampleSource, SegmentStage {
     private let url: URL
+    /// The flag the demuxer reads with when a segment walker gives one (to stop it from another
+    /// thread); nil: a fresh one per start.
+    private let cancellation: DemuxerCancellation?
     private let streamIndex: Int
     private let settings: ReaderVideoSettings
     private let copiesSampleData: Bool
@@ -43,8 +46,10 @@ final class ReaderVideoSource: ReaderSampleSource {
     private var samples = ImageSampleBuffers()
     private let converter = PixelConverter.shared
 
-    init(source: SourceTrack, settings: ReaderVideoSettings, copiesSampleData: Bool) {
+    init(source: SourceTrack, settings: ReaderVideoSettings, copiesSampleData: Bool,
+         cancellation: DemuxerCancellation? = nil) {
         url = source.url
+        self.cancellation = cancellation
         streamIndex = source.streamIndex
         self.settings = settings
         self.copiesSampleData = copiesSampleData
@@ -62,7 +67,8 @@ final class ReaderVideoSource: ReaderSampleSource {
     }
 
     func start(timeRange: CMTimeRange) throws {
-        let packets = try ReaderTrackPackets.open(url: url, streamIndex: streamIndex)
+        let packets = try ReaderTrackPackets.open(url: url, streamIndex: streamIndex,
+                                                   cancellation: cancellation ?? DemuxerCancellation())
         self.packets = packets
         guard packets.stream.kind == .video else {
             throw AVError(.decoderNotFound, userInfo: [NSLocalizedDescriptionKey: "Cannot Decode",
@@ -98,6 +104,10 @@ final class ReaderVideoSource: ReaderSampleSource {
             }
         }
         range = .invalid
+    }
+
+    func reposition(to range: CMTimeRange) throws {
+        if packets == nil { try start(timeRange: range) } else { try reset(timeRanges: [range]) }
     }
 
     func cancel() {

@@ -1,18 +1,18 @@
 // SegmentWalkingSource: the stage that reads a track made of segments in target time — for each
-// segment the reader's ranges touch, it positions the source stream's own reader on the source
+// piece the segment walker plans, it positions the source stream's own reader on the source
 // range that maps there, retimes its sample buffers by the segment's mapping and cuts frames at
 // the segment's edges; empty segments give nothing.
 import CoreMedia
 import Foundation
+internal import MediaEngine
 
-/// Reads a track's segments in target (track) time through one inner source per source stream.
+/// Reads a track's segments in target (track) time through one inner stage per source stream.
 ///
-/// The inner sources are those that read one stream of a file (`ReaderVideoSource`,
-/// `ReaderPassthroughSource`); each is opened on first use and repositioned (`reset`) at every
-/// segment that reads its stream again. For a requested range, each media segment it overlaps
-/// is read for the source range mapping onto the overlap; a sample's presentation and decode
-/// times and its duration are mapped into target time (scaled with the segment), so a segment
-/// scaled 2× shows each source frame twice as long.
+/// The inner stages are those that read one stream of a file (`ReaderVideoSource`,
+/// `ReaderPassthroughSource`); the `SegmentWalker` plans the pieces a requested range covers and
+/// opens each stream's stage on first use, repositioning it at every later piece of that stream.
+/// A sample's presentation and decode times and its duration are mapped into target time
+/// (scaled with the segment), so a segment scaled 2× shows each source frame twice as long.
 ///
 /// Edits: a decoded frame shown across a segment's edge is cut to the edge (its time starts at
 /// the segment's start, or its duration ends at the segment's end), as Apple's edits do. A
@@ -22,28 +22,26 @@ import Foundation
 ///
 /// A file track (one whole-stream segment) does not come here: `SegmentWalkingSource.make`
 /// returns the inner source itself, so a URL asset reads exactly as before, with no per-sample cost.
-final class SegmentWalkingSource: ReaderSampleSource {
-    private let segments: [MediaSegment]
+final class SegmentWalkingSource<Inner: ReaderSampleSource & SegmentStage>: ReaderSampleSource {
+    private let walker: SegmentWalker<Inner>
     private let cutsFrames: Bool
-    private let makeInner: (SourceTrack) throws -> any ReaderSampleSource
-    /// The inner sources opened so far, by source stream.
-    private var inners: [SourceTrack.Key: any ReaderSampleSource] = [:]
-    /// What is left to read: a segment and the part of it (target time) a requested range covers.
-    private var pieces: [(segment: MediaSegment, range: CMTimeRange)] = []
-    private var current: (segment: MediaSegment, inner: any ReaderSampleSource)?
+    /// What is left to read.
+    private var pieces: ArraySlice<SegmentPiece> = []
+    private var current: (segment: MediaSegment, inner: Inner)?
 
     /// The source for `segments`: the inner source itself for one whole-stream segment, else a
     /// walker over them. `cutsFrames`: decoded samples, cut at edits (false: stored samples).
+    /// `makeInner` makes a stage for a stream, reading with the cancellation flag given (nil:
+    /// its own).
     static func make(segments: [MediaSegment], cutsFrames: Bool,
-                     inner makeInner: @escaping (SourceTrack) throws -> any ReaderSampleSource) throws -> any ReaderSampleSource {
-        if segments.count == 1, segments[0].isWholeStream, let source = segments[0].source { return try makeInner(source) }
+                     inner makeInner: @escaping (SourceTrack, DemuxerCancellation?) throws -> Inner) throws -> any ReaderSampleSource {
+        if segments.count == 1, segments[0].isWholeStream, let source = segments[0].source { return try makeInner(source, nil) }
         return SegmentWalkingSource(segments: segments, cutsFrames: cutsFrames, inner: makeInner)
     }
 
-    private init(segments: [MediaSegment], cutsFrames: Bool, inner: @escaping (SourceTrack) throws -> any ReaderSampleSource) {
-        self.segments = segments
+    private init(segments: [MediaSegment], cutsFrames: Bool, inner: @escaping (SourceTrack, DemuxerCancellation?) throws -> Inner) {
+        walker = SegmentWalker(segments: segments) { source, _, cancellation in try inner(source, cancellation) }
         self.cutsFrames = cutsFrames
-        makeInner = inner
     }
 
     func start(timeRange: CMTimeRange) throws {
@@ -52,20 +50,14 @@ final class SegmentWalkingSource: ReaderSampleSource {
 
     func reset(timeRanges: [CMTimeRange]) throws {
         current = nil
-        pieces = timeRanges.flatMap { range in
-            segments.compactMap { segment in
-                guard !segment.isEmpty, let overlap = segment.overlap(with: range) else { return nil }
-                return (segment, overlap)
-            }
-        }
+        pieces = ArraySlice(walker.pieces(covering: timeRanges))
     }
 
     func next() throws -> CMSampleBuffer? {
         while true {
             if current == nil {
-                guard !pieces.isEmpty else { return nil }
-                let piece = pieces.removeFirst()
-                current = (piece.segment, try positioned(piece.segment, piece.range))
+                guard let piece = pieces.popFirst() else { return nil }
+                current = (piece.segment, try positioned(piece))
             }
             guard let (segment, inner) = current else { return nil }
             guard let buffer = try inner.next() else {
@@ -77,31 +69,21 @@ final class SegmentWalkingSource: ReaderSampleSource {
     }
 
     func cancel() {
-        for inner in inners.values { inner.cancel() }
-        inners = [:]
+        walker.close()
         pieces = []
         current = nil
     }
 
-    /// The segment's source stream reader, positioned on the source range mapping onto `range`.
-    private func positioned(_ segment: MediaSegment, _ range: CMTimeRange) throws -> any ReaderSampleSource {
-        guard let source = segment.source else { throw AVError(.unknown) }
-        if !cutsFrames, segment.isScaled, source.stream.kind == .audio {
+    /// The piece's source stream stage, positioned on the source range mapping onto it.
+    private func positioned(_ piece: SegmentPiece) throws -> Inner {
+        if !cutsFrames, piece.segment.isScaled, piece.sourceTrack.stream.kind == .audio {
             // Stored audio packets cannot be played faster or slower: only decoding can.
             throw AVError(.operationNotSupportedForAsset, userInfo: [
                 NSLocalizedDescriptionKey: "Operation Stopped",
                 NSLocalizedFailureReasonErrorKey: "A scaled audio segment cannot be read as stored samples; read it with linear PCM output settings.",
             ])
         }
-        let sourceRange = segment.sourceRange(for: range)
-        if let inner = inners[source.key] {
-            try inner.reset(timeRanges: [sourceRange])
-            return inner
-        }
-        let inner = try makeInner(source)
-        inners[source.key] = inner
-        try inner.start(timeRange: sourceRange)
-        return inner
+        return try walker.positionedStage(for: piece.sourceTrack, on: piece.source)
     }
 
     /// `buffer` (source time) in target time, cut or marked at the segment's edges; nil when a
