@@ -386,9 +386,9 @@ struct SegmentedAudioTests {
         let placed = try Self.trackFloats(asset) { try FileManager.default.removeItem(at: wav) }
         let sourceA = AssetReaderAudioMixTests.source(Self.a, stream: 0)
         let firstPiece = placed.filter { $0.0 < 24000 }.flatMap(\.1), secondPiece = placed.filter { $0.0 >= 24000 }.flatMap(\.1)
-        #expect(firstPiece == Array(sourceA[24000..<48000]) as Bool, "the first piece: \(firstPiece.count) frames")
+        #expect((firstPiece == Array(sourceA[24000..<48000])) as Bool, "the first piece: \(firstPiece.count) frames")
         #expect(placed.first { $0.0 >= 24000 }?.0 == 24000)
-        #expect(secondPiece == Array(sourceA[4800..<16800]) as Bool, "the second piece: \(secondPiece.count) frames")
+        #expect((secondPiece == Array(sourceA[4800..<16800])) as Bool, "the second piece: \(secondPiece.count) frames")
 
         // AAC (priming, overlapping transforms): [1.5, 2) after [0.2, 0.7) of the same stream
         // equals [1.5, 2) read by a reader of its own.
@@ -402,6 +402,6 @@ struct SegmentedAudioTests {
         ])])
         let second = try Self.trackFloats(both).filter { $0.0 >= 22050 }.flatMap(\.1)
         let fresh = try Self.trackFloats(alone).flatMap(\.1)
-        #expect(second.count == 22050 && second == fresh as Bool, "\(second.count) frames, \(fresh.count) read fresh")
+        #expect((second.count == 22050 && second == fresh) as Bool, "\(second.count) frames, \(fresh.count) read fresh")
     }
 }

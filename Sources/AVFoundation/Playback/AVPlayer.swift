@@ -239,8 +239,8 @@ open class AVPlayer: NSObject, @unchecked Sendable {
         set { state.withLock { $0.waitsToMinimizeStalling = newValue } }
     }
 
-    /// The clock the player's timebase follows (nil: the host clock, the sound's latency
-    /// compensated). Another clock drives the item's time from now on, continuing from where it
+    /// The clock the player's timebase follows (nil: the audio clock — the sound server's pace
+    /// while sound plays, the host clock's otherwise — with the sound's latency compensated). Another clock drives the item's time from now on, continuing from where it
     /// is: pictures and time observers follow it, the sound follows the time.
     open var sourceClock: CMClock? {
         get { state.withLock { $0.sourceClock } }

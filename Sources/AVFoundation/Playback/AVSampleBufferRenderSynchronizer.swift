@@ -42,9 +42,12 @@ open class AVSampleBufferRenderSynchronizer: NSObject, @unchecked Sendable {
     private let clockTimebase: CMTimebase
     let observers: TimeObservers
 
+    /// The timebase follows the audio clock (`CMAudioClockCreate`): the pace of the sound
+    /// server's playback while sound plays, the host clock's while none does — as Apple's
+    /// synchronizer follows the audio device's clock.
     public override init() {
         var made: CMTimebase?
-        _ = CMTimebaseCreateWithSourceClock(allocator: nil, sourceClock: CMClockGetHostTimeClock(), timebaseOut: &made)
+        _ = CMTimebaseCreateWithSourceClock(allocator: nil, sourceClock: Self.audioClock, timebaseOut: &made)
         clockTimebase = made!
         observers = TimeObservers(timebase: clockTimebase)
         super.init()
@@ -52,6 +55,13 @@ open class AVSampleBufferRenderSynchronizer: NSObject, @unchecked Sendable {
 
     deinit {
         observers.removeAll()
+    }
+
+    /// The clock a synchronizer's timebase follows unless told otherwise.
+    static var audioClock: CMClock {
+        var clock: CMClock?
+        _ = CMAudioClockCreate(allocator: nil, clockOut: &clock)
+        return clock ?? CMClockGetHostTimeClock()
     }
 
     /// The synchronizer's timebase, which the renderers follow. Change it through `rate` and
@@ -141,10 +151,10 @@ open class AVSampleBufferRenderSynchronizer: NSObject, @unchecked Sendable {
     /// The timebase's current time.
     open func currentTime() -> CMTime { clockTimebase.time }
 
-    /// Makes the timebase follow `clock` (nil: the host clock) from now on, its time continuing
+    /// Makes the timebase follow `clock` (nil: the audio clock) from now on, its time continuing
     /// from where it is (a player's `sourceClock`).
     func setSourceClock(_ clock: CMClock?) {
-        _ = CMTimebaseSetSourceClock(clockTimebase, clock ?? CMClockGetHostTimeClock())
+        _ = CMTimebaseSetSourceClock(clockTimebase, clock ?? Self.audioClock)
         observers.timebaseChanged(jumped: false, rateChanged: false)
     }
 

@@ -4,6 +4,7 @@
 // heard) is measured before every fill and handed to it, so a renderer can write what belongs at
 // now + latency. Works with PipeWire's Pulse server as with PulseAudio's.
 internal import CPulse
+import CoreMedia
 import Foundation
 import Synchronization
 
@@ -39,6 +40,9 @@ package final class PulsePlayback: @unchecked Sendable {
     /// The last measured latency, in microseconds (read from any thread).
     private let measured = Atomic<Int64>(0)
     private let closeLock = Mutex(false)
+    /// This stream among the process's streams (for the audio clock's reports).
+    private let identity = PulsePlayback.streamCount.add(1, ordering: .relaxed).newValue
+    private static let streamCount = Atomic<UInt64>(0)
 
     /// Opens a stream to `sinkName` (nil: the server's default sink) on `server` (nil: libpulse's
     /// default, e.g. `PULSE_SERVER`). Throws a description when no server answers or the sink is
@@ -182,6 +186,13 @@ package final class PulsePlayback: @unchecked Sendable {
         var negative: Int32 = 0
         if pa_stream_get_latency(stream, &usec, &negative) == 0 {
             measured.store(negative != 0 ? 0 : Int64(clamping: usec), ordering: .relaxed)
+        }
+        // How far the device has played: the audio clock (CMAudioClockCreate) keeps its pace.
+        var played: pa_usec_t = 0
+        if pa_stream_get_time(stream, &played) == 0 {
+            let host = CMClockConvertHostTimeToSystemUnits(CMClockGetHostTimeClock().time)
+            AudioOutputTimeline.shared.record(stream: identity, devicePosition: Int64(clamping: played) &* 1000,
+                                              hostTime: Int64(clamping: host))
         }
         let latency = self.latency
         var remaining = requested - requested % frameBytes

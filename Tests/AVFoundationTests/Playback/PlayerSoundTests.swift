@@ -3,6 +3,7 @@
 // measured — the tone is there, it starts when the player's clock says its media time is
 // reached (the audio/video offset, since pictures are shown on that clock), mute silences it.
 @testable import AVFoundation
+import CoreMedia
 import Foundation
 import Synchronization
 import Testing
@@ -175,6 +176,34 @@ struct PlayerSoundTests {
     /// Playing from a standstill where the sound begins: the start waits for the output's
     /// latency, so the first milliseconds are heard at their time instead of being skipped to
     /// catch up with a clock that started at once.
+    /// The item's time follows the audio clock (CMAudioClockCreate), which the sound server's
+    /// stream drives while the player's sound plays: reports of how far the device has played
+    /// arrive with every write (~10 ms), and on the null sink (a device on the host's clock) the
+    /// audio clock stays within a few milliseconds of the host clock.
+    @Test func theItemsClockIsTheAudioClock() throws {
+        guard CaptureServicesEnvironment.install() != nil else { return }
+        let (player, item) = readyBeepPlayer()
+        var audio: CMClock?
+        #expect(CMAudioClockCreate(allocator: nil, clockOut: &audio) == noErr)
+        let timebase = try #require(item.timebase)
+        #expect(CMTimebaseCopySourceClock(timebase) == audio)
+        let before = AudioOutputTimeline.shared.reportCount
+        player.play()
+        #expect(waitUntil { player.currentTime().seconds > 1.5 })
+        let reports = AudioOutputTimeline.shared.reportCount - before
+        let clock = try #require(audio)
+        let offset = (CMClockGetTime(clock) - CMClockGetTime(CMClockGetHostTimeClock())).seconds
+        player.pause()
+        print("PlayerSoundTests: \(reports) device reports in 1.5 s; audio clock − host clock = \(Int((offset * 1000).rounded())) ms")
+        #expect(reports >= 50, "the sound server's progress drives the audio clock")
+        #expect(abs(offset) < 0.025)
+        // A sourceClock set by hand replaces it; nil gives it back.
+        player.sourceClock = CMClockGetHostTimeClock()
+        #expect(CMTimebaseCopySourceClock(timebase) == CMClockGetHostTimeClock())
+        player.sourceClock = nil
+        #expect(CMTimebaseCopySourceClock(timebase) == audio)
+    }
+
     @Test func theFirstSoundAfterASeekIsNotCut() throws {
         guard CaptureServicesEnvironment.install() != nil else { return }
         let (session, monitor) = try startMonitor()
