@@ -30,6 +30,27 @@ public let kCMMediaType_TaggedBufferGroup: CMMediaType = FourCharCode(fourCC: "t
 /// Auxiliary picture media, 'auxv'.
 public let kCMMediaType_AuxiliaryPicture: CMMediaType = FourCharCode(fourCC: "auxv")
 
+/// A text format (the media subtype of text media).
+public typealias CMTextFormatType = FourCharCode
+/// QuickTime text, 'text'.
+public let kCMTextFormatType_QTText: CMTextFormatType = FourCharCode(fourCC: "text")
+/// 3GPP timed text, 'tx3g'.
+public let kCMTextFormatType_3GText: CMTextFormatType = FourCharCode(fourCC: "tx3g")
+/// A subtitle format (the media subtype of subtitle media).
+public typealias CMSubtitleFormatType = FourCharCode
+/// 3GPP timed text as subtitles, 'tx3g'.
+public let kCMSubtitleFormatType_3GText: CMSubtitleFormatType = FourCharCode(fourCC: "tx3g")
+/// WebVTT in ISO/IEC 14496-30 samples, 'wvtt'.
+public let kCMSubtitleFormatType_WebVTT: CMSubtitleFormatType = FourCharCode(fourCC: "wvtt")
+/// A closed-caption format (the media subtype of closed-caption media).
+public typealias CMClosedCaptionFormatType = FourCharCode
+/// CEA-608 captions, 'c608'.
+public let kCMClosedCaptionFormatType_CEA608: CMClosedCaptionFormatType = FourCharCode(fourCC: "c608")
+/// CEA-708 captions, 'c708'.
+public let kCMClosedCaptionFormatType_CEA708: CMClosedCaptionFormatType = FourCharCode(fourCC: "c708")
+/// ATSC/52 part 4 captions, 'atcc'.
+public let kCMClosedCaptionFormatType_ATSC: CMClosedCaptionFormatType = FourCharCode(fourCC: "atcc")
+
 /// Y'CbCr 8-bit 4:2:2 ordered Cb Y'0 Cr Y'1, '2vuy'.
 public let kCMVideoCodecType_422YpCbCr8: CMVideoCodecType = FourCharCode(fourCC: "2vuy")
 /// Apple Animation, 'rle '.

@@ -139,7 +139,8 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
         player.engine.legible.refresh()
     }
 
-    /// Delivers the cues showing unless they were the last ones delivered. The strings are made
+    /// Delivers the cues showing unless they were the last ones delivered: cues of a media
+    /// subtype asked for natively as sample buffers, the others as strings. The strings are made
     /// and the delegate read on the delegate's queue, so neither crosses threads.
     func deliver(_ cues: [LegiblePresenter.Cue], itemTime: CMTime) {
         let ids = cues.map(\.id)
@@ -151,11 +152,59 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
             return (queue, s.styling)
         }
         guard let (queue, styling) = target else { return }
+        let native = Set(nativeSubtypes.map(\.uint32Value))
+        let nativeCues = cues.filter { cue in cue.format.map { native.contains(CMFormatDescriptionGetMediaSubType($0)) } ?? false }
+        let textCues = cues.filter { cue in !nativeCues.contains { $0.id == cue.id } }
         queue.async {
-            let strings = cues.map(LegiblePresenter.markupString)
+            let strings = textCues.map(LegiblePresenter.markupString)
             let out = styling == .default ? strings.map(Self.withDefaultColour) : strings
-            self.currentDelegate?.legibleOutput(self, didOutputAttributedStrings: out, nativeSampleBuffers: [], forItemTime: itemTime)
+            let samples: [Any] = nativeCues.compactMap(Self.nativeSample)
+            self.currentDelegate?.legibleOutput(self, didOutputAttributedStrings: out, nativeSampleBuffers: samples, forItemTime: itemTime)
         }
+    }
+
+    /// A cue as its track stores it: a sample buffer with the track's format description, the
+    /// cue's time and duration, and the text in the subtype's sample format — 'tx3g': a 16-bit
+    /// big-endian length and the UTF-8 text (3GPP TS 26.245); 'wvtt': a 'vttc' box holding a
+    /// 'payl' box with the text (ISO/IEC 14496-30); others: the UTF-8 text.
+    static func nativeSample(_ cue: LegiblePresenter.Cue) -> CMSampleBuffer? {
+        guard let format = cue.format else { return nil }
+        let text = Data(cue.runs.map(\.text).joined().utf8)
+        var bytes = Data()
+        func box(_ type: String, _ payload: Data) -> Data {
+            var out = Data()
+            let size = UInt32(8 + payload.count)
+            out.append(contentsOf: [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)])
+            out.append(contentsOf: Array(type.utf8))
+            out.append(payload)
+            return out
+        }
+        switch CMFormatDescriptionGetMediaSubType(format) {
+        case kCMTextFormatType_3GText:
+            let length = UInt16(clamping: text.count)
+            bytes.append(contentsOf: [UInt8(length >> 8), UInt8(length & 0xFF)])
+            bytes.append(text.prefix(Int(length)))
+        case kCMSubtitleFormatType_WebVTT:
+            bytes = box("vttc", box("payl", text))
+        default:
+            bytes = text
+        }
+        var block: CMBlockBuffer?
+        guard CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: nil, blockLength: bytes.count, blockAllocator: nil,
+                                                 customBlockSource: nil, offsetToData: 0, dataLength: bytes.count,
+                                                 flags: kCMBlockBufferAssureMemoryNowFlag, blockBufferOut: &block) == noErr,
+              let block else { return nil }
+        let copied = bytes.withUnsafeBytes { raw in
+            CMBlockBufferReplaceDataBytes(with: raw.baseAddress!, blockBuffer: block, offsetIntoDestination: 0, dataLength: raw.count)
+        }
+        guard copied == noErr else { return nil }
+        var timing = CMSampleTimingInfo(duration: cue.end - cue.start, presentationTimeStamp: cue.start, decodeTimeStamp: .invalid)
+        var size = bytes.count
+        var sample: CMSampleBuffer?
+        guard CMSampleBufferCreateReady(allocator: nil, dataBuffer: block, formatDescription: format, sampleCount: 1,
+                                        sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 1,
+                                        sampleSizeArray: &size, sampleBufferOut: &sample) == noErr else { return nil }
+        return sample
     }
 
     /// The advance, in item time.

@@ -25,6 +25,8 @@ final class LegiblePresenter: Sendable {
         var start: CMTime
         var end: CMTime
         var runs: [SubtitleCue.Run]
+        /// The format of the track the cue comes from (its media subtype says how it is stored).
+        var format: CMFormatDescription?
     }
 
     private struct State {
@@ -151,14 +153,15 @@ final class LegiblePresenter: Sendable {
             }
             for cue in sourceCues {
                 if segment.isWholeStream {
-                    out.append(Cue(id: out.count, start: cue.start, end: cue.end, runs: cue.runs))
+                    out.append(Cue(id: out.count, start: cue.start, end: cue.end, runs: cue.runs, format: source.stream.formatDescription))
                     continue
                 }
                 let range = segment.timeMapping.source
                 let start = max(cue.start, range.start)
                 let end = min(cue.end, range.end)
                 guard end > start else { continue }
-                out.append(Cue(id: out.count, start: segment.targetTime(start), end: segment.targetTime(end), runs: cue.runs))
+                out.append(Cue(id: out.count, start: segment.targetTime(start), end: segment.targetTime(end), runs: cue.runs,
+                               format: source.stream.formatDescription))
             }
         }
         return out.sorted { ($0.start, $0.id) < ($1.start, $1.id) }

@@ -2,6 +2,7 @@
 // pushes its cues as attributed strings at their item times (after seeks too), the audible
 // group chooses the sound that plays, and the player layer's window draws the text.
 import AVFoundation
+import CoreMedia
 import Foundation
 import Synchronization
 import Testing
@@ -20,12 +21,25 @@ final class LegibleRecorder: NSObject, AVPlayerItemLegibleOutputPushDelegate, Se
     }
 
     let deliveries = Mutex<[(Delivery, Strings)]>([])
+    /// Each delivery's native samples: (media subtype, bytes, start s, duration s).
+    let natives = Mutex<[[(subtype: FourCharCode, bytes: [UInt8], start: Double, duration: Double)]]>([])
     let flushes = Mutex(0)
 
     func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
                        nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime) {
         let delivery = Delivery(texts: strings.map(\.string), time: itemTime.seconds)
         deliveries.withLock { $0.append((delivery, Strings(strings: strings))) }
+        let samples = nativeSamples.map { any -> (subtype: FourCharCode, bytes: [UInt8], start: Double, duration: Double) in
+            let sample = any as! CMSampleBuffer
+            var bytes: [UInt8] = []
+            if let block = CMSampleBufferGetDataBuffer(sample) {
+                bytes = [UInt8](repeating: 0, count: CMBlockBufferGetDataLength(block))
+                bytes.withUnsafeMutableBytes { _ = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: $0.count, destination: $0.baseAddress!) }
+            }
+            let subtype = CMSampleBufferGetFormatDescription(sample).map(CMFormatDescriptionGetMediaSubType) ?? 0
+            return (subtype, bytes, CMSampleBufferGetPresentationTimeStamp(sample).seconds, CMSampleBufferGetDuration(sample).seconds)
+        }
+        natives.withLock { $0.append(samples) }
     }
 
     func outputSequenceWasFlushed(_ output: AVPlayerItemOutput) {
@@ -164,6 +178,46 @@ final class LegibleRecorder: NSObject, AVPlayerItemLegibleOutputPushDelegate, Se
         #expect(later.wait(timeout: .now() + 10) == .success)
         #expect(waitUntil { recorder.texts.last?.texts == ["Bold end"] }, "\(recorder.texts)")
         #expect(abs((recorder.texts.last?.time ?? 0) - 5.0) < 0.01)
+        withExtendedLifetime((player, output)) {}
+    }
+
+    /// An output made for a subtype natively gets that track's cues as sample buffers in the
+    /// track's own sample format, with the cue's time and duration, and no strings for them.
+    @Test(arguments: [("mp4", kCMTextFormatType_3GText), ("mkv", kCMSubtitleFormatType_WebVTT)])
+    func nativeSubtypesComeAsSampleBuffers(container: String, subtype: FourCharCode) throws {
+        let asset = AVURLAsset(url: try SubtitleMedia.movie(in: Self.dir, container: container))
+        let item = AVPlayerItem(asset: asset)
+        let output = AVPlayerItemLegibleOutput(mediaSubtypesForNativeRepresentation: [NSNumber(value: subtype)])
+        let recorder = LegibleRecorder()
+        output.setDelegate(recorder, queue: DispatchQueue(label: "legible-native-test"))
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        let group = try #require(asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
+        item.select(group.options[0], in: group)
+        player.rate = 2
+        let end = "Bold end"
+        func text(_ bytes: [UInt8]) -> String {
+            if subtype == kCMTextFormatType_3GText, bytes.count >= 2 {
+                #expect(Int(bytes[0]) << 8 | Int(bytes[1]) == bytes.count - 2)
+                return String(decoding: bytes.dropFirst(2), as: UTF8.self)
+            }
+            // 'vttc' box holding a 'payl' box.
+            guard bytes.count >= 16, String(decoding: bytes[4..<8], as: UTF8.self) == "vttc",
+                  String(decoding: bytes[12..<16], as: UTF8.self) == "payl" else { return "?" }
+            return String(decoding: bytes.dropFirst(16), as: UTF8.self)
+        }
+        #expect(waitUntil { recorder.natives.withLock { $0.last?.first.map { text($0.bytes) } } == end })
+        let natives = recorder.natives.withLock { $0 }
+        let shown = natives.compactMap(\.first)
+        #expect(shown.map { text($0.bytes) } == SubtitleMedia.cues.map(\.text))
+        #expect(shown.allSatisfy { $0.subtype == subtype })
+        // ffmpeg's Matroska muxer shifts every stream by the AAC priming (21 ms): the cues sit there.
+        let shift = container == "mkv" ? 0.021 : 0
+        for (sample, cue) in zip(shown, SubtitleMedia.cues) {
+            #expect(abs(sample.start - shift - cue.start) < 0.002 && abs(sample.duration - (cue.end - cue.start)) < 0.002, "\(sample.start)+\(sample.duration)")
+        }
+        #expect(recorder.texts.allSatisfy { $0.texts.isEmpty }, "no strings for native cues: \(recorder.texts)")
         withExtendedLifetime((player, output)) {}
     }
 
