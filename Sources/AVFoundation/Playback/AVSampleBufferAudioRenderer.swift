@@ -110,7 +110,16 @@ open class AVSampleBufferAudioRenderer: NSObject, AVQueuedSampleBufferRendering,
         }
     }
 
-    open func flush() { core.flush() }
+    /// Drops what is queued; a renderer that failed (its sound output went away) is reset to
+    /// `.unknown` and renders again from the next buffer.
+    open func flush() {
+        core.flush()
+        state.withLock { s in
+            guard s.status == .failed else { return }
+            s.status = .unknown
+            s.error = nil
+        }
+    }
 
     /// Drops what is queued from `time` on, keeping what plays before it; the handler is told
     /// whether the flush happened (false when `time` is already being heard).
@@ -140,7 +149,11 @@ open class AVSampleBufferAudioRenderer: NSObject, AVQueuedSampleBufferRendering,
         }
         NotificationCenter.default.post(name: Self.wasFlushedAutomaticallyNotification, object: self,
                                         userInfo: [AVSampleBufferAudioRendererFlushTimeKey: NSValue(time: flushTime)])
+        outputLossHandler.withLock { $0 }?(error)
     }
+
+    /// Told when the sound output went away (the player fails its item then).
+    let outputLossHandler = Mutex<(@Sendable (any Error) -> Void)?>(nil)
 }
 
 /// The renderer's engine: the queue, the output, and the pull that turns the timebase's time

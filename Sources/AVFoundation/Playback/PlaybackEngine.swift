@@ -94,6 +94,24 @@ final class PlaybackEngine: Sendable {
         synchronizer.addRenderer(audio)
         presenter.setTarget(self) { [weak self] frame in self?.pictureShown(frame) }
         legible.setTarget { [weak self] cues in self?.player?.captionsChanged(cues) }
+        audio.outputLossHandler.withLock { $0 = { [weak self] error in self?.soundOutputLost(error) } }
+    }
+
+    /// The sound server went away while the item played: the item fails with the renderer's
+    /// error (`AVError.mediaServicesWereReset`, the reason saying what went away) and
+    /// FailedToPlayToEndTime is posted, as Apple's player fails when media services are reset.
+    private func soundOutputLost(_ error: any Error) {
+        guard let (item, openID, feeder) = state.withLock({ s -> (AVPlayerItem, Int, ItemFeeder?)? in
+            guard let item = s.item, !s.failureReported else { return nil }
+            s.failure = error
+            s.failureReported = true
+            return (item, s.openID, s.feeder)
+        }) else { return }
+        feeder?.stop()
+        synchronizer.apply(rate: 0, time: .invalid, hostTime: .invalid, notify: true)
+        NotificationCenter.default.post(name: AVPlayerItem.failedToPlayToEndTimeNotification, object: item,
+                                        userInfo: [AVPlayerItemFailedToPlayToEndTimeErrorKey: error as NSError])
+        fail(item, error, openID: openID)
     }
 
     deinit {
@@ -129,7 +147,7 @@ final class PlaybackEngine: Sendable {
         if let oldObserver { synchronizer.observers.remove(oldObserver) }
         synchronizer.apply(rate: 0, time: .zero, hostTime: .invalid, notify: false)
         presenter.flush(removingImage: true)
-        audio.core.flush()
+        audio.flush()
         legible.load(nil)
         guard let item else { return }
         work.async { [weak self] in self?.prepare(item, openID: openID) }

@@ -17,12 +17,12 @@ private final class RunningTool: @unchecked Sendable {
 
     private let collected = Collected()
 
-    init(_ arguments: [String], services: CaptureServices) throws {
+    init(_ arguments: [String], services: CaptureServices, environment: [String: String]? = nil) throws {
         let executable = try #require(AssetWriterFaultTests.avtool, "avtool is not built (swift build --build-tests builds it)")
         let process = Process()
         process.executableURL = executable
         process.arguments = ["play"] + arguments
-        process.environment = services.environment
+        process.environment = environment ?? services.environment
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
@@ -75,6 +75,25 @@ extension CaptureTests {
             #expect(lines.contains { $0.contains("/ 0:04.0") && $0.contains("dropped 0") }, "\(tool.text)")
             // The summary --stats prints at the end.
             #expect(tool.lastStatus.hasPrefix("avtool: stats: shown "), "\(tool.lastStatus)")
+        }
+
+        /// The sound server killed mid-play (SIGKILL, as a crash): the item fails with
+        /// `mediaServicesWereReset` saying the server went away, the tool prints it and exits 1 —
+        /// no hang, no crash (before, the flushed sound read as a truncated file).
+        @Test func soundServerKilledMidPlayIsAClearError() throws {
+            guard let services = CaptureServicesEnvironment.install() else { return }
+            let daemon = try PrivatePulseDaemon()
+            defer { daemon.kill() }
+            var environment = services.environment
+            environment.merge(daemon.environment) { _, new in new }
+            let tool = try RunningTool(["--no-window", "--stats", PlayerMedia.clip(seconds: 4).path], services: services, environment: environment)
+            // Playing: a few status lines (about every quarter second).
+            #expect(waitUntil(timeout: 10) { tool.text.components(separatedBy: " / 0:04.0").count > 3 }, "\(tool.text)")
+            // Its sound goes to the test's own daemon.
+            #expect(!(try daemon.run("pactl", ["list", "short", "sink-inputs"]).output.isEmpty))
+            daemon.kill()
+            #expect(tool.wait(timeout: 10) == 1, "\(tool.text)")
+            #expect(tool.text.contains("PulseAudio server went away") && tool.text.contains("-11819"), "\(tool.text)")
         }
 
         @Test func missingFileSaysSoAndFails() throws {

@@ -5,22 +5,23 @@
 import Foundation
 import Glibc
 
-final class PrivatePulseDaemon: @unchecked Sendable {
-    let directory: URL
-    let server: String
-    let sink = "tone_sink"
-    var monitor: String { sink + ".monitor" }
+package final class PrivatePulseDaemon: @unchecked Sendable {
+    // @unchecked Sendable: the reaping state is guarded by `lock`; everything else is set once in init.
+    package let directory: URL
+    package let server: String
+    package let sink = "tone_sink"
+    package var monitor: String { sink + ".monitor" }
     /// The daemon's process ID.
-    let pid: pid_t
+    package let pid: pid_t
     private let lock = NSLock()
     private var reaped = false
 
     /// Whether the programs are installed (scripts/setup.sh installs them).
-    static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         ["/usr/bin/pulseaudio", "/usr/bin/pactl", "/usr/bin/paplay"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    init() throws {
+    package init() throws {
         // sockaddr_un holds 108 bytes: a short directory under /tmp.
         directory = URL(fileURLWithPath: try Self.makeDirectory())
         for sub in ["pulse", "xdg", "home"] {
@@ -66,7 +67,7 @@ final class PrivatePulseDaemon: @unchecked Sendable {
 
     deinit { kill() }
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
+    package struct Failure: Error, CustomStringConvertible { package let description: String }
 
     private static func makeDirectory() throws -> String {
         var template = Array("/tmp/avf-pulse-test.XXXXXX".utf8CString)
@@ -99,7 +100,7 @@ final class PrivatePulseDaemon: @unchecked Sendable {
     }
 
     /// The environment for a client tool of this daemon.
-    var environment: [String: String] {
+    package var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["PULSE_SERVER"] = server
         environment["PULSE_CLIENTCONFIG"] = directory.path + "/client.conf"
@@ -108,7 +109,7 @@ final class PrivatePulseDaemon: @unchecked Sendable {
 
     /// Runs a client tool (pactl, paplay) against the daemon.
     @discardableResult
-    func run(_ tool: String, _ arguments: [String], deadline: TimeInterval = 30) throws -> (status: Int32, output: String) {
+    package func run(_ tool: String, _ arguments: [String], deadline: TimeInterval = 30) throws -> (status: Int32, output: String) {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
         child.arguments = arguments
@@ -127,7 +128,7 @@ final class PrivatePulseDaemon: @unchecked Sendable {
     }
 
     /// Starts a client tool without waiting for it.
-    func launch(_ tool: String, _ arguments: [String]) throws -> Process {
+    package func launch(_ tool: String, _ arguments: [String]) throws -> Process {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
         child.arguments = arguments
@@ -140,7 +141,7 @@ final class PrivatePulseDaemon: @unchecked Sendable {
     }
 
     /// Kills the daemon at once (SIGKILL: a crash, no goodbye to clients) and removes its directory.
-    func kill() {
+    package func kill() {
         lock.withLock {
             guard !reaped else { return }
             Glibc.kill(pid, SIGKILL)
