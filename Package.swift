@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        .library(name: "AVFAudio", targets: ["AVFAudio"]),
         .library(name: "CoreMedia", targets: ["CoreMedia"]),
         .library(name: "CoreVideo", targets: ["CoreVideo"]),
         .library(name: "CoreGraphics", targets: ["CoreGraphics"]),
@@ -118,8 +119,10 @@ let package = Package(
         // Public frameworks that stand on the engine.
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),
         .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "MediaEngine"], swiftSettings: strict),
+        // AVFAudio: formats, buffers, audio files and times (re-exported by AVFoundation, as on Apple).
+        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MediaEngine"], swiftSettings: strict),
         .target(name: "AVFoundation",
-                dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "QuartzCore", "CoreAudioTypes", "ImageIO", "UniformTypeIdentifiers",
+                dependencies: ["AVFAudio", "CoreMedia", "CoreVideo", "CoreGraphics", "QuartzCore", "CoreAudioTypes", "ImageIO", "UniformTypeIdentifiers",
                                "VideoToolbox", "MediaEngine", "CVolk", "CRubberBand"],
                 swiftSettings: strict),
         .executableTarget(name: "avtool",
@@ -136,6 +139,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VideoToolboxTests", dependencies: ["VideoToolbox"], swiftSettings: strict),
+        .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,6 +1,7 @@
 // The umbrella: `import AVFoundation` brings in Core Media, Core Video, the Core Graphics
 // subset, Quartz Core (CALayer and its animations), ImageIO and VideoToolbox, as it does on Apple
 // platforms.
+@_exported import AVFAudio
 @_exported import CoreMedia
 @_exported import CoreVideo
 @_exported import CoreGraphics

@@ -1,0 +1,167 @@
+// AVAudioFile: an audio file read in frames of its processing format — any file FFmpeg reads
+// (WAV, AIFF, CAF, M4A/MP4, MP3, FLAC, Ogg…), decoded and converted by the pipeline's audio
+// stream reader (demuxer → decoder → resampler), positioned by frame.
+import CoreAudioTypes
+import CoreMedia
+import Foundation
+internal import MediaEngine
+
+/// The error domain of AVFAudio's errors (Apple's).
+let AVFAudioErrorDomain = "com.apple.coreaudio.avfaudio"
+/// `kAudioFileFileNotFoundError`.
+let kAudioFileFileNotFoundError: OSStatus = -43
+/// `kAudioFileUnsupportedFileTypeError` ('typ?').
+let kAudioFileUnsupportedFileTypeError: OSStatus = 0x7479_703F
+/// `kAudioFileUnspecifiedError` ('wht?').
+let kAudioFileUnspecifiedError: OSStatus = 0x7768_743F
+/// `kAudioFileInvalidFileError` ('dta?').
+let kAudioFileInvalidFileError: OSStatus = 0x6474_613F
+
+/// An audio file read through a processing format.
+///
+/// Reading: `fileFormat` is the file's own format (its stream's description: 16-bit PCM, AAC…);
+/// `processingFormat` is what `read(into:)` delivers — the standard format (deinterleaved
+/// float32) at the file's rate and channel count unless another common format is asked for.
+/// `length` is the file's frame count, `framePosition` where the next read starts (set it to
+/// seek). A read at the end leaves the buffer empty (`frameLength` 0).
+open class AVAudioFile: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: like Apple's, one thread at a time; the reader is used only by the
+    // caller's calls.
+    /// The file's location.
+    public let url: URL
+    /// The file's own format.
+    public let fileFormat: AVAudioFormat
+    /// The format reads deliver.
+    public let processingFormat: AVAudioFormat
+    /// The number of frames in the file.
+    public let length: AVAudioFramePosition
+    private let reader: AudioStreamReader
+    private let output: AudioPCMFormat
+    private var position: AVAudioFramePosition = 0
+    /// Frames decoded and how many of them were delivered.
+    private var pending: (block: AudioPCMBlock, used: Int)?
+    private var positioned = false
+
+    /// Opens `fileURL` for reading in the standard format.
+    public convenience init(forReading fileURL: URL) throws {
+        try self.init(forReading: fileURL, commonFormat: .pcmFormatFloat32, interleaved: false)
+    }
+
+    /// Opens `fileURL` for reading in `format` (a PCM common format), interleaved or not.
+    public init(forReading fileURL: URL, commonFormat format: AVAudioCommonFormat, interleaved: Bool) throws {
+        url = fileURL
+        guard FileManager.default.fileExists(atPath: fileURL.path) else {
+            throw Self.error(kAudioFileFileNotFoundError, "The file does not exist.", url: fileURL)
+        }
+        let stream: StreamInfo
+        do throws(MediaError) {
+            let demuxer = try Demuxer(url: fileURL)
+            guard let audio = demuxer.streams.first(where: { $0.kind == .audio && $0.hasDecoder && $0.sampleRate > 0 && $0.channelCount > 0 })
+            else { throw MediaError.invalidArgument(message: "no audio stream") }
+            stream = audio
+        } catch {
+            throw Self.error(kAudioFileUnsupportedFileTypeError, "The file is not an audio file this system can read (\(error)).", url: fileURL)
+        }
+        let description = stream.formatDescription.flatMap { CMAudioFormatDescriptionGetStreamBasicDescription($0)?.pointee }
+        fileFormat = stream.formatDescription.map(AVAudioFormat.init(cmAudioFormatDescription:))
+            ?? AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: Double(stream.sampleRate), channels: 2, interleaved: true)!
+        let channels = AVAudioChannelCount(stream.channelCount)
+        let rate = description?.mSampleRate ?? Double(stream.sampleRate)
+        let common: AVAudioCommonFormat = format == .otherFormat ? .pcmFormatFloat32 : format
+        if channels <= 2 {
+            processingFormat = AVAudioFormat(commonFormat: common, sampleRate: rate, channels: channels, interleaved: interleaved)!
+        } else {
+            let layout = fileFormat.channelLayout
+                ?? AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_DiscreteInOrder | channels)!
+            processingFormat = AVAudioFormat(commonFormat: common, sampleRate: rate, interleaved: interleaved, channelLayout: layout)
+        }
+        let sampleType: AudioPCMFormat.SampleType = common == .pcmFormatFloat32 || common == .pcmFormatFloat64 ? .float : .signedInteger
+        let bits: Int
+        switch common {
+        case .pcmFormatFloat64: bits = 64
+        case .pcmFormatInt16: bits = 16
+        default: bits = 32
+        }
+        let set = AudioChannelSet(mask: stream.channelMask).flatMap { $0.count == stream.channelCount ? $0 : nil }
+            ?? AudioChannelSet(count: stream.channelCount)
+        output = AudioPCMFormat(sampleRate: Int(rate.rounded()), channels: set, sampleType: sampleType, bitsPerSample: bits,
+                                isBigEndian: false, isInterleaved: interleaved || channels == 1)
+        do {
+            reader = try AudioStreamReader(url: fileURL, streamIndex: stream.index, output: output, quality: .high)
+        } catch {
+            throw Self.error(kAudioFileUnsupportedFileTypeError, "The file's audio cannot be decoded (\(error)).", url: fileURL)
+        }
+        let duration = stream.duration.isNumeric ? stream.duration.seconds : 0
+        length = AVAudioFramePosition((duration * rate).rounded())
+        super.init()
+    }
+
+    /// The frame the next read starts at; setting it seeks.
+    open var framePosition: AVAudioFramePosition {
+        get { position }
+        set {
+            position = max(0, newValue)
+            positioned = false
+            pending = nil
+        }
+    }
+
+    /// Reads up to the buffer's capacity from `framePosition`.
+    open func read(into buffer: AVAudioPCMBuffer) throws {
+        try read(into: buffer, frameCount: buffer.frameCapacity)
+    }
+
+    /// Reads up to `frames` frames (at most the buffer's capacity) from `framePosition` into
+    /// `buffer`, setting its `frameLength` to what was read (0 at the end of the file).
+    open func read(into buffer: AVAudioPCMBuffer, frameCount frames: AVAudioFrameCount) throws {
+        guard buffer.format.isEqual(processingFormat) else {
+            throw Self.error(kAudioFileInvalidFileError, "The buffer's format \(buffer.format) is not the file's processing format \(processingFormat).",
+                             url: url)
+        }
+        let wanted = Int(min(frames, buffer.frameCapacity))
+        var filled = 0
+        do throws(MediaError) {
+            if !positioned {
+                // FFmpeg decodes whole packets at the end: the file ends at its length.
+                let rate = Int32(output.sampleRate)
+                try reader.start(from: CMTime(value: position, timescale: rate), to: length > 0 ? CMTime(value: length, timescale: rate) : .positiveInfinity)
+                positioned = true
+            }
+            while filled < wanted {
+                if pending == nil {
+                    guard let block = try reader.read(maxFrames: max(wanted - filled, 1024)) else { break }
+                    pending = (block, 0)
+                }
+                let (block, used) = pending!
+                let n = min(block.frameCount - used, wanted - filled)
+                copy(block, from: used, frames: n, into: buffer, at: filled)
+                pending = used + n == block.frameCount ? nil : (block, used + n)
+                filled += n
+            }
+        } catch {
+            throw Self.error(kAudioFileUnspecifiedError, "The file's audio could not be read (\(error)).", url: url)
+        }
+        buffer.frameLength = AVAudioFrameCount(filled)
+        position += AVAudioFramePosition(filled)
+    }
+
+    /// Copies `frames` frames of `block`, from its frame `first`, into `buffer` at frame `offset`.
+    private func copy(_ block: AudioPCMBlock, from first: Int, frames: Int, into buffer: AVAudioPCMBuffer, at offset: Int) {
+        let list = UnsafeMutableAudioBufferListPointer(buffer.mutableAudioBufferList)
+        let frameBytes = output.bytesPerFrame
+        let planeBytes = block.frameCount * frameBytes
+        block.data.withUnsafeBytes { raw in
+            for b in 0..<min(output.bufferCount, list.count) {
+                guard let destination = list[b].mData else { continue }
+                (destination + offset * frameBytes).copyMemory(from: raw.baseAddress! + b * planeBytes + first * frameBytes,
+                                                              byteCount: frames * frameBytes)
+            }
+        }
+    }
+
+    static func error(_ code: OSStatus, _ reason: String, url: URL) -> NSError {
+        NSError(domain: AVFAudioErrorDomain, code: Int(code), userInfo: [
+            NSLocalizedFailureReasonErrorKey: reason, NSURLErrorKey: url, NSFilePathErrorKey: url.path,
+        ])
+    }
+}
