@@ -17,7 +17,14 @@ let kAudioFileUnspecifiedError: OSStatus = 0x7768_743F
 /// `kAudioFileInvalidFileError` ('dta?').
 let kAudioFileInvalidFileError: OSStatus = 0x6474_613F
 
-/// An audio file read through a processing format.
+/// An audio file read or written through a processing format.
+///
+/// Writing: `init(forWriting:settings:)` creates the file (replacing one that exists) in the
+/// type its `AVAudioFileTypeKey` or extension names (WAV, AIFF, AIFC, CAF, M4A, MP4, MOV, 3GP),
+/// stored as the settings say (linear PCM, AAC, Apple Lossless, FLAC, Opus, µ-law, A-law) through
+/// the pipeline's encoder and muxer; `write(from:)` takes buffers in the processing format (the
+/// standard format at the settings' rate and channels unless told); the file is finished by
+/// `close()` or when the object goes away. Settings a file type cannot hold fail with `'fmt?'`.
 ///
 /// Reading: `fileFormat` is the file's own format (its stream's description: 16-bit PCM, AAC…);
 /// `processingFormat` is what `read(into:)` delivers — the standard format (deinterleaved
@@ -33,9 +40,9 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
     public let fileFormat: AVAudioFormat
     /// The format reads deliver.
     public let processingFormat: AVAudioFormat
-    /// The number of frames in the file.
-    public let length: AVAudioFramePosition
-    private let reader: AudioStreamReader
+    private let readLength: AVAudioFramePosition
+    private let reader: AudioStreamReader?
+    private let writer: AudioFileWriter?
     private let output: AudioPCMFormat
     private var position: AVAudioFramePosition = 0
     /// Frames decoded and how many of them were delivered.
@@ -91,10 +98,88 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
         } catch {
             throw Self.error(kAudioFileUnsupportedFileTypeError, "The file's audio cannot be decoded (\(error)).", url: fileURL)
         }
+        writer = nil
         let duration = stream.duration.isNumeric ? stream.duration.seconds : 0
-        length = AVAudioFramePosition((duration * rate).rounded())
+        readLength = AVAudioFramePosition((duration * rate).rounded())
         super.init()
     }
+
+    /// Creates `fileURL` for writing as `settings` say, taking buffers in the standard format.
+    public convenience init(forWriting fileURL: URL, settings: [String: Any]) throws {
+        try self.init(forWriting: fileURL, settings: settings, commonFormat: .pcmFormatFloat32, interleaved: false)
+    }
+
+    /// Creates `fileURL` for writing as `settings` say, taking buffers in `format`, interleaved or not.
+    public init(forWriting fileURL: URL, settings: [String: Any], commonFormat format: AVAudioCommonFormat, interleaved: Bool) throws {
+        url = fileURL
+        let container: AudioFileContainer?
+        if let type = AVAudioFormat.number(settings[AVAudioFileTypeKey])?.uint32Value {
+            container = AudioFileContainer.forAudioFileType(type)
+        } else {
+            container = AudioFileContainer.forExtension(fileURL.pathExtension)
+        }
+        guard let container else {
+            throw Self.error(kAudioFileUnsupportedFileTypeError, "No audio file type for \(fileURL.lastPathComponent): name it .wav, .aif, .aifc, .caf, .m4a, .mp4 or .mov, or give AVAudioFileTypeKey.", url: fileURL)
+        }
+        let channelCount = AVAudioFormat.number(settings[AVNumberOfChannelsKey])?.uint32Value
+        guard let rate = AVAudioFormat.number(settings[AVSampleRateKey])?.doubleValue, rate > 0, let channels = channelCount, channels > 0 else {
+            throw Self.error(kAudioFileUnsupportedDataFormatError, "Writing needs AVSampleRateKey and AVNumberOfChannelsKey.", url: fileURL)
+        }
+        let common: AVAudioCommonFormat = format == .otherFormat ? .pcmFormatFloat32 : format
+        if channels <= 2 {
+            processingFormat = AVAudioFormat(commonFormat: common, sampleRate: rate, channels: channels, interleaved: interleaved)!
+        } else {
+            let layout = AVAudioFormat(settings: settings)?.channelLayout
+                ?? AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_DiscreteInOrder | channels)!
+            processingFormat = AVAudioFormat(commonFormat: common, sampleRate: rate, interleaved: interleaved, channelLayout: layout)
+        }
+        var fileSettings = settings
+        fileSettings.removeValue(forKey: AVAudioFileTypeKey)
+        let made = try AudioFileWriter(url: fileURL, container: container, settings: fileSettings, processing: processingFormat)
+        writer = made
+        reader = nil
+        output = made.input
+        fileFormat = made.fileFormat
+        readLength = 0
+        super.init()
+    }
+
+    /// The number of frames in the file (while writing: written so far).
+    open var length: AVAudioFramePosition { writer.map(\.framesWritten) ?? readLength }
+
+    /// Writes the buffer's `frameLength` frames (in the processing format) at the end of the file.
+    open func write(from buffer: AVAudioPCMBuffer) throws {
+        guard let writer else { throw Self.error(kAudioFileInvalidFileError, "The file is open for reading.", url: url) }
+        guard buffer.format.isEqual(processingFormat) else {
+            throw Self.error(kAudioFileInvalidFileError, "The buffer's format \(buffer.format) is not the file's processing format \(processingFormat).", url: url)
+        }
+        let frames = Int(buffer.frameLength)
+        guard frames > 0 else { return }
+        let list = UnsafeMutableAudioBufferListPointer(buffer.mutableAudioBufferList)
+        let planeBytes = frames * output.bytesPerFrame
+        if list.count == 1, let data = list[0].mData {
+            try writer.write(UnsafeRawBufferPointer(start: data, count: planeBytes), frames: frames)
+        } else {
+            // Deinterleaved: the channels' buffers one after another, as the encoder takes them.
+            let packed = UnsafeMutableRawPointer.allocate(byteCount: planeBytes * list.count, alignment: 16)
+            defer { packed.deallocate() }
+            for (b, channel) in list.enumerated() {
+                guard let data = channel.mData else { continue }
+                (packed + b * planeBytes).copyMemory(from: data, byteCount: planeBytes)
+            }
+            try writer.write(UnsafeRawBufferPointer(start: packed, count: planeBytes * list.count), frames: frames)
+        }
+        position = writer.framesWritten
+    }
+
+    /// Finishes a file being written (its header and index); later writes fail. Reading files
+    /// need no closing.
+    open func close() {
+        try? writer?.finish()
+    }
+
+    /// Whether the file is open (a written file is until `close()`).
+    open var isOpen: Bool { writer.map { !$0.isFinished } ?? true }
 
     /// The frame the next read starts at; setting it seeks.
     open var framePosition: AVAudioFramePosition {
@@ -114,6 +199,7 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
     /// Reads up to `frames` frames (at most the buffer's capacity) from `framePosition` into
     /// `buffer`, setting its `frameLength` to what was read (0 at the end of the file).
     open func read(into buffer: AVAudioPCMBuffer, frameCount frames: AVAudioFrameCount) throws {
+        guard let reader else { throw Self.error(kAudioFileInvalidFileError, "The file is open for writing.", url: url) }
         guard buffer.format.isEqual(processingFormat) else {
             throw Self.error(kAudioFileInvalidFileError, "The buffer's format \(buffer.format) is not the file's processing format \(processingFormat).",
                              url: url)
@@ -124,7 +210,7 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
             if !positioned {
                 // FFmpeg decodes whole packets at the end: the file ends at its length.
                 let rate = Int32(output.sampleRate)
-                try reader.start(from: CMTime(value: position, timescale: rate), to: length > 0 ? CMTime(value: length, timescale: rate) : .positiveInfinity)
+                try reader.start(from: CMTime(value: position, timescale: rate), to: readLength > 0 ? CMTime(value: readLength, timescale: rate) : .positiveInfinity)
                 positioned = true
             }
             while filled < wanted {

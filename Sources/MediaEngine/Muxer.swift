@@ -167,10 +167,19 @@ package final class Muxer: @unchecked Sendable {
         try addStream(encodedByContext: encoder, options: streamOptions)
     }
 
-    /// Adds a stream encoded by the audio `encoder` (its parameters, extradata included, are copied).
+    /// Adds a stream encoded by the audio `encoder` (its parameters, extradata included, are
+    /// copied; linear PCM, stored as bytes without a codec, is described by its layout).
     @discardableResult
     package func addStream(encodedBy encoder: EncoderAudio, options streamOptions: StreamOptions) throws(MediaError) -> Int {
-        try addStream(encodedByContext: encoder, options: streamOptions)
+        if let pcm = encoder.outputPCM {
+            var asbd = pcm.streamBasicDescription
+            var description: CMFormatDescription?
+            CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0,
+                                           magicCookie: nil, extensions: nil, formatDescriptionOut: &description)
+            guard let description else { throw MediaError.invalidArgument(message: "invalid PCM format \(pcm)") }
+            return try addStream(formatDescription: description, options: streamOptions)
+        }
+        return try addStream(encodedByContext: encoder, options: streamOptions)
     }
 
     private func addStream(encodedByContext encoder: some EncoderContext, options streamOptions: StreamOptions) throws(MediaError) -> Int {

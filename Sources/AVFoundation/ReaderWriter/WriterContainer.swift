@@ -57,49 +57,17 @@ struct WriterContainer: Sendable {
         }
     }
 
-    /// Whether audio encoded as `codec` can be stored; the reason when not. The table is what
-    /// Apple's writer takes for each file type, less what FFmpeg's muxers cannot write (AAC in
-    /// CAF; FLAC and Opus in QuickTime movies and iTunes audio; FLAC in MPEG-4, experimental;
-    /// Opus in CAF, whose packet table FFmpeg writes without the pre-skip, so the audio would
-    /// start 312 frames late).
-    func canStore(_ codec: EncoderAudio.Codec) -> String? {
-        if case .linearPCM(let layout) = codec { return canStore(layout) }
-        let ok: Bool
-        switch (fileType, codec) {
-        case (.mov, .aac), (.mov, .appleLossless), (.mov, .muLaw), (.mov, .aLaw): ok = true
-        case (.mp4, .aac), (.mp4, .appleLossless), (.mp4, .opus): ok = true
-        case (.m4a, .aac), (.m4a, .appleLossless), (.m4v, .aac), (.m4v, .appleLossless): ok = true
-        case (.mobile3GPP, .aac), (.mobile3GPP2, .aac): ok = true
-        case (.caf, .appleLossless), (.caf, .flac), (.caf, .muLaw), (.caf, .aLaw): ok = true
-        case (.wav, .muLaw), (.wav, .aLaw), (.aifc, .muLaw), (.aifc, .aLaw): ok = true
-        default: ok = false
-        }
-        return ok ? nil : "AVAssetWriter does not support encoding audio to \(codec) in file type \(fileType.rawValue)"
-    }
+    /// The audio rules of this file type (shared with AVAudioFile).
+    var audio: AudioFileContainer { AudioFileContainer(Self.audioKind[fileType]!) }
 
-    /// The layout linear PCM requested as `layout` is stored in: 8-bit samples are unsigned in
-    /// WAVE files and signed elsewhere, as each format defines them.
-    func storedLayout(_ layout: MuxerStreamFormat.PCMLayout) -> MuxerStreamFormat.PCMLayout {
-        guard layout.bits == 8, !layout.isFloat else { return layout }
-        var stored = layout
-        stored.isSigned = fileType != .wav
-        return stored
-    }
+    private static let audioKind: [AVFileType: AudioFileContainer.Kind] = [
+        .mov: .mov, .mp4: .mp4, .m4v: .m4v, .m4a: .m4a, .mobile3GPP: .threeGPP, .mobile3GPP2: .threeGPP2,
+        .caf: .caf, .wav: .wav, .aiff: .aiff, .aifc: .aifc,
+    ]
 
-    /// Whether linear PCM in `layout` can be stored; the reason when not.
-    func canStore(_ requested: MuxerStreamFormat.PCMLayout) -> String? {
-        let layout = storedLayout(requested)
-        if layout.isNonInterleaved { return "AVLinearPCMIsNonInterleaved must be NO for file type \(fileType.rawValue)" }
-        let ok: Bool
-        switch fileType {
-        case .mov, .caf: ok = true
-        case .wav: ok = !layout.isBigEndian
-        case .aiff: ok = !layout.isFloat && (layout.isBigEndian || layout.bits == 8)
-        case .aifc: ok = layout.isBigEndian || layout.bits == 8 || (layout.bits == 16 && !layout.isFloat)
-        default: ok = false
-        }
-        return ok ? nil : "AVAssetWriter does not support \(layout) linear PCM in file type \(fileType.rawValue)"
-    }
+    func canStore(_ codec: EncoderAudio.Codec) -> String? { audio.canStore(codec) }
+    func storedLayout(_ layout: MuxerStreamFormat.PCMLayout) -> MuxerStreamFormat.PCMLayout { audio.storedLayout(layout) }
+    func canStore(_ requested: MuxerStreamFormat.PCMLayout) -> String? { audio.canStore(requested) }
 
     /// Whether samples described by `description` can be copied into this container.
     func canPassThrough(_ description: CMFormatDescription) -> String? {
@@ -125,17 +93,7 @@ struct WriterContainer: Sendable {
                 }
                 return canStore(pcm)
             }
-            let allowed: [AudioFormatID]
-            switch fileType {
-            case .mov, .caf: allowed = [kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2, kAudioFormatAppleLossless,
-                                        kAudioFormatMPEGLayer3, kAudioFormatAC3, kAudioFormatEnhancedAC3, kAudioFormatULaw, kAudioFormatALaw]
-            case .mp4, .m4v, .m4a, .mobile3GPP, .mobile3GPP2:
-                allowed = [kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2, kAudioFormatAppleLossless,
-                           kAudioFormatMPEGLayer3, kAudioFormatAC3, kAudioFormatEnhancedAC3]
-            case .wav: allowed = [kAudioFormatULaw, kAudioFormatALaw, kAudioFormatMPEGLayer3]
-            case .aifc: allowed = [kAudioFormatULaw, kAudioFormatALaw]
-            default: allowed = []
-            }
+            let allowed = audio.passThroughFormats
             return allowed.contains(asbd.mFormatID) ? nil
                 : "AVAssetWriter does not support passthrough of media with type 'soun' and subtype '\(name)' to file type \(fileType.rawValue)"
         default:
@@ -145,15 +103,7 @@ struct WriterContainer: Sendable {
 
     /// The sample entry type the muxer must write for linear PCM in `layout` (AIFC's form), nil
     /// to let it choose.
-    func pcmCodecTag(_ layout: MuxerStreamFormat.PCMLayout) -> FourCharCode? {
-        guard fileType == .aifc, layout.isBigEndian, !layout.isFloat else { return nil }
-        switch layout.bits {
-        case 16: return FourCharCode(fourCC: "twos")
-        case 24: return FourCharCode(fourCC: "in24")
-        case 32: return FourCharCode(fourCC: "in32")
-        default: return nil
-        }
-    }
+    func pcmCodecTag(_ layout: MuxerStreamFormat.PCMLayout) -> FourCharCode? { audio.pcmCodecTag(layout) }
 }
 
 extension Encoder.VideoCodec {

@@ -322,14 +322,6 @@ final class WriterTrack: @unchecked Sendable {
     /// Adds this track's stream to `muxer` (the header is being written).
     func addStream(to muxer: Muxer) throws -> Int {
         if let encoder { return try muxer.addStream(encodedBy: encoder, options: streamOptions) }
-        if let audioEncoder, let pcm = audioEncoder.outputPCM {
-            var asbd = pcm.streamBasicDescription
-            var description: CMFormatDescription?
-            CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0,
-                                           magicCookie: nil, extensions: nil, formatDescriptionOut: &description)
-            guard let description else { throw MediaError.invalidArgument(message: "invalid PCM format") }
-            return try muxer.addStream(formatDescription: description, options: streamOptions)
-        }
         if let audioEncoder { return try muxer.addStream(encodedBy: audioEncoder, options: streamOptions) }
         guard let passthroughFormat else { throw MediaError.invalidArgument(message: "track has no format") }
         return try muxer.addStream(formatDescription: passthroughFormat, options: streamOptions)

@@ -1,0 +1,111 @@
+// AudioFileWriter: what AVAudioFile (and AVAudioRecorder) write through — the pipeline's audio
+// encoder (EncoderAudio: libavcodec, or PCM stored as bytes) and muxer (libavformat), for one
+// audio stream in a file type checked against the same rules as AVAssetWriter's.
+import CoreAudioTypes
+import CoreMedia
+import Foundation
+internal import MediaEngine
+
+/// `kAudioFileUnsupportedDataFormatError` ('fmt?').
+let kAudioFileUnsupportedDataFormatError: OSStatus = 0x666D_743F
+
+/// Writes PCM frames in `input` to `url` as `settings` say. Not thread-safe (one owner).
+final class AudioFileWriter {
+    let url: URL
+    let input: AudioPCMFormat
+    /// The file's format (what the settings ask to store).
+    let fileFormat: AVAudioFormat
+    private let encoder: EncoderAudio
+    private let muxer: Muxer
+    private let stream: Int
+    private var finished = false
+    /// Whether the file was finished.
+    var isFinished: Bool { finished }
+    private(set) var framesWritten: Int64 = 0
+
+    /// Checks `settings` (Apple's audio settings) for the file type `container` and opens the
+    /// file (replacing one that exists). Failures are AVFAudio errors: 'fmt?' for settings the
+    /// file type cannot hold.
+    init(url: URL, container: AudioFileContainer, settings dictionary: [String: Any], processing: AVAudioFormat) throws {
+        self.url = url
+        let settings: WriterAudioSettings
+        switch WriterAudioSettings.parse(dictionary, forWriterInput: false) {
+        case .success(let parsed): settings = parsed
+        case .failure(let error): throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError, error.reason, url: url)
+        }
+        var codec = settings.codec
+        if case .linearPCM(let layout)? = codec { codec = .linearPCM(container.storedLayout(layout)) }
+        guard let codec else {
+            throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError,
+                                    "Writing audio as '\(MuxerStreamFormat.fourCC(settings.formatID))' is not supported.", url: url)
+        }
+        if let reason = container.canStore(codec) { throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError, reason, url: url) }
+        let rate = Int(processing.sampleRate.rounded())
+        let channels = Int(processing.channelCount)
+        let common = processing.commonFormat
+        input = AudioPCMFormat(sampleRate: rate, channels: settings.channelSet(count: channels),
+                               sampleType: common == .pcmFormatInt16 || common == .pcmFormatInt32 ? .signedInteger : .float,
+                               bitsPerSample: common == .pcmFormatInt16 ? 16 : common == .pcmFormatFloat64 ? 64 : 32,
+                               isBigEndian: false, isInterleaved: processing.isInterleaved || channels == 1)
+        let encoderSettings = settings.encoderSettings(codec: codec, sourceRate: processing.sampleRate, sourceChannels: channels)
+        var description = AudioStreamBasicDescription()
+        description.mSampleRate = Double(encoderSettings.sampleRate)
+        description.mFormatID = settings.formatID
+        description.mChannelsPerFrame = UInt32(encoderSettings.channels.count)
+        if case .linearPCM(let layout) = codec {
+            description.mBitsPerChannel = UInt32(layout.bits)
+            description.mFormatFlags = (layout.isFloat ? kAudioFormatFlagIsFloat : (layout.isSigned ? kAudioFormatFlagIsSignedInteger : 0))
+                | kAudioFormatFlagIsPacked | (layout.isBigEndian ? kAudioFormatFlagIsBigEndian : 0)
+            description.mBytesPerFrame = UInt32(layout.bits / 8 * encoderSettings.channels.count)
+            description.mBytesPerPacket = description.mBytesPerFrame
+            description.mFramesPerPacket = 1
+        } else {
+            description.mFramesPerPacket = AVAudioFormat.framesPerPacket(settings.formatID)
+        }
+        let layout = processing.channelLayout
+        fileFormat = AVAudioFormat(streamDescription: &description, channelLayout: layout?.channelCount == description.mChannelsPerFrame ? layout : nil)
+            ?? processing
+        if FileManager.default.fileExists(atPath: url.path) { try? FileManager.default.removeItem(at: url) }
+        do throws(MediaError) {
+            encoder = try EncoderAudio(input: input, settings: encoderSettings)
+            var muxerOptions = Muxer.Options(formatName: container.muxer)
+            // QuickTime-family files: the movie's timescale is the sample rate, so the edit list
+            // that hides the encoder's priming ends on the exact last frame.
+            if container.isQuickTime { muxerOptions.movieTimescale = Int32(encoderSettings.sampleRate) }
+            muxer = try Muxer(url: url, options: muxerOptions)
+            var options = Muxer.StreamOptions(timescale: Int32(encoderSettings.sampleRate))
+            if case .linearPCM(let layout) = codec { options.codecTag = container.pcmCodecTag(layout) }
+            stream = try muxer.addStream(encodedBy: encoder, options: options)
+            try muxer.start()
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError, "The file cannot be written: \(error)", url: url)
+        }
+    }
+
+    deinit { try? finish() }
+
+    /// Encodes and writes `frames` frames held in `bytes` (the input format's buffers one after another).
+    func write(_ bytes: UnsafeRawBufferPointer, frames: Int) throws {
+        guard !finished else { throw AVAudioFile.error(kAudioFileUnspecifiedError, "The file is closed.", url: url) }
+        do throws(MediaError) {
+            for packet in try encoder.append(bytes: bytes, frameCount: frames) { try muxer.write(packet, stream: stream) }
+        } catch {
+            throw AVAudioFile.error(kAudioFileUnspecifiedError, "The audio could not be written: \(error)", url: url)
+        }
+        framesWritten += Int64(frames)
+    }
+
+    /// Drains the encoder and closes the file (once).
+    func finish() throws {
+        guard !finished else { return }
+        finished = true
+        do throws(MediaError) {
+            for packet in try encoder.finish() { try muxer.write(packet, stream: stream) }
+            let end = CMTime(value: framesWritten, timescale: Int32(input.sampleRate))
+            try muxer.finish(presentationEnd: framesWritten > 0 ? end : nil)
+        } catch {
+            throw AVAudioFile.error(kAudioFileUnspecifiedError, "The file could not be finished: \(error)", url: url)
+        }
+    }
+}
