@@ -155,20 +155,7 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
         }
         let frames = Int(buffer.frameLength)
         guard frames > 0 else { return }
-        let list = UnsafeMutableAudioBufferListPointer(buffer.mutableAudioBufferList)
-        let planeBytes = frames * output.bytesPerFrame
-        if list.count == 1, let data = list[0].mData {
-            try writer.write(UnsafeRawBufferPointer(start: data, count: planeBytes), frames: frames)
-        } else {
-            // Deinterleaved: the channels' buffers one after another, as the encoder takes them.
-            let packed = UnsafeMutableRawPointer.allocate(byteCount: planeBytes * list.count, alignment: 16)
-            defer { packed.deallocate() }
-            for (b, channel) in list.enumerated() {
-                guard let data = channel.mData else { continue }
-                (packed + b * planeBytes).copyMemory(from: data, byteCount: planeBytes)
-            }
-            try writer.write(UnsafeRawBufferPointer(start: packed, count: planeBytes * list.count), frames: frames)
-        }
+        try buffer.withEngineBytes(frames: frames) { try writer.write($0, frames: frames) }
         position = writer.framesWritten
     }
 
@@ -220,7 +207,7 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
                 }
                 let (block, used) = pending!
                 let n = min(block.frameCount - used, wanted - filled)
-                copy(block, from: used, frames: n, into: buffer, at: filled)
+                block.data.withUnsafeBytes { buffer.copyEngineBytes($0, total: block.frameCount, from: used, frames: n, at: filled) }
                 pending = used + n == block.frameCount ? nil : (block, used + n)
                 filled += n
             }
@@ -231,23 +218,12 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
         position += AVAudioFramePosition(filled)
     }
 
-    /// Copies `frames` frames of `block`, from its frame `first`, into `buffer` at frame `offset`.
-    private func copy(_ block: AudioPCMBlock, from first: Int, frames: Int, into buffer: AVAudioPCMBuffer, at offset: Int) {
-        let list = UnsafeMutableAudioBufferListPointer(buffer.mutableAudioBufferList)
-        let frameBytes = output.bytesPerFrame
-        let planeBytes = block.frameCount * frameBytes
-        block.data.withUnsafeBytes { raw in
-            for b in 0..<min(output.bufferCount, list.count) {
-                guard let destination = list[b].mData else { continue }
-                (destination + offset * frameBytes).copyMemory(from: raw.baseAddress! + b * planeBytes + first * frameBytes,
-                                                              byteCount: frames * frameBytes)
-            }
+    static func error(_ code: OSStatus, _ reason: String, url: URL?) -> NSError {
+        var info: [String: Any] = [NSLocalizedFailureReasonErrorKey: reason]
+        if let url {
+            info[NSURLErrorKey] = url
+            info[NSFilePathErrorKey] = url.path
         }
-    }
-
-    static func error(_ code: OSStatus, _ reason: String, url: URL) -> NSError {
-        NSError(domain: AVFAudioErrorDomain, code: Int(code), userInfo: [
-            NSLocalizedFailureReasonErrorKey: reason, NSURLErrorKey: url, NSFilePathErrorKey: url.path,
-        ])
+        return NSError(domain: AVFAudioErrorDomain, code: Int(code), userInfo: info)
     }
 }

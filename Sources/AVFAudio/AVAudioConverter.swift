@@ -1,0 +1,168 @@
+// AVAudioConverter: PCM to PCM — sample rate, channel count and sample format — through the
+// pipeline's resampler (libswresample).
+import CoreAudioTypes
+import Foundation
+internal import MediaEngine
+
+/// What the input block says about the data it returns.
+public enum AVAudioConverterInputStatus: Int, @unchecked Sendable {
+    /// It returned a buffer.
+    case haveData = 0
+    /// No data now; more may come later.
+    case noDataNow = 1
+    /// The input is over.
+    case endOfStream = 2
+}
+
+/// What a conversion produced.
+public enum AVAudioConverterOutputStatus: Int, @unchecked Sendable {
+    /// The output buffer holds data.
+    case haveData = 0
+    /// The input block had no data now; the output holds what could be made.
+    case inputRanDry = 1
+    /// The input ended and everything was output.
+    case endOfStream = 2
+    /// The conversion failed (the error says why).
+    case error = 3
+}
+
+/// Supplies input to `convert(to:error:withInputFrom:)`: asked for a number of packets (frames
+/// for PCM), it returns a buffer and sets the status.
+public typealias AVAudioConverterInputBlock = (AVAudioPacketCount, UnsafeMutablePointer<AVAudioConverterInputStatus>) -> AVAudioBuffer?
+
+/// Converts PCM audio between formats: sample rate, channel count (mixed down or up as
+/// libswresample's matrix does), sample type and interleaving. Not thread-safe (one owner at a time, as Apple's).
+open class AVAudioConverter: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: owns the resampler (a C handle); used by one thread at a time.
+    /// The format converted from.
+    public let inputFormat: AVAudioFormat
+    /// The format converted to.
+    public let outputFormat: AVAudioFormat
+    /// The sample rate converter's quality (an `AVAudioQuality` raw value; default `.max`).
+    open var sampleRateConverterQuality: Int = AVAudioQuality.max.rawValue {
+        didSet { resampler = nil }
+    }
+    private let input: AudioPCMFormat
+    private let output: AudioPCMFormat
+    private var resampler: AudioResampler?
+    private var ended = false
+
+    /// A converter from `fromFormat` to `toFormat` (both PCM); nil when either is not PCM the
+    /// pipeline converts.
+    public init?(from fromFormat: AVAudioFormat, to toFormat: AVAudioFormat) {
+        guard let input = fromFormat.enginePCMFormat, let output = toFormat.enginePCMFormat else { return nil }
+        inputFormat = fromFormat
+        outputFormat = toFormat
+        self.input = input
+        self.output = output
+        super.init()
+    }
+
+    /// Drops what the converter holds (between streams, or after a seek).
+    open func reset() {
+        resampler?.reset()
+        ended = false
+    }
+
+    private func makeResampler() throws -> AudioResampler {
+        if let resampler { return resampler }
+        do {
+            let made = try AudioResampler(input: input, output: output, quality: AudioResampler.Quality(audioQuality: sampleRateConverterQuality))
+            resampler = made
+            return made
+        } catch {
+            throw AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "Cannot convert \(inputFormat) to \(outputFormat): \(error)", url: nil)
+        }
+    }
+
+    /// Converts `inputBuffer` into `outputBuffer` — formats of the same sample rate only (a rate
+    /// change needs the input block form). The output's capacity must hold the input's frames.
+    open func convert(to outputBuffer: AVAudioPCMBuffer, from inputBuffer: AVAudioPCMBuffer) throws {
+        guard inputFormat.sampleRate == outputFormat.sampleRate else {
+            throw AVAudioFile.error(kAudioConverterErr_FormatNotSupported,
+                                    "convert(to:from:) does not convert sample rates; use convert(to:error:withInputFrom:).", url: nil)
+        }
+        guard inputBuffer.format.isEqual(inputFormat), outputBuffer.format.isEqual(outputFormat) else {
+            throw AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The buffers' formats are not the converter's.", url: nil)
+        }
+        guard outputBuffer.frameCapacity >= inputBuffer.frameLength else {
+            throw AVAudioFile.error(kAudioConverterErr_InvalidOutputSize, "The output buffer cannot hold \(inputBuffer.frameLength) frames.", url: nil)
+        }
+        let resampler = try makeResampler()
+        let frames = Int(inputBuffer.frameLength)
+        do {
+            try inputBuffer.withEngineBytes(frames: frames) { try resampler.append(bytes: $0, frameCount: frames) }
+        } catch {
+            throw AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The conversion failed: \(error)", url: nil)
+        }
+        outputBuffer.frameLength = 0
+        deliver(from: resampler, into: outputBuffer, upTo: Int(outputBuffer.frameCapacity))
+    }
+
+    /// Fills `outputBuffer` (a PCM buffer in the output format) from buffers the block supplies,
+    /// converting rates too. Returns `.haveData` when it holds frames, `.inputRanDry` when the
+    /// block had nothing now, `.endOfStream` once the input ended and all was output, `.error`
+    /// (with `outError` set) on failure.
+    open func convert(to outputBuffer: AVAudioBuffer, error outError: NSErrorPointer,
+                      withInputFrom inputBlock: AVAudioConverterInputBlock) -> AVAudioConverterOutputStatus {
+        func fail(_ error: NSError) -> AVAudioConverterOutputStatus {
+            outError?.pointee = error
+            return .error
+        }
+        guard let output = outputBuffer as? AVAudioPCMBuffer, output.format.isEqual(outputFormat) else {
+            return fail(AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The output buffer is not a PCM buffer in the output format.", url: nil))
+        }
+        let resampler: AudioResampler
+        do { resampler = try makeResampler() } catch { return fail(error as NSError) }
+        let capacity = Int(output.frameCapacity)
+        output.frameLength = 0
+        while Int(output.frameLength) < capacity {
+            if resampler.bufferedFrameCount > 0 {
+                deliver(from: resampler, into: output, upTo: capacity)
+                continue
+            }
+            if ended { break }
+            // Frames of input that make about what is still wanted.
+            let wanted = capacity - Int(output.frameLength)
+            let packets = AVAudioPacketCount(max(1, Int((Double(wanted) * inputFormat.sampleRate / outputFormat.sampleRate).rounded(.up))))
+            var status = AVAudioConverterInputStatus.noDataNow
+            let supplied = inputBlock(packets, &status)
+            switch status {
+            case .haveData:
+                guard let buffer = supplied as? AVAudioPCMBuffer, buffer.format.isEqual(inputFormat) else {
+                    return fail(AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The input block returned a buffer not in the input format.", url: nil))
+                }
+                let frames = Int(buffer.frameLength)
+                do {
+                    try buffer.withEngineBytes(frames: frames) { try resampler.append(bytes: $0, frameCount: frames) }
+                } catch {
+                    return fail(AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The conversion failed: \(error)", url: nil))
+                }
+            case .noDataNow:
+                return output.frameLength > 0 ? .haveData : .inputRanDry
+            case .endOfStream:
+                ended = true
+                do throws(MediaError) { try resampler.finish() } catch {
+                    return fail(AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The conversion failed: \(error)", url: nil))
+                }
+            }
+        }
+        if output.frameLength > 0 { return .haveData }
+        return ended ? .endOfStream : .inputRanDry
+    }
+
+    /// Moves what the resampler holds (up to the buffer's room) to the end of `buffer`'s frames.
+    private func deliver(from resampler: AudioResampler, into buffer: AVAudioPCMBuffer, upTo capacity: Int) {
+        let offset = Int(buffer.frameLength)
+        let n = min(resampler.bufferedFrameCount, capacity - offset)
+        guard n > 0 else { return }
+        let data = resampler.read(frameCount: n)
+        data.withUnsafeBytes { buffer.copyEngineBytes($0, total: n, from: 0, frames: n, at: offset) }
+        buffer.frameLength = AVAudioFrameCount(offset + n)
+    }
+}
+
+/// `kAudioConverterErr_FormatNotSupported` ('fmt?').
+let kAudioConverterErr_FormatNotSupported: OSStatus = 0x666D_743F
+/// `kAudioConverterErr_InvalidOutputSize` ('insz').
+let kAudioConverterErr_InvalidOutputSize: OSStatus = 0x696E_737A
