@@ -39,6 +39,7 @@ open class AVAudioBuffer: NSObject, @unchecked Sendable {
 
 /// Linear PCM audio: `frameCapacity` frames of room, `frameLength` of them valid.
 open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
+    // @unchecked Sendable: owns its channel pointer table (freed in deinit); one thread at a time.
     /// How many frames the buffer holds at most.
     public let frameCapacity: AVAudioFrameCount
     private var length: AVAudioFrameCount = 0
@@ -94,6 +95,7 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
 
 /// Compressed audio: packets and their descriptions.
 open class AVAudioCompressedBuffer: AVAudioBuffer, @unchecked Sendable {
+    // @unchecked Sendable: owns its packet descriptions (freed in deinit); one thread at a time.
     /// How many packets the buffer holds at most.
     public let packetCapacity: AVAudioPacketCount
     /// The largest packet the buffer holds, in bytes.

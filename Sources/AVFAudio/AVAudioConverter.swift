@@ -5,7 +5,7 @@ import Foundation
 internal import MediaEngine
 
 /// What the input block says about the data it returns.
-public enum AVAudioConverterInputStatus: Int, @unchecked Sendable {
+public enum AVAudioConverterInputStatus: Int, Sendable {
     /// It returned a buffer.
     case haveData = 0
     /// No data now; more may come later.
@@ -15,7 +15,7 @@ public enum AVAudioConverterInputStatus: Int, @unchecked Sendable {
 }
 
 /// What a conversion produced.
-public enum AVAudioConverterOutputStatus: Int, @unchecked Sendable {
+public enum AVAudioConverterOutputStatus: Int, Sendable {
     /// The output buffer holds data.
     case haveData = 0
     /// The input block had no data now; the output holds what could be made.

@@ -5,7 +5,7 @@ import CoreMedia
 import Foundation
 
 /// The PCM sample formats AV Foundation's audio classes work in.
-public enum AVAudioCommonFormat: UInt, @unchecked Sendable {
+public enum AVAudioCommonFormat: UInt, Sendable {
     /// A format other than the ones below (compressed, or PCM of another kind).
     case otherFormat = 0
     /// Native-endian 32-bit floating point.
@@ -20,7 +20,7 @@ public enum AVAudioCommonFormat: UInt, @unchecked Sendable {
 
 /// An audio format. The standard format is deinterleaved native-endian 32-bit float.
 open class AVAudioFormat: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: immutable after init; `description` owns the stream description's memory.
+    // @unchecked Sendable: owns the stream description's memory (`asbd`), immutable after init but for `magicCookie`, set before sharing.
     private let asbd: UnsafeMutablePointer<AudioStreamBasicDescription>
     /// The channel layout (nil for mono and stereo formats made without one).
     public let channelLayout: AVAudioChannelLayout?

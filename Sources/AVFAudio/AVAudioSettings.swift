@@ -77,7 +77,7 @@ public let AVSampleRateConverterAlgorithm_Mastering: String = "AVSampleRateConve
 public let AVSampleRateConverterAlgorithm_MinimumPhase: String = "AVSampleRateConverterAlgorithm_MinimumPhase"
 
 /// Quality levels for encoders and sample rate converters.
-public enum AVAudioQuality: Int, @unchecked Sendable {
+public enum AVAudioQuality: Int, Sendable {
     /// The lowest quality.
     case min = 0
     /// Low quality.

@@ -5,8 +5,7 @@ import CoreMedia
 import Foundation
 
 /// A moment in audio: a host time, a sample time at a sample rate, or both.
-open class AVAudioTime: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: immutable.
+open class AVAudioTime: NSObject {
     /// The time stamp (its flags say which times are valid).
     public let audioTimeStamp: AudioTimeStamp
     /// The rate of `sampleTime` (0 when there is none).

@@ -186,14 +186,8 @@ final class LegibleRecorder: NSObject, AVPlayerItemLegibleOutputPushDelegate, Se
     @Test(arguments: [("mp4", kCMTextFormatType_3GText), ("mkv", kCMSubtitleFormatType_WebVTT)])
     func nativeSubtypesComeAsSampleBuffers(container: String, subtype: FourCharCode) throws {
         let asset = AVURLAsset(url: try SubtitleMedia.movie(in: Self.dir, container: container))
-        let item = AVPlayerItem(asset: asset)
-        let output = AVPlayerItemLegibleOutput(mediaSubtypesForNativeRepresentation: [NSNumber(value: subtype)])
-        let recorder = LegibleRecorder()
-        output.setDelegate(recorder, queue: DispatchQueue(label: "legible-native-test"))
-        item.add(output)
-        let player = AVPlayer(playerItem: item)
-        #expect(waitUntil { item.status == .readyToPlay })
-        let group = try #require(asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
+        let (player, item, group, output, recorder) = try ready(
+            asset: asset, output: AVPlayerItemLegibleOutput(mediaSubtypesForNativeRepresentation: [NSNumber(value: subtype)]))
         item.select(group.options[0], in: group)
         player.rate = 2
         let end = "Bold end"
@@ -222,9 +216,9 @@ final class LegibleRecorder: NSObject, AVPlayerItemLegibleOutputPushDelegate, Se
     }
 
     /// A ready player of `asset` with a legible output whose delegate records what it is told.
-    private func ready(asset: AVAsset) throws -> (AVPlayer, AVPlayerItem, AVMediaSelectionGroup, AVPlayerItemLegibleOutput, LegibleRecorder) {
+    private func ready(asset: AVAsset, output: AVPlayerItemLegibleOutput = AVPlayerItemLegibleOutput()) throws
+        -> (AVPlayer, AVPlayerItem, AVMediaSelectionGroup, AVPlayerItemLegibleOutput, LegibleRecorder) {
         let item = AVPlayerItem(asset: asset)
-        let output = AVPlayerItemLegibleOutput()
         let recorder = LegibleRecorder()
         output.setDelegate(recorder, queue: DispatchQueue(label: "legible-test"))
         item.add(output)
