@@ -30,8 +30,9 @@ public enum AVAudioConverterOutputStatus: Int, Sendable {
 /// for PCM), it returns a buffer and sets the status.
 public typealias AVAudioConverterInputBlock = (AVAudioPacketCount, UnsafeMutablePointer<AVAudioConverterInputStatus>) -> AVAudioBuffer?
 
-/// Converts PCM audio between formats: sample rate, channel count (mixed down or up as
-/// libswresample's matrix does), sample type and interleaving. Not thread-safe (one owner at a time, as Apple's).
+/// Converts PCM audio between formats — sample rate, channel count (mixed down or up as
+/// libswresample's matrix does), sample type and interleaving — or encodes it (same rate and
+/// channels) to AAC, Apple Lossless, FLAC, Opus, µ-law or A-law packets. Not thread-safe (one owner at a time, as Apple's).
 open class AVAudioConverter: NSObject, @unchecked Sendable {
     // @unchecked Sendable: owns the resampler (a C handle); used by one thread at a time.
     /// The format converted from.
@@ -43,18 +44,32 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
         didSet { resampler = nil }
     }
     private let input: AudioPCMFormat
-    private let output: AudioPCMFormat
+    /// The PCM output (nil when encoding).
+    private let output: AudioPCMFormat?
+    /// The encoder's state when the output format is compressed.
+    private let encoding: ConverterEncoding?
     private var resampler: AudioResampler?
     private var ended = false
+    private var cookie: Data?
 
-    /// A converter from `fromFormat` to `toFormat` (both PCM); nil when either is not PCM the
-    /// pipeline converts.
+    /// A converter from `fromFormat` (PCM) to `toFormat`: PCM, or a compressed format the
+    /// pipeline encodes (AAC, Apple Lossless, FLAC, Opus, µ-law, A-law); nil otherwise.
     public init?(from fromFormat: AVAudioFormat, to toFormat: AVAudioFormat) {
-        guard let input = fromFormat.enginePCMFormat, let output = toFormat.enginePCMFormat else { return nil }
+        guard let input = fromFormat.enginePCMFormat else { return nil }
+        if let output = toFormat.enginePCMFormat {
+            self.output = output
+            encoding = nil
+        } else if let codec = ConverterEncoding.codec(for: toFormat), codec.isAvailable,
+                  fromFormat.sampleRate == toFormat.sampleRate, fromFormat.channelCount == toFormat.channelCount {
+            output = nil
+            let rate = Int(toFormat.sampleRate.rounded()), channels = Int(toFormat.channelCount)
+            encoding = ConverterEncoding(codec: codec, bitRate: EncoderAudio.defaultBitRate(codec, sampleRate: rate, channels: channels))
+        } else {
+            return nil
+        }
         inputFormat = fromFormat
         outputFormat = toFormat
         self.input = input
-        self.output = output
         super.init()
     }
 
@@ -62,10 +77,40 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
     open func reset() {
         resampler?.reset()
         ended = false
+        encoding?.encoder = nil
+        encoding?.pending = []
+        encoding?.ended = false
+    }
+
+    /// The encoder's bit rate in bits per second (encoding only; set it before converting).
+    open var bitRate: Int {
+        get { encoding?.bitRate ?? 0 }
+        set { encoding?.bitRate = newValue }
+    }
+
+    /// The codec's magic cookie (encoding: the encoder's, once a conversion has run).
+    open var magicCookie: Data? {
+        get { cookie ?? encoding.flatMap(encoderCookie) }
+        set { cookie = newValue }
+    }
+
+    /// The largest packet the encoder makes, in bytes (the size a compressed buffer needs).
+    open var maximumOutputPacketSize: Int {
+        guard let encoding else { return Int(outputFormat.streamDescription.pointee.mBytesPerPacket) }
+        let channels = Int(outputFormat.channelCount)
+        switch encoding.codec {
+        case .aac: return 768 * channels
+        case .opus: return 1_275 * 3 * max(1, (channels + 1) / 2)
+        case .appleLossless, .flac: return 4_096 * channels * 4 + 64
+        default: return 8_192 * channels
+        }
     }
 
     private func makeResampler() throws -> AudioResampler {
         if let resampler { return resampler }
+        guard let output else {
+            throw AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The output format \(outputFormat) is not PCM.", url: nil)
+        }
         do {
             let made = try AudioResampler(input: input, output: output, quality: AudioResampler.Quality(audioQuality: sampleRateConverterQuality))
             resampler = made
@@ -108,6 +153,16 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
         func fail(_ error: NSError) -> AVAudioConverterOutputStatus {
             outError?.pointee = error
             return .error
+        }
+        if let encoding {
+            guard let compressed = outputBuffer as? AVAudioCompressedBuffer, compressed.format.isEqual(outputFormat) else {
+                return fail(AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The output buffer is not a compressed buffer in the output format.", url: nil))
+            }
+            do {
+                return try encode(into: compressed, encoding: encoding, input: input, inputBlock: inputBlock)
+            } catch {
+                return fail(error as NSError)
+            }
         }
         guard let output = outputBuffer as? AVAudioPCMBuffer, output.format.isEqual(outputFormat) else {
             return fail(AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The output buffer is not a PCM buffer in the output format.", url: nil))

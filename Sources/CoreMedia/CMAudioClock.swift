@@ -9,9 +9,11 @@ import Synchronization
 /// and the host time of that reading. The clock advances between two reports of the same
 /// stream by what the device played, so over a long play it keeps the device's pace, not the
 /// host's; between reports it moves with the host clock. One stream leads at a time (the first
-/// that reports; another takes over once it has been silent for `leadTimeout`). A report that
-/// disagrees with the host by more than `continuityLimit` (the stream was paused, flushed or
-/// restarted) moves the clock with the host instead. Readings never go backwards.
+/// that reports; another takes over once it has been silent for `leadTimeout`). A stream's first
+/// `settling` of reports move the clock with the host (a starting stream's reported position
+/// settles as the server's timing information arrives), and so does a report that disagrees
+/// with the host by more than `continuityLimit` (the stream was paused, flushed or restarted):
+/// only a steadily playing device paces the clock. Readings never go backwards.
 package final class AudioOutputTimeline: Sendable {
     package static let shared = AudioOutputTimeline()
 
@@ -19,11 +21,14 @@ package final class AudioOutputTimeline: Sendable {
     static let leadTimeout: Int64 = 200_000_000
     /// The largest difference between the device's and the host's progress over one report that
     /// still counts as the device keeping time (ns): beyond it the stream stopped or jumped.
-    static let continuityLimit: Int64 = 20_000_000
+    static let continuityLimit: Int64 = 4_000_000
+    /// How long a stream reports before its device paces the clock (ns).
+    static let settling: Int64 = 500_000_000
 
     private struct State {
-        /// The leading stream and its last report: device position (ns) and host time (ns).
-        var lead: (stream: UInt64, device: Int64, host: Int64)?
+        /// The leading stream, its last report (device position and host time, ns) and the host
+        /// time of its first report.
+        var lead: (stream: UInt64, device: Int64, host: Int64, since: Int64)?
         /// Clock time (ns) at the last report's host time.
         var clockAtReport: Int64?
         /// The latest reading handed out (readings never go backwards).
@@ -42,11 +47,15 @@ package final class AudioOutputTimeline: Sendable {
             let clockNow = Self.clock(s, at: hostTime)
             if let lead = s.lead, lead.stream != stream, hostTime - lead.host < Self.leadTimeout { return }
             var clock = clockNow
+            var since = hostTime
             if let lead = s.lead, lead.stream == stream, let last = s.clockAtReport {
+                since = lead.since
                 let played = devicePosition - lead.device, elapsed = hostTime - lead.host
-                if played >= 0, abs(played - elapsed) <= Self.continuityLimit { clock = last + played }
+                if hostTime - lead.since >= Self.settling, played >= 0, abs(played - elapsed) <= Self.continuityLimit {
+                    clock = last + played
+                }
             }
-            s.lead = (stream, devicePosition, hostTime)
+            s.lead = (stream, devicePosition, hostTime, since)
             s.clockAtReport = clock
             s.reports += 1
         }

@@ -272,7 +272,7 @@ extension StreamInfo {
 
     /// An MPEG-4 ES descriptor (the 'esds' payload, Apple's AAC magic cookie) around an
     /// AudioSpecificConfig.
-    static func esds(audioSpecificConfig asc: Data, bitRate: Int) -> Data {
+    package static func esds(audioSpecificConfig asc: Data, bitRate: Int) -> Data {
         func descriptor(_ tag: UInt8, _ body: Data) -> Data {
             var d = Data([tag])
             let n = body.count

@@ -31,9 +31,10 @@ import Testing
         let other = try #require(AVAudioConverter(from: from, to: AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2)!))
         let wide = try #require(AVAudioPCMBuffer(pcmFormat: other.outputFormat, frameCapacity: 2000))
         #expect(throws: (any Error).self) { try other.convert(to: wide, from: input) }
-        // Compressed formats are not converted here.
+        // Encoding takes the input block form: convert(to:from:) is PCM to PCM.
         let aac = try #require(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100.0, AVNumberOfChannelsKey: 2]))
-        #expect(AVAudioConverter(from: from, to: aac) == nil)
+        let encoder = try #require(AVAudioConverter(from: from, to: aac))
+        #expect(throws: (any Error).self) { try encoder.convert(to: output, from: input) }
     }
 
     @Test func aRateChangeThroughTheInputBlock() throws {
