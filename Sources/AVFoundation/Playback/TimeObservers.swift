@@ -121,9 +121,12 @@ final class TimeObservers: Sendable {
         }
     }
 
-    /// Arms `observer`'s timer for its next time (on the scheduler queue).
-    private func arm(_ observer: Observer) {
-        let (now, rate) = timebase.timeAndRate
+    /// Arms `observer`'s timer for its next time (on the scheduler queue) — after `fired`, the
+    /// time it was just called for, when the timebase is not quite there yet (its clock may run a
+    /// little behind the host deadline the timer was set for), so one time is never called twice.
+    private func arm(_ observer: Observer, after fired: CMTime? = nil) {
+        var (now, rate) = timebase.timeAndRate
+        if let fired { now = rate > 0 ? max(now, fired) : min(now, fired) }
         let old = observer.state.withLock { s -> (any DispatchSourceTimer)? in
             defer { s.timer = nil; s.target = nil }
             return s.timer
@@ -164,7 +167,7 @@ final class TimeObservers: Sendable {
             case .boundary: call(observer, at: target)
             }
         }
-        arm(observer)
+        arm(observer, after: reached ? target : nil)
     }
 
     /// Dispatches `observer`'s block unless a call of it is still running (or it was removed).

@@ -32,4 +32,36 @@ import TestSupport
         #expect(waitUntil { player.currentTime() > resumed + CMTime(value: 1, timescale: 10) })
         player.pause()
     }
+
+    /// A clock a little slower than the host (as the audio clock can be): timers set for host
+    /// deadlines find the item's time a fraction of a millisecond short of their target, and
+    /// each periodic and boundary time is still called exactly once.
+    @Test func observersFireOnceOnAClockSlowerThanTheHost() throws {
+        let item = AVPlayerItem(url: PlayerMedia.clip(seconds: 2.5))
+        let player = AVPlayer(playerItem: item)
+        #expect(waitUntil { item.status == .readyToPlay })
+        player.sourceClock = CMClock(name: "slow") {
+            let host = CMClockGetTime(CMClockGetHostTimeClock())
+            return CMTime(value: host.value - host.value / 2000, timescale: host.timescale)   // 0.05 % slow
+        }
+        let ended = NotificationRecorder(.AVPlayerItemDidPlayToEndTime, object: item)
+        let periodic = Mutex<[CMTime]>([]), crossed = Mutex<[Double]>([])
+        let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 4), queue: DispatchQueue(label: "periodic")) { time in
+            periodic.withLock { $0.append(time) }
+        }
+        let boundary = player.addBoundaryTimeObserver(forTimes: [0.5, 1.0, 1.5].map { NSValue(time: CMTime(seconds: $0, preferredTimescale: 600)) },
+                                                      queue: DispatchQueue(label: "boundary")) {
+            crossed.withLock { $0.append(player.currentTime().seconds) }
+        }
+        player.play()
+        #expect(ended.wait(timeout: 15))
+        usleep(100_000)
+        // The last call is the stop at the end (observers are called when the rate changes).
+        let times = periodic.withLock { $0 }.dropLast()
+        #expect(Set(times).count == times.count, "a time called twice: \(times.map(\.seconds))")
+        #expect(times.count >= 9)
+        #expect(crossed.withLock { $0 }.count == 3, "\(crossed.withLock { $0 })")
+        player.removeTimeObserver(token)
+        player.removeTimeObserver(boundary)
+    }
 }
