@@ -120,10 +120,10 @@ let package = Package(
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),
         .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "MediaEngine"], swiftSettings: strict),
         // AVFAudio: formats, buffers, audio files and times (re-exported by AVFoundation, as on Apple).
-        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MediaEngine"], swiftSettings: strict),
+        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MediaEngine", "CVolk", "CRubberBand"], swiftSettings: strict),
         .target(name: "AVFoundation",
                 dependencies: ["AVFAudio", "CoreMedia", "CoreVideo", "CoreGraphics", "QuartzCore", "CoreAudioTypes", "ImageIO", "UniformTypeIdentifiers",
-                               "VideoToolbox", "MediaEngine", "CVolk", "CRubberBand"],
+                               "VideoToolbox", "MediaEngine", "CVolk"],
                 swiftSettings: strict),
         .executableTarget(name: "avtool",
                           dependencies: ["AVFoundation", "MediaEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -1,6 +1,7 @@
 // Subtitle media for the tests: SubRip and WebVTT side-cars written here, and movies with text
 // tracks (mov_text in MP4, WebVTT in Matroska) made from them with the ffmpeg CLI.
 import Foundation
+import Glibc
 
 package enum SubtitleMedia {
     /// The cues every subtitle fixture holds: (start s, end s, plain text) — the second line of
@@ -56,6 +57,9 @@ package enum SubtitleMedia {
         let english = try srt(in: dir)
         let french = try srt(in: dir, french: true)
         let codec = container == "mp4" ? "mov_text" : "webvtt"
+        // Made under a name of its own and renamed when complete: tests running side by side
+        // never see a half-written file.
+        let partial = dir.appendingPathComponent("subtitled-\(UUID().uuidString).\(container)")
         let (status, _) = try TestTools.run("ffmpeg", [
             "-nostdin", "-y", "-loglevel", "error",
             "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=6",
@@ -65,9 +69,10 @@ package enum SubtitleMedia {
             "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p",
             "-c:a", "aac", "-b:a", "64k", "-c:s", codec,
             "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fra",
-            "-disposition:s:0", "default", "-shortest", url.path,
+            "-disposition:s:0", "default", "-shortest", partial.path,
         ])
         guard status == 0 else { throw CocoaError(.fileWriteUnknown) }
+        if rename(partial.path, url.path) != 0 { try? FileManager.default.removeItem(at: partial) }
         return url
     }
 }

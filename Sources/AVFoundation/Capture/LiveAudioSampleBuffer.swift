@@ -16,7 +16,7 @@ extension LiveAudioChunk {
         let channels = format.channelCount
         guard frameCount > 0, channels > 0, format.sampleRate > 0, samples.count >= frameCount * channels * 4,
               let description = LiveAudioFormatDescriptions.shared.description(of: format) else { return nil }
-        return LiveAudioFormatDescriptions.sampleBuffer(samples.prefix(frameCount * channels * 4), frameCount: frameCount,
+        return PCMSampleBuffers.sampleBuffer(samples.prefix(frameCount * channels * 4), frameCount: frameCount,
                                                         description: description, pts: pts)
     }
 
@@ -82,28 +82,6 @@ final class LiveAudioFormatDescriptions: @unchecked Sendable {
         return description
     }
 
-    /// A ready sample buffer of `frameCount` packets holding a copy of `bytes` (non-interleaved
-    /// channels one after another), presented at `pts`.
-    static func sampleBuffer(_ bytes: Data, frameCount: Int, description: CMAudioFormatDescription, pts: CMTime) -> CMSampleBuffer? {
-        let length = bytes.count
-        guard length > 0 else { return nil }
-        var block: CMBlockBuffer?
-        guard CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: nil, blockLength: length, blockAllocator: nil,
-                                                 customBlockSource: nil, offsetToData: 0, dataLength: length,
-                                                 flags: kCMBlockBufferAssureMemoryNowFlag, blockBufferOut: &block) == noErr,
-              let block else { return nil }
-        let copied = bytes.withUnsafeBytes { raw -> OSStatus in
-            guard let base = raw.baseAddress else { return -1 }
-            return CMBlockBufferReplaceDataBytes(with: base, blockBuffer: block, offsetIntoDestination: 0, dataLength: length)
-        }
-        guard copied == noErr else { return nil }
-        var sample: CMSampleBuffer?
-        guard CMAudioSampleBufferCreateReadyWithPacketDescriptions(allocator: nil, dataBuffer: block, formatDescription: description,
-                                                                   sampleCount: frameCount, presentationTimeStamp: pts,
-                                                                   packetDescriptions: nil, sampleBufferOut: &sample) == noErr
-        else { return nil }
-        return sample
-    }
 }
 
 /// Converts a sound source's chunks to one linear PCM format (an audio data output's
@@ -130,7 +108,7 @@ final class CaptureAudioConverter {
 
     /// A converter to `output`, whose sample buffers carry `layout` (AudioChannelLayout bytes).
     init?(output: AudioPCMFormat, layout: Data) {
-        guard output.problem == nil, let description = AudioReaderSource.makeFormatDescription(output, layout: layout) else { return nil }
+        guard output.problem == nil, let description = PCMSampleBuffers.formatDescription(output, layout: layout) else { return nil }
         self.output = output
         self.description = description
     }
@@ -176,6 +154,6 @@ final class CaptureAudioConverter {
         guard frames > 0 else { return nil }
         let pts = CMTime(value: anchor + CMTimeValue(resampler.consumedFrameCount), timescale: Int32(output.sampleRate))
         let bytes = resampler.read(frameCount: frames)
-        return LiveAudioFormatDescriptions.sampleBuffer(bytes, frameCount: frames, description: description, pts: pts)
+        return PCMSampleBuffers.sampleBuffer(bytes, frameCount: frames, description: description, pts: pts)
     }
 }

@@ -65,7 +65,7 @@ final class AudioReaderSource: ReaderSampleSource {
         let settings = try AudioOutputSettings.parse(audioSettings ?? [:]).get()
         let resolved = settings.resolve(for: tracks.map(\.stream), defaultFormat: audioSettings == nil)
         format = resolved.format
-        guard let description = AudioReaderSource.makeFormatDescription(format, layout: resolved.layoutData) else {
+        guard let description = PCMSampleBuffers.formatDescription(format, layout: resolved.layoutData) else {
             throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "Cannot describe \(format)."])
         }
         formatDescription = description
@@ -148,43 +148,13 @@ final class AudioReaderSource: ReaderSampleSource {
     // MARK: Sample buffers
 
     private func makeSampleBuffer(_ block: AudioPCMBlock) throws -> CMSampleBuffer {
-        var blockBuffer: CMBlockBuffer?
-        var status = CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: nil, blockLength: block.data.count, blockAllocator: nil,
-                                                        customBlockSource: nil, offsetToData: 0, dataLength: block.data.count,
-                                                        flags: kCMBlockBufferAssureMemoryNowFlag, blockBufferOut: &blockBuffer)
-        guard status == noErr, let blockBuffer else { throw AVError(.outOfMemory) }
-        status = block.data.withUnsafeBytes { raw in
-            CMBlockBufferReplaceDataBytes(with: raw.baseAddress!, blockBuffer: blockBuffer, offsetIntoDestination: 0, dataLength: raw.count)
-        }
-        guard status == noErr else { throw AVError(.unknown) }
-        var sampleBuffer: CMSampleBuffer?
-        status = CMAudioSampleBufferCreateReadyWithPacketDescriptions(
-            allocator: nil, dataBuffer: blockBuffer, formatDescription: formatDescription, sampleCount: block.frameCount,
-            presentationTimeStamp: CMTime(value: block.startIndex, timescale: Int32(format.sampleRate)),
-            packetDescriptions: nil, sampleBufferOut: &sampleBuffer)
-        guard status == noErr, let sampleBuffer else {
-            throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "Cannot make an audio sample buffer (\(status))."])
+        guard let sampleBuffer = PCMSampleBuffers.sampleBuffer(block.data, frameCount: block.frameCount, description: formatDescription,
+                                                               pts: CMTime(value: block.startIndex, timescale: Int32(format.sampleRate))) else {
+            throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "Cannot make an audio sample buffer."])
         }
         return sampleBuffer
     }
 
-    /// An audio format description for `format`, with `layout` (AudioChannelLayout bytes).
-    static func makeFormatDescription(_ format: AudioPCMFormat, layout: Data) -> CMAudioFormatDescription? {
-        var asbd = format.streamBasicDescription
-        var description: CMAudioFormatDescription?
-        let status = layout.withUnsafeBytes { raw -> OSStatus in
-            // The layout's bytes, copied into properly aligned memory.
-            let size = max(raw.count, MemoryLayout<AudioChannelLayout>.size)
-            let aligned = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<AudioChannelLayout>.alignment)
-            defer { aligned.deallocate() }
-            aligned.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-            aligned.copyMemory(from: raw.baseAddress!, byteCount: raw.count)
-            return CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: raw.count,
-                                                  layout: aligned.assumingMemoryBound(to: AudioChannelLayout.self),
-                                                  magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &description)
-        }
-        return status == noErr ? description : nil
-    }
 }
 
 // MARK: - Audio settings

@@ -10,7 +10,7 @@ import Foundation
 /// the edit): the stretcher is primed with its preferred start pad of silence and its start delay
 /// is dropped from the output, so output frame `k` lines up with input time `k / ratio`. Callers
 /// count frames: the stretcher's output length is only about `ratio` times the input's.
-final class AudioTimeStretcher: @unchecked Sendable {
+package final class AudioTimeStretcher: @unchecked Sendable {
     // @unchecked Sendable: owns a Rubber Band state (a C handle) that one thread at a time uses (its owner's lock).
     private let state: RubberBandState
     private let channels: Int
@@ -22,13 +22,13 @@ final class AudioTimeStretcher: @unchecked Sendable {
     private let silence: UnsafeMutablePointer<Float>
     private let outputPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     private let inputPointers: UnsafeMutablePointer<UnsafePointer<Float>?>
-    private(set) var isFinal = false
+    package private(set) var isFinal = false
 
     /// The Rubber Band options standing for an Apple time-pitch algorithm (nil: `.varispeed`,
     /// which is resampling, not stretching). Spectral, the offline default, gets the finer R3
     /// engine; TimeDomain the faster R2 engine; LowQualityZeroLatency the faster engine with
     /// short windows. All keep pitch; channels are stretched together so stereo stays coherent.
-    static func options(for algorithm: AVAudioTimePitchAlgorithm) -> Int32? {
+    package static func options(for algorithm: AVAudioTimePitchAlgorithm) -> Int32? {
         let common = Int32(RubberBandOptionProcessRealTime.rawValue | RubberBandOptionThreadingNever.rawValue
                            | RubberBandOptionChannelsTogether.rawValue)
         switch algorithm {
@@ -42,7 +42,7 @@ final class AudioTimeStretcher: @unchecked Sendable {
     /// A stretcher making `ratio` times as many frames of `channels`-channel PCM at `sampleRate`,
     /// fed blocks of at most `maxFrames` frames; `pitchScale` other than 1 also shifts the pitch
     /// (`1 / ratio` with it is varispeed: the sound as if played faster or slower).
-    init(options: Int32, sampleRate: Int, channels: Int, ratio: Double, maxFrames: Int, pitchScale: Double = 1) {
+    package init(options: Int32, sampleRate: Int, channels: Int, ratio: Double, maxFrames: Int, pitchScale: Double = 1) {
         self.channels = channels
         self.maxFrames = maxFrames
         state = rubberband_new(UInt32(sampleRate), UInt32(channels), options, ratio, pitchScale)
@@ -62,7 +62,7 @@ final class AudioTimeStretcher: @unchecked Sendable {
 
     /// Feeds `frameCount` frames of silence (not final): after the input's end, this pushes the
     /// last real frames through the stretcher's latency while the caller still needs frames.
-    func processSilence(frameCount: Int) {
+    package func processSilence(frameCount: Int) {
         var left = frameCount
         for c in 0..<channels { inputPointers[c] = UnsafePointer(silence) }
         while left > 0 {
@@ -81,7 +81,7 @@ final class AudioTimeStretcher: @unchecked Sendable {
     }
 
     /// Feeds `frameCount` planar frames (`data`: channel after channel); `final` after the last.
-    func process(_ data: Data, frameCount: Int, final: Bool) {
+    package func process(_ data: Data, frameCount: Int, final: Bool) {
         data.withUnsafeBytes { raw in
             let floats = raw.bindMemory(to: Float.self).baseAddress
             var done = 0
@@ -100,7 +100,7 @@ final class AudioTimeStretcher: @unchecked Sendable {
 
     /// Up to `maxFrames` stretched frames (planar), or nil when none are ready yet (or, after
     /// the final input, none are left).
-    func retrieve(maxFrames wanted: Int) -> (data: Data, frameCount: Int)? {
+    package func retrieve(maxFrames wanted: Int) -> (data: Data, frameCount: Int)? {
         while true {
             let available = Int(rubberband_available(state))
             guard available > 0 else { return nil }

@@ -16,5 +16,5 @@ public struct AVAudioTimePitchAlgorithm: RawRepresentable, Hashable, Sendable {
     public static let varispeed = AVAudioTimePitchAlgorithm(rawValue: "Varispeed")
 
     /// The algorithms Apple defines; setting any other value raises an exception on Apple.
-    static let known: Set<AVAudioTimePitchAlgorithm> = [.lowQualityZeroLatency, .timeDomain, .spectral, .varispeed]
+    package static let known: Set<AVAudioTimePitchAlgorithm> = [.lowQualityZeroLatency, .timeDomain, .spectral, .varispeed]
 }

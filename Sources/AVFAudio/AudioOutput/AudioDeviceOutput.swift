@@ -11,7 +11,7 @@ internal import MediaEngine
 /// `fill` is called on the output's own thread with a buffer to fill with Float32 interleaved
 /// frames (`channels` per frame); it returns the number of bytes written (the rest is silence)
 /// and must not block. What is written now is heard `latency` seconds later.
-protocol AudioDeviceOutput: AnyObject, Sendable {
+package protocol AudioDeviceOutput: AnyObject, Sendable {
     /// Seconds from a fill to the moment its first frame is heard.
     var latency: Double { get }
     /// Stops (true) or resumes (false) pulling; a paused output keeps what it holds.
@@ -24,23 +24,31 @@ protocol AudioDeviceOutput: AnyObject, Sendable {
     func close()
 }
 
-typealias AudioFill = @Sendable (UnsafeMutableRawBufferPointer) -> Int
+/// The sound output went away (the server died, the sink was removed): what happened, in words.
+/// AVFoundation's renderer reports it as `AVError.mediaServicesWereReset`.
+package struct AudioOutputLost: Error, CustomStringConvertible, Sendable {
+    package let reason: String
+    package init(reason: String) { self.reason = reason }
+    package var description: String { reason }
+}
+
+package typealias AudioFill = @Sendable (UnsafeMutableRawBufferPointer) -> Int
 
 /// How renderers open their output: the sound server when one answers, else a `ClockedNullOutput`.
 /// Tests and the player replace it through `AudioDeviceOutputs.factory`.
-enum AudioDeviceOutputs {
-    typealias Factory = @Sendable (_ sampleRate: Int, _ channels: Int, _ deviceUID: String?, _ fill: @escaping AudioFill,
+package enum AudioDeviceOutputs {
+    package typealias Factory = @Sendable (_ sampleRate: Int, _ channels: Int, _ deviceUID: String?, _ fill: @escaping AudioFill,
                                    _ failed: @escaping @Sendable (any Error) -> Void) -> (any AudioDeviceOutput)?
 
     private static let installed = Mutex<Factory?>(nil)
 
     /// The sound-server output maker (installed by the PulseAudio backend).
-    static var factory: Factory? {
+    package static var factory: Factory? {
         get { installed.withLock { $0 } }
         set { installed.withLock { $0 = newValue } }
     }
 
-    static func open(sampleRate: Int, channels: Int, deviceUID: String?, fill: @escaping AudioFill,
+    package static func open(sampleRate: Int, channels: Int, deviceUID: String?, fill: @escaping AudioFill,
                      failed: @escaping @Sendable (any Error) -> Void) -> any AudioDeviceOutput {
         if let factory {
             if let made = factory(sampleRate, channels, deviceUID, fill, failed) { return made }
@@ -53,26 +61,24 @@ enum AudioDeviceOutputs {
 
     /// The output devices a renderer's `audioOutputDeviceUniqueID` can name: the sound server's
     /// sinks (name = unique ID), the default first.
-    static func devices() -> [(uniqueID: String, name: String)] {
+    package static func devices() -> [(uniqueID: String, name: String)] {
         PulsePlayback.sinks().map { ($0.name, $0.description) }
     }
 }
 
 /// The sound server's playback stream (PulseAudio, or PipeWire's Pulse server).
-final class PulseDeviceOutput: AudioDeviceOutput {
+package final class PulseDeviceOutput: AudioDeviceOutput {
     private let stream: PulsePlayback
 
     /// nil when no server answers or `deviceUID` names no sink (the renderer then plays silently
     /// on the null output, keeping time).
-    init?(sampleRate: Int, channels: Int, deviceUID: String?, fill: @escaping AudioFill,
+    package init?(sampleRate: Int, channels: Int, deviceUID: String?, fill: @escaping AudioFill,
           failed: @escaping @Sendable (any Error) -> Void) {
         let sink = deviceUID.map { $0.hasPrefix("pulse:") ? String($0.dropFirst(6)) : $0 }
         do {
             stream = try PulsePlayback(sinkName: sink, sampleRate: sampleRate, channels: channels,
                                        fill: { buffer, _ in fill(buffer) },
-                                       failed: { text in
-                                           failed(AVError(.mediaServicesWereReset, userInfo: [NSLocalizedFailureReasonErrorKey: text]))
-                                       })
+                                       failed: { text in failed(AudioOutputLost(reason: text)) })
         } catch {
             return nil
         }
@@ -80,19 +86,19 @@ final class PulseDeviceOutput: AudioDeviceOutput {
 
     /// The measured latency; before the server reported one (a new stream, nothing played
     /// yet), the buffering asked for — what a start must wait for before its first sound.
-    var latency: Double {
+    package var latency: Double {
         let measured = stream.latency
         return measured > 0 ? measured : PulsePlayback.defaultTargetLatency
     }
-    func setPaused(_ paused: Bool) { stream.setPaused(paused) }
-    func flush() { stream.flush() }
-    func setVolume(_ volume: Float) { stream.setVolume(volume) }
-    func setMuted(_ muted: Bool) { stream.setMuted(muted) }
-    func close() { stream.close() }
+    package func setPaused(_ paused: Bool) { stream.setPaused(paused) }
+    package func flush() { stream.flush() }
+    package func setVolume(_ volume: Float) { stream.setVolume(volume) }
+    package func setMuted(_ muted: Bool) { stream.setMuted(muted) }
+    package func close() { stream.close() }
 }
 
 /// An output with no device: pulls 10 ms of frames every 10 ms of host time and drops them.
-final class ClockedNullOutput: AudioDeviceOutput {
+package final class ClockedNullOutput: AudioDeviceOutput {
     private struct State {
         var paused = true
         var closed = false
@@ -107,7 +113,7 @@ final class ClockedNullOutput: AudioDeviceOutput {
     private let timer: Mutex<(any DispatchSourceTimer)?>
     private let scratch: Mutex<[UInt8]>
 
-    init(sampleRate: Int, channels: Int, fill: @escaping AudioFill) {
+    package init(sampleRate: Int, channels: Int, fill: @escaping AudioFill) {
         self.sampleRate = max(sampleRate, 1)
         bytesPerFrame = 4 * max(channels, 1)
         self.fill = fill
@@ -122,7 +128,7 @@ final class ClockedNullOutput: AudioDeviceOutput {
 
     deinit { timer.withLock { $0?.cancel() } }
 
-    var latency: Double { 0.02 }
+    package var latency: Double { 0.02 }
 
     private func tick() {
         let now = DispatchTime.now().uptimeNanoseconds
@@ -141,18 +147,18 @@ final class ClockedNullOutput: AudioDeviceOutput {
         }
     }
 
-    func setPaused(_ paused: Bool) {
+    package func setPaused(_ paused: Bool) {
         state.withLock { s in
             if s.paused && !paused { s.pulledUntil = DispatchTime.now().uptimeNanoseconds }
             s.paused = paused
         }
     }
 
-    func flush() {}
-    func setVolume(_ volume: Float) {}
-    func setMuted(_ muted: Bool) {}
+    package func flush() {}
+    package func setVolume(_ volume: Float) {}
+    package func setMuted(_ muted: Bool) {}
 
-    func close() {
+    package func close() {
         state.withLock { $0.closed = true }
         timer.withLock { t in
             t?.cancel()
