@@ -3,6 +3,7 @@
 import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 enum ExportFixtures {
     /// 4 s of 320×240 H.264 (B-frames, a keyframe every 25 frames at 25 fps) with 48 kHz AAC.
@@ -361,10 +362,14 @@ enum ExportFixtures {
         let forAudio = AVAssetExportSession.exportPresets(compatibleWith: audio)
         #expect(forAudio.contains(AVAssetExportPresetAppleM4A))
         #expect(forAudio.contains(AVAssetExportPresetPassthrough))
-        #expect(!forAudio.contains(AVAssetExportPreset1280x720))
+        // The quality and size presets take an audio-only asset too (they write an audio-only file), as Apple's do.
+        for name in [AVAssetExportPresetLowQuality, AVAssetExportPresetMediumQuality, AVAssetExportPresetHighestQuality, AVAssetExportPreset1280x720] {
+            #expect(forAudio.contains(name), "\(name)")
+        }
+        #expect(!forAudio.contains(AVAssetExportPresetAppleProRes422LPCM))
         #expect(AVAssetExportSession.exportPresets(compatibleWith: video).contains(AVAssetExportPreset1280x720))
         #expect(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPreset1280x720, with: video, outputFileType: .mp4))
-        #expect(!(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPreset1280x720, with: audio, outputFileType: nil)))
+        #expect(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPreset1280x720, with: audio, outputFileType: .mp4))
         #expect(!(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPresetAppleM4A, with: video, outputFileType: .mov)))
         let answer = await withCheckedContinuation { continuation in
             AVAssetExportSession.determineCompatibility(ofExportPreset: AVAssetExportPresetAppleM4A, with: audio, outputFileType: .m4a) {
@@ -382,6 +387,26 @@ enum ExportFixtures {
         #expect(passthrough.canPerformMultiplePassesOverSourceMediaData == false)
         #expect(passthrough.customVideoCompositor == nil)
         #expect(passthrough.status == .unknown)
+    }
+
+    /// A quality preset on an audio-only asset writes an audio-only movie (Apple's behaviour; it
+    /// used to fail with −11871).
+    @Test(arguments: [AVAssetExportPresetLowQuality, AVAssetExportPresetMediumQuality, AVAssetExportPresetHighestQuality])
+    func qualityPresetsExportAudioOnlyAssets(preset: String) async throws {
+        let audio = AVURLAsset(url: try #require(ExportFixtures.audioOnly))
+        let session = try #require(AVAssetExportSession(asset: audio, presetName: preset))
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("audio-only-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try await session.export(to: out, as: .mp4)
+        #expect(session.status == .completed, "\(String(describing: session.error))")
+        let probe = try TestTools.runText("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name:format=duration",
+                                                      "-of", "csv=p=0", out.path]).output
+        let lines = probe.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("audio") }.count == 1 && !lines.contains { $0.contains("video") }, "\(probe)")
+        #expect(lines.contains { $0.hasPrefix("aac") }, "\(probe)")
+        let sourceDuration = try await audio.load(.duration).seconds
+        let written = lines.compactMap(Double.init).first ?? 0
+        #expect(abs(written - sourceDuration) < 0.05, "\(written) s written for \(sourceDuration) s")
     }
 
     @Test func estimatedOutputFileLengthIsPlausible() async throws {

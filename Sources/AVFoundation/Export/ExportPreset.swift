@@ -60,7 +60,8 @@ struct ExportPreset: Sendable {
     let video: Video
     let audio: Audio
     let fileTypes: [AVFileType]
-    /// Whether a source with no video track can use it.
+    /// Whether a source with no video track can use it (then an audio-only file is written, as
+    /// Apple's quality and size presets do).
     let acceptsAudioOnly: Bool
 
     static let movieTypes: [AVFileType] = [.mov, .mp4, .m4v]
@@ -71,14 +72,14 @@ struct ExportPreset: Sendable {
         ExportPreset(name: name,
                      video: .encode(codec: .h264, box: box.map { (width: $0.0, height: $0.1) }, bitRate: bitRate, quality: quality,
                                     profile: profile, speed: speed),
-                     audio: .aac(bitRate: audio, channels: 2), fileTypes: movieTypes, acceptsAudioOnly: false)
+                     audio: .aac(bitRate: audio, channels: 2), fileTypes: movieTypes, acceptsAudioOnly: true)
     }
 
     private static func hevc(_ name: String, _ box: (Int, Int)?, _ bitRate: Int?, quality: Double? = nil) -> ExportPreset {
         ExportPreset(name: name,
                      video: .encode(codec: .hevc, box: box.map { (width: $0.0, height: $0.1) }, bitRate: bitRate, quality: quality,
                                     profile: nil, speed: "fast"),
-                     audio: .aac(bitRate: 160_000, channels: 2), fileTypes: movieTypes, acceptsAudioOnly: false)
+                     audio: .aac(bitRate: 160_000, channels: 2), fileTypes: movieTypes, acceptsAudioOnly: true)
     }
 
     /// Every preset, in the order `allExportPresets()` lists them.
