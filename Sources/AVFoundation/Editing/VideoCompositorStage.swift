@@ -330,9 +330,19 @@ private final class ComposedFrames {
         }
         slot.sources = frames.compactMap { CMSampleBufferGetImageBuffer($0.sample) }
         if instruction.passthroughTrackID != kCMPersistentTrackID_Invalid {
+            // The frame is the output only when it already is the render size; one of another
+            // size is composited — drawn at its own size, top-left, over the background — as
+            // Apple draws it (and as the same clip looks in a transition next to it).
             let image = frames.first.flatMap { CMSampleBufferGetImageBuffer($0.sample) }
-            slot.outcome = .frame(try image ?? blackFrame())
-            return
+            let size = session.renderContext.size
+            guard let image else {
+                slot.outcome = .frame(try blackFrame())
+                return
+            }
+            if CVPixelBufferGetWidth(image) == Int(size.width), CVPixelBufferGetHeight(image) == Int(size.height) {
+                slot.outcome = .frame(image)
+                return
+            }
         }
         let condition = self.condition
         let request = AVAsynchronousVideoCompositionRequest(
