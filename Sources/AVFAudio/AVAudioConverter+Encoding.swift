@@ -21,15 +21,7 @@ final class ConverterEncoding {
 
     /// The engine codec for a compressed output format (nil: not one the pipeline encodes).
     static func codec(for format: AVAudioFormat) -> EncoderAudio.Codec? {
-        switch format.streamDescription.pointee.mFormatID {
-        case kAudioFormatMPEG4AAC: return .aac
-        case kAudioFormatAppleLossless: return .appleLossless
-        case kAudioFormatFLAC: return .flac
-        case kAudioFormatOpus: return .opus
-        case kAudioFormatULaw: return .muLaw
-        case kAudioFormatALaw: return .aLaw
-        default: return nil
-        }
+        WriterAudioSettings.compressedCodec(for: format.streamDescription.pointee.mFormatID)
     }
 }
 

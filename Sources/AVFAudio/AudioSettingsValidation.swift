@@ -115,8 +115,12 @@ package struct WriterAudioSettings {
 
     /// The engine codec for the format ID; nil for formats this build cannot encode.
     package var codec: EncoderAudio.Codec? {
+        formatID == kAudioFormatLinearPCM ? pcm.map { .linearPCM($0) } : Self.compressedCodec(for: formatID)
+    }
+
+    /// The engine's encoder for a compressed format ID (nil: linear PCM, or one it lacks).
+    package static func compressedCodec(for formatID: AudioFormatID) -> EncoderAudio.Codec? {
         switch formatID {
-        case kAudioFormatLinearPCM: return pcm.map { .linearPCM($0) }
         case kAudioFormatMPEG4AAC: return .aac
         case kAudioFormatAppleLossless: return .appleLossless
         case kAudioFormatFLAC: return .flac
