@@ -11,14 +11,17 @@ import TestSupport
 
     /// A 2 s red 320×240 clip in a composition, and a 640×480 video composition whose one
     /// instruction shows it untouched (a passthrough instruction).
-    static func smallRedComposition() async throws -> (AVMutableComposition, AVMutableVideoComposition, CMPersistentTrackID) {
+    /// The clip, made once (a static let: tests running side by side never see it half-written).
+    static let smallRed: URL = {
         let url = M.dir.appendingPathComponent("red-320x240.mp4")
-        if !FileManager.default.fileExists(atPath: url.path) {
-            _ = M.ffmpeg(["-y", "-f", "lavfi", "-i", "color=c=0xFF0000:s=320x240:r=30:d=2",
-                          "-vf", "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p", "-colorspace", "bt709",
-                          "-color_primaries", "bt709", "-color_trc", "bt709", "-c:v", "libx264", "-preset", "ultrafast", url.path])
-        }
-        let source = try await M.videoTrack(url)
+        _ = M.ffmpeg(["-y", "-f", "lavfi", "-i", "color=c=0xFF0000:s=320x240:r=30:d=2",
+                      "-vf", "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p", "-colorspace", "bt709",
+                      "-color_primaries", "bt709", "-color_trc", "bt709", "-c:v", "libx264", "-preset", "ultrafast", url.path])
+        return url
+    }()
+
+    static func smallRedComposition() async throws -> (AVMutableComposition, AVMutableVideoComposition, CMPersistentTrackID) {
+        let source = try await M.videoTrack(Self.smallRed)
         let composition = AVMutableComposition()
         let track = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
         try track.insertTimeRange(CMTimeRange(start: .zero, duration: CMTime(value: 2, timescale: 1)), of: source, at: .zero)
