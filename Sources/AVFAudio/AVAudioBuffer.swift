@@ -4,9 +4,8 @@ import CoreAudioTypes
 import Foundation
 
 /// Audio data in a format, in an `AudioBufferList`.
-open class AVAudioBuffer: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: owns the buffer list and sample memory (freed in deinit); not
-    // thread-safe, as Apple's buffers are not.
+/// Not Sendable, as Apple's is not: its sizes change in place; one thread at a time.
+open class AVAudioBuffer: NSObject {
     /// The format of the audio.
     public let format: AVAudioFormat
     let list: UnsafeMutableAudioBufferListPointer
@@ -38,8 +37,7 @@ open class AVAudioBuffer: NSObject, @unchecked Sendable {
 }
 
 /// Linear PCM audio: `frameCapacity` frames of room, `frameLength` of them valid.
-open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
-    // @unchecked Sendable: owns its channel pointer table (freed in deinit); one thread at a time.
+open class AVAudioPCMBuffer: AVAudioBuffer {
     /// How many frames the buffer holds at most.
     public let frameCapacity: AVAudioFrameCount
     private var length: AVAudioFrameCount = 0
@@ -94,8 +92,7 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
 }
 
 /// Compressed audio: packets and their descriptions.
-open class AVAudioCompressedBuffer: AVAudioBuffer, @unchecked Sendable {
-    // @unchecked Sendable: owns its packet descriptions (freed in deinit); one thread at a time.
+open class AVAudioCompressedBuffer: AVAudioBuffer {
     /// How many packets the buffer holds at most.
     public let packetCapacity: AVAudioPacketCount
     /// The largest packet the buffer holds, in bytes.

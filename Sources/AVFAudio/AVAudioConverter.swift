@@ -33,8 +33,7 @@ public typealias AVAudioConverterInputBlock = (AVAudioPacketCount, UnsafeMutable
 /// Converts PCM audio between formats — sample rate, channel count (mixed down or up as
 /// libswresample's matrix does), sample type and interleaving — or encodes it (same rate and
 /// channels) to AAC, Apple Lossless, FLAC, Opus, µ-law or A-law packets. Not thread-safe (one owner at a time, as Apple's).
-open class AVAudioConverter: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: owns the resampler (a C handle); used by one thread at a time.
+open class AVAudioConverter: NSObject {
     /// The format converted from.
     public let inputFormat: AVAudioFormat
     /// The format converted to.

@@ -31,9 +31,7 @@ let kAudioFileInvalidFileError: OSStatus = 0x6474_613F
 /// float32) at the file's rate and channel count unless another common format is asked for.
 /// `length` is the file's frame count, `framePosition` where the next read starts (set it to
 /// seek). A read at the end leaves the buffer empty (`frameLength` 0).
-open class AVAudioFile: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: like Apple's, one thread at a time; the reader is used only by the
-    // caller's calls.
+open class AVAudioFile: NSObject {
     /// The file's location.
     public let url: URL
     /// The file's own format.

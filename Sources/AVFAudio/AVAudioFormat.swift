@@ -3,6 +3,7 @@
 import CoreAudioTypes
 import CoreMedia
 import Foundation
+import Synchronization
 
 /// The PCM sample formats AV Foundation's audio classes work in.
 public enum AVAudioCommonFormat: UInt, Sendable {
@@ -20,12 +21,16 @@ public enum AVAudioCommonFormat: UInt, Sendable {
 
 /// An audio format. The standard format is deinterleaved native-endian 32-bit float.
 open class AVAudioFormat: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: owns the stream description's memory (`asbd`), immutable after init but for `magicCookie`, set before sharing.
+    // @unchecked Sendable: owns the stream description's memory (`asbd`, immutable after init); the cookie is in a Mutex.
     private let asbd: UnsafeMutablePointer<AudioStreamBasicDescription>
     /// The channel layout (nil for mono and stereo formats made without one).
     public let channelLayout: AVAudioChannelLayout?
     /// The codec's magic cookie for compressed formats (nil when there is none).
-    open var magicCookie: Data?
+    open var magicCookie: Data? {
+        get { cookie.withLock { $0 } }
+        set { cookie.withLock { $0 = newValue } }
+    }
+    private let cookie = Mutex<Data?>(nil)
 
     // MARK: Initializers
 
