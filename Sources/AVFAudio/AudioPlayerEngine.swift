@@ -37,6 +37,8 @@ final class AudioPlayerEngine: @unchecked Sendable {
         var fedEnd: Int64 = 0
         /// The timeline frame where the sound ends (known once the last loop is fed).
         var endFrame: Int64?
+        /// The file frame after the last one fed, and the file's length as decoded to its end.
+        var fileEnd: Int64 = 0
         var decodedLength: Int64?
         var deviceUID: String?
     }
@@ -268,7 +270,7 @@ final class AudioPlayerEngine: @unchecked Sendable {
                     state.withLock { s in
                         if s.generation == generation {
                             s.fedEnd = pts + Int64(block.frameCount)
-                            s.decodedLength = max(s.decodedLength ?? 0, block.startIndex + Int64(block.frameCount))
+                            s.fileEnd = block.startIndex + Int64(block.frameCount)
                         }
                     }
                     continue
@@ -276,6 +278,8 @@ final class AudioPlayerEngine: @unchecked Sendable {
                 // The end of the file: loop, or the sound ends where it was fed to.
                 let ended = state.withLock { s -> Bool in
                     guard s.generation == generation else { return false }
+                    // Read to its end: the length a loop really has (a header may say otherwise).
+                    if s.fileEnd > 0 { s.decodedLength = s.fileEnd }
                     if s.numberOfLoops < 0 || s.loopIndex < s.numberOfLoops {
                         s.loopIndex += 1
                         s.loopBase = s.fedEnd
