@@ -109,10 +109,11 @@ private final class AudioPlayback {
                     + "\(Int(player.format.sampleRate)) Hz\(loops)")
             }
         }
-        // Together: every player starts on the same device time, so on the same sample.
-        let start = (players.first?.deviceCurrentTime ?? 0) + 0.2
+        // Together: every player starts on the same device time, so on the same sample (a lead
+        // long enough to start them all); one player starts at once.
+        let start = (players.first?.deviceCurrentTime ?? 0) + 0.05
         for player in players {
-            player.play(atTime: start)
+            if players.count == 1 { player.play() } else { player.play(atTime: start) }
             if options.fadeIn > 0 { player.setVolume(options.volume, fadeDuration: options.fadeIn) }
         }
         var lastMeter = Date.distantPast
