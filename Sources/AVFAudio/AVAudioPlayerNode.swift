@@ -169,12 +169,17 @@ final class PlayerRenderer: NodeRenderer, @unchecked Sendable {
 }
 
 extension AudioStreamReader {
-    /// A reader of `url`'s first audio stream that can be decoded, converting to `output`.
-    static func firstAudioStream(of url: URL, output: AudioPCMFormat) throws(MediaError) -> AudioStreamReader {
+    /// The first audio stream of `url` that can be decoded (what AVFAudio's files and players play).
+    static func firstAudioStream(of url: URL) throws(MediaError) -> StreamInfo {
         let demuxer = try Demuxer(url: url)
         guard let stream = demuxer.streams.first(where: { $0.kind == .audio && $0.hasDecoder && $0.sampleRate > 0 && $0.channelCount > 0 })
         else { throw MediaError.invalidArgument(message: "\(url.path): no audio stream this system can decode") }
-        return try AudioStreamReader(url: url, streamIndex: stream.index, output: output)
+        return stream
+    }
+
+    /// A reader of `url`'s first audio stream that can be decoded, converting to `output`.
+    static func firstAudioStream(of url: URL, output: AudioPCMFormat) throws(MediaError) -> AudioStreamReader {
+        try AudioStreamReader(url: url, streamIndex: firstAudioStream(of: url).index, output: output)
     }
 }
 
