@@ -47,6 +47,8 @@ open class AVAudioConverter: NSObject {
     private let output: AudioPCMFormat?
     /// The encoder's state when the output format is compressed.
     private let encoding: ConverterEncoding?
+    /// The decoder when the input format is compressed.
+    private let decoding: AudioPacketDecoder?
     private var resampler: AudioResampler?
     private var ended = false
     private var cookie: Data?
@@ -54,6 +56,20 @@ open class AVAudioConverter: NSObject {
     /// A converter from `fromFormat` (PCM) to `toFormat`: PCM, or a compressed format the
     /// pipeline encodes (AAC, Apple Lossless, FLAC, Opus, µ-law, A-law); nil otherwise.
     public init?(from fromFormat: AVAudioFormat, to toFormat: AVAudioFormat) {
+        if fromFormat.enginePCMFormat == nil, let output = toFormat.enginePCMFormat {
+            // Decoding: compressed packets (with the format's magic cookie) to PCM, at any rate
+            // and channel count the output asks for.
+            guard let decoder = try? AudioPacketDecoder(formatDescription: fromFormat.formatDescription, output: output) else { return nil }
+            decoding = decoder
+            self.output = output
+            encoding = nil
+            inputFormat = fromFormat
+            outputFormat = toFormat
+            input = output
+            super.init()
+            return
+        }
+        decoding = nil
         guard let input = fromFormat.enginePCMFormat else { return nil }
         if let output = toFormat.enginePCMFormat {
             self.output = output
@@ -75,6 +91,7 @@ open class AVAudioConverter: NSObject {
     /// Drops what the converter holds (between streams, or after a seek).
     open func reset() {
         resampler?.reset()
+        decoding?.reset()
         ended = false
         encoding?.encoder = nil
         encoding?.pending = []
@@ -166,6 +183,13 @@ open class AVAudioConverter: NSObject {
         guard let output = outputBuffer as? AVAudioPCMBuffer, output.format.isEqual(outputFormat) else {
             return fail(AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The output buffer is not a PCM buffer in the output format.", url: nil))
         }
+        if let decoding {
+            do {
+                return try decode(into: output, decoder: decoding, inputBlock: inputBlock)
+            } catch {
+                return fail(error as NSError)
+            }
+        }
         let resampler: AudioResampler
         do { resampler = try makeResampler() } catch { return fail(error as NSError) }
         let capacity = Int(output.frameCapacity)
@@ -198,6 +222,66 @@ open class AVAudioConverter: NSObject {
                 ended = true
                 do throws(MediaError) { try resampler.finish() } catch {
                     return fail(AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The conversion failed: \(error)", url: nil))
+                }
+            }
+        }
+        if output.frameLength > 0 { return .haveData }
+        return ended ? .endOfStream : .inputRanDry
+    }
+
+    /// Decoding: fills `output` from the packets of the compressed buffers the block supplies.
+    private func decode(into output: AVAudioPCMBuffer, decoder: AudioPacketDecoder,
+                        inputBlock: AVAudioConverterInputBlock) throws -> AVAudioConverterOutputStatus {
+        let capacity = Int(output.frameCapacity)
+        output.frameLength = 0
+        let framesPerPacket = max(1, Int(inputFormat.streamDescription.pointee.mFramesPerPacket))
+        while Int(output.frameLength) < capacity {
+            if decoder.bufferedFrameCount > 0 {
+                let offset = Int(output.frameLength)
+                let (data, n) = decoder.read(frameCount: capacity - offset)
+                data.withUnsafeBytes { output.copyEngineBytes($0, total: n, from: 0, frames: n, at: offset) }
+                output.frameLength = AVAudioFrameCount(offset + n)
+                continue
+            }
+            if ended { break }
+            let wanted = capacity - Int(output.frameLength)
+            let packets = AVAudioPacketCount(max(1, Int((Double(wanted) * inputFormat.sampleRate / outputFormat.sampleRate
+                                                         / Double(framesPerPacket)).rounded(.up))))
+            var status = AVAudioConverterInputStatus.noDataNow
+            let supplied = inputBlock(packets, &status)
+            switch status {
+            case .haveData:
+                guard let buffer = supplied as? AVAudioCompressedBuffer else {
+                    throw AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The input block returned a buffer that is not compressed.", url: nil)
+                }
+                let bytes = UnsafeRawBufferPointer(start: buffer.data, count: Int(buffer.byteLength))
+                do throws(MediaError) {
+                    if let descriptions = buffer.packetDescriptions {
+                        for i in 0..<Int(buffer.packetCount) {
+                            let d = descriptions[i]
+                            let start = Int(d.mStartOffset), size = Int(d.mDataByteSize)
+                            guard start >= 0, size >= 0, start + size <= bytes.count else { continue }
+                            try decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + size)]),
+                                               frames: d.mVariableFramesInPacket > 0 ? Int(d.mVariableFramesInPacket) : framesPerPacket)
+                        }
+                    } else {
+                        // Packets of one size (µ-law, A-law, IMA4): one after another.
+                        let size = max(1, Int(inputFormat.streamDescription.pointee.mBytesPerPacket))
+                        var start = 0
+                        while start + size <= bytes.count {
+                            try decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + size)]), frames: framesPerPacket)
+                            start += size
+                        }
+                    }
+                } catch {
+                    throw AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The packets could not be decoded: \(error)", url: nil)
+                }
+            case .noDataNow:
+                return output.frameLength > 0 ? .haveData : .inputRanDry
+            case .endOfStream:
+                ended = true
+                do throws(MediaError) { try decoder.finish() } catch {
+                    throw AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The last packets could not be decoded: \(error)", url: nil)
                 }
             }
         }
