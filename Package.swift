@@ -31,9 +31,11 @@ let package = Package(
         // C: FFmpeg 5.1 through pkg-config. Only MediaEngine imports it.
         .systemLibrary(
             name: "CFFmpeg",
+            // libavfilter: its headers only (same include directory; libavfilter-dev), not linked —
+            // the EQ node loads the library on first use (see shim.h).
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
-                              "libswresample-dev"])]
+                              "libswresample-dev", "libavfilter-dev"])]
         ),
         // C: pixman (the compositing library under Cairo's image surfaces) through pkg-config.
         // CoreGraphics (the bitmap CGContext draws through it) and MediaEngine (the frame compositor)

@@ -32,7 +32,7 @@ fi
 #    Liberation: metric twins of Helvetica/Arial/Times), Arabic (Noto) and Japanese (Noto CJK).
 APT_PACKAGES=(
     pkg-config
-    libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+    libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
     libpixman-1-dev
     libcairo2-dev libpango1.0-dev
     fonts-dejavu-core fonts-liberation2 fonts-noto-core fonts-noto-cjk

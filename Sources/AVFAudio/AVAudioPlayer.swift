@@ -109,7 +109,7 @@ open class AVAudioPlayer: NSObject {
 
     /// The engine's events reach the delegate on the main queue.
     private func connectEvents() {
-        nonisolated(unsafe) weak var player = self
+        nonisolated(unsafe) weak let player = self
         engine.setEventHandler { event in
             DispatchQueue.main.async {
                 guard let player else { return }

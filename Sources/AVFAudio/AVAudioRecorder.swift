@@ -59,7 +59,7 @@ open class AVAudioRecorder: NSObject {
     }
 
     private func connectEvents() {
-        nonisolated(unsafe) weak var recorder = self
+        nonisolated(unsafe) weak let recorder = self
         engine.setEventHandler { event in
             DispatchQueue.main.async {
                 guard let recorder else { return }

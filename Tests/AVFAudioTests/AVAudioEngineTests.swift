@@ -146,6 +146,65 @@ import TestSupport
         #expect(abs(n - 176) <= 4, "\(n) crossings in 0.2 s")
     }
 
+    /// A second of a `frequency` Hz sine at amplitude 0.5, stereo 44.1 kHz.
+    private func sine(_ frequency: Double) -> AVAudioPCMBuffer {
+        let buffer = AVAudioPCMBuffer(pcmFormat: Self.stereo, frameCapacity: 44_100)!
+        buffer.frameLength = 44_100
+        for c in 0..<2 {
+            for i in 0..<44_100 { buffer.floatChannelData![c][i] = Float(0.5 * sin(2 * Double.pi * frequency * Double(i) / 44_100)) }
+        }
+        return buffer
+    }
+
+    /// The RMS level (dB) of `frequency` Hz through an EQ that `configure` sets up, after 0.2 s.
+    private func levelThroughEQ(_ frequency: Double, _ configure: (AVAudioUnitEQ) -> Void) throws -> Double {
+        let player = AVAudioPlayerNode(), eq = AVAudioUnitEQ(numberOfBands: 2)
+        configure(eq)
+        let engine = try offlineEngine { engine in
+            engine.attach(player)
+            engine.attach(eq)
+            engine.connect(player, to: eq, format: Self.stereo)
+            engine.connect(eq, to: engine.mainMixerNode, format: Self.stereo)
+        }
+        player.scheduleBuffer(sine(frequency))
+        player.play()
+        let (left, _) = try render(engine, frames: 44_100)
+        let tail = left[8820..<44_100]
+        let rms = (tail.reduce(0.0) { $0 + Double($1 * $1) } / Double(tail.count)).squareRoot()
+        return 20 * log10(max(rms, 1e-9))
+    }
+
+    @Test func anEQsBandsFilterAsTheirTypesSay() throws {
+        let plain = 20 * log10(0.5 / 2.0.squareRoot())
+        // Bands start bypassed: the sound passes unchanged.
+        let untouched = try levelThroughEQ(1000) { eq in
+            #expect(eq.bands.count == 2 && eq.bands.allSatisfy { $0.bypass && $0.gain == 0 })
+        }
+        #expect(abs(untouched - plain) < 0.01)
+        // A low-pass at 1 kHz: 5 kHz falls by more than 20 dB, 200 Hz passes.
+        func lowPass(_ eq: AVAudioUnitEQ) {
+            eq.bands[0].filterType = .lowPass
+            eq.bands[0].frequency = 1000
+            eq.bands[0].bypass = false
+        }
+        #expect(try levelThroughEQ(5000, lowPass) < plain - 20)
+        #expect(abs(try levelThroughEQ(200, lowPass) - plain) < 0.5)
+        // A parametric band +12 dB at 1 kHz, one octave wide: 1 kHz up by 12 dB, 8 kHz hardly.
+        func boost(_ eq: AVAudioUnitEQ) {
+            eq.bands[1].filterType = .parametric
+            eq.bands[1].frequency = 1000
+            eq.bands[1].bandwidth = 1
+            eq.bands[1].gain = 12
+            eq.bands[1].bypass = false
+        }
+        let boosted = try levelThroughEQ(1000, boost)
+        #expect(abs(boosted - plain - 12) < 0.5, "\(boosted - plain) dB")
+        #expect(abs(try levelThroughEQ(8000, boost) - plain) < 1)
+        // The global gain, and the whole unit bypassed.
+        #expect(abs(try levelThroughEQ(1000) { $0.globalGain = -6 } - plain + 6) < 0.1)
+        #expect(abs(try levelThroughEQ(1000) { eq in boost(eq); eq.bypass = true } - plain) < 0.01)
+    }
+
     @Test func tapsSeeEveryFrameInOrder() throws {
         let player = AVAudioPlayerNode()
         let engine = try offlineEngine { engine in
