@@ -1,0 +1,377 @@
+// SpeechSession: a synthesizer's queue of utterances and the thread that speaks them through the
+// audio render core, telling the delegate what happens when it is heard.
+import CoreMedia
+import Dispatch
+import Foundation
+import Synchronization
+internal import CVolk
+internal import MediaEngine
+
+/// The engine behind one AVSpeechSynthesizer. Thread-safe.
+///
+/// One worker thread, started when there is something to speak and ending when the queue is
+/// empty, takes utterances in order: it synthesizes the whole utterance (espeak-ng is far faster
+/// than real time), queues its sound on an `AudioRenderCore` as sample buffers stamped on the
+/// session's timebase (host clock), and then waits for the timebase to reach each event — start,
+/// every word, the end — and posts it to the delegate on the main queue. Pausing stops the
+/// timebase (the output holds what it has), continuing restarts it, and stopping flushes the core.
+/// Word boundaries are the times of the words' first samples.
+final class SpeechSession: Sendable {
+    /// An utterance, to hand back to the delegate.
+    struct UtteranceReference: Sendable {
+        // The utterance is never read or changed here (its parameters were copied when it was
+        // enqueued): it is only given back to the delegate on the main queue, as Apple gives it.
+        nonisolated(unsafe) let object: AVSpeechUtterance
+        let id: ObjectIdentifier
+        init(_ object: AVSpeechUtterance) {
+            self.object = object
+            id = ObjectIdentifier(object)
+        }
+    }
+
+    enum Event: Sendable {
+        case start, finish, pause, resume, cancel
+        case range(location: Int, length: Int)
+    }
+
+    private struct Job: Sendable {
+        let speech: SpeechJob
+        let utterance: UtteranceReference
+    }
+
+    private enum BoundaryAction: Sendable { case pause, stop }
+
+    private struct Current: Sendable {
+        let job: Job
+        /// Times of the word starts and of the end of the speech, once scheduled.
+        var wordTimes: [CMTime] = []
+        var speechEnd: CMTime?
+        var cancelled = false
+        var finished = false
+    }
+
+    private struct State: Sendable {
+        var queue: [Job] = []
+        var current: Current?
+        var paused = false
+        var boundary: (action: BoundaryAction, time: CMTime)?
+        var workerRunning = false
+        var closed = false
+        var core: AudioRenderCore?
+        /// The next utterance starts no earlier than this (the last one's end plus its post delay).
+        var nextStart = CMTime.zero
+    }
+
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    let timebase: CMTimebase
+
+    /// The synthesizer the delegate hears about: set once, right after the synthesizer's init and
+    /// before any utterance, and only read afterwards (on the main queue).
+    nonisolated(unsafe) weak var owner: AVSpeechSynthesizer?
+
+    init() {
+        var made: CMTimebase?
+        _ = CMTimebaseCreateWithSourceClock(allocator: nil, sourceClock: CMClockGetHostTimeClock(), timebaseOut: &made)
+        timebase = made!
+    }
+
+    var isSpeaking: Bool {
+        state.withLock { s in !s.queue.isEmpty || (s.current.map { !$0.cancelled && !$0.finished } ?? false) }
+    }
+
+    var isPaused: Bool { state.withLock { $0.paused } }
+
+    /// The core, for tests: how much sound went out.
+    var renderCore: AudioRenderCore? { state.withLock { $0.core } }
+
+    // MARK: Control
+
+    func enqueue(_ speech: SpeechJob, _ utterance: UtteranceReference) {
+        let start = state.withLock { s -> Bool in
+            guard !s.closed else { return false }
+            let id = utterance.id
+            if s.queue.contains(where: { $0.utterance.id == id })
+                || (s.current.map { $0.job.utterance.id == id && !$0.cancelled && !$0.finished } ?? false) { return false }
+            s.queue.append(Job(speech: speech, utterance: utterance))
+            guard !s.workerRunning else { return false }
+            s.workerRunning = true
+            return true
+        }
+        wake.signal()
+        if start {
+            let thread = Thread { [self] in run() }
+            thread.name = "AVSpeechSynthesizer"
+            thread.start()
+        }
+    }
+
+    func stop(at boundary: AVSpeechBoundary) -> Bool {
+        let done = state.withLock { s -> Bool in
+            let speaking = !s.queue.isEmpty || (s.current.map { !$0.cancelled && !$0.finished } ?? false)
+            guard speaking else { return false }
+            s.queue.removeAll()
+            guard var current = s.current, !current.cancelled, !current.finished else { return true }
+            if boundary == .word, let time = Self.nextBoundary(current, after: timebase.time) {
+                s.boundary = (.stop, time)
+                return true
+            }
+            current.cancelled = true
+            s.current = current
+            s.boundary = nil
+            return true
+        }
+        wake.signal()
+        return done
+    }
+
+    func pause(at boundary: AVSpeechBoundary) -> Bool {
+        let paused = state.withLock { s -> UtteranceReference? in
+            let speaking = !s.queue.isEmpty || (s.current.map { !$0.cancelled && !$0.finished } ?? false)
+            guard speaking, !s.paused else { return nil }
+            if boundary == .word, let current = s.current, let time = Self.nextBoundary(current, after: timebase.time) {
+                s.boundary = (.pause, time)
+                return nil
+            }
+            return pauseNow(&s)
+        }
+        wake.signal()
+        if let paused {
+            report(.pause, paused)
+            return true
+        }
+        return state.withLock { $0.paused || $0.boundary?.action == .pause }
+    }
+
+    func resume() -> Bool {
+        let resumed = state.withLock { s -> (Bool, UtteranceReference?) in
+            if !s.paused {
+                // A pause waiting for its word boundary is called off.
+                guard s.boundary?.action == .pause else { return (false, nil) }
+                s.boundary = nil
+                return (true, nil)
+            }
+            s.paused = false
+            _ = CMTimebaseSetRate(timebase, rate: 1)
+            return (true, (s.current?.job ?? s.queue.first)?.utterance)
+        }
+        if resumed.0 { state.withLock { $0.core }?.timebaseChanged(jumped: false) }
+        wake.signal()
+        if let utterance = resumed.1 { report(.resume, utterance) }
+        return resumed.0
+    }
+
+    /// The synthesizer is going away: nothing more is spoken or reported.
+    func shutdown() {
+        let core = state.withLock { s -> AudioRenderCore? in
+            s.closed = true
+            s.queue.removeAll()
+            if var current = s.current {
+                current.cancelled = true
+                s.current = current
+            }
+            return s.core
+        }
+        wake.signal()
+        core?.close()
+    }
+
+    /// Posts `event` about `utterance` to the delegate on the main queue.
+    func report(_ event: Event, _ utterance: UtteranceReference) {
+        DispatchQueue.main.async { [self] in
+            guard let owner, let delegate = owner.delegate else { return }
+            let u = utterance.object
+            switch event {
+            case .start: delegate.speechSynthesizer(owner, didStart: u)
+            case .finish: delegate.speechSynthesizer(owner, didFinish: u)
+            case .pause: delegate.speechSynthesizer(owner, didPause: u)
+            case .resume: delegate.speechSynthesizer(owner, didContinue: u)
+            case .cancel: delegate.speechSynthesizer(owner, didCancel: u)
+            case .range(let location, let length):
+                delegate.speechSynthesizer(owner, willSpeakRangeOfSpeechString: NSRange(location: location, length: length), utterance: u)
+            }
+        }
+    }
+
+    /// Stops the timebase (and so the sound) now; the utterance to report, if any.
+    private func pauseNow(_ s: inout State) -> UtteranceReference? {
+        s.paused = true
+        s.boundary = nil
+        _ = CMTimebaseSetRate(timebase, rate: 0)
+        s.core?.timebaseChanged(jumped: false)
+        return (s.current?.job ?? s.queue.first)?.utterance
+    }
+
+    /// The first word start after `time`, else the end of the speech; nil when neither is known
+    /// (the utterance is still being synthesized, or its speech is over).
+    private static func nextBoundary(_ current: Current, after time: CMTime) -> CMTime? {
+        if let word = current.wordTimes.first(where: { $0 > time }) { return word }
+        if let end = current.speechEnd, end > time { return end }
+        return nil
+    }
+
+    // MARK: The worker
+
+    private func run() {
+        while let job = takeNext() {
+            speak(job)
+        }
+        // Nothing left: the clock and the output stop until the next utterance.
+        let core = state.withLock { s -> AudioRenderCore? in
+            if !s.paused { _ = CMTimebaseSetRate(timebase, rate: 0) }
+            return s.core
+        }
+        core?.timebaseChanged(jumped: false)
+    }
+
+    private func takeNext() -> Job? {
+        let (job, core) = state.withLock { s -> (Job?, AudioRenderCore?) in
+            guard !s.closed, !s.queue.isEmpty else {
+                s.workerRunning = false
+                return (nil, nil)
+            }
+            let job = s.queue.removeFirst()
+            s.current = Current(job: job)
+            if !s.paused && CMTimebaseGetRate(timebase) == 0 { _ = CMTimebaseSetRate(timebase, rate: 1) }
+            return (job, s.core)
+        }
+        core?.timebaseChanged(jumped: false)
+        return job
+    }
+
+    private func isCancelled() -> Bool { state.withLock { $0.closed || ($0.current?.cancelled ?? true) } }
+
+    private func speak(_ job: Job) {
+        let audio = try? EspeakEngine.shared.synthesize(job.speech.request) { isCancelled() }
+        guard let audio, !audio.stopped else {
+            cancelCurrent(job)
+            return
+        }
+        let core = makeCore()
+        let rate = Int32(audio.sampleRate)
+        // Start once the output can play the first sound on time, and not before the last
+        // utterance's post delay is over.
+        let lead = CMTime(seconds: core.startLead + 0.05, preferredTimescale: 1_000_000)
+        let start = max(timebase.time + lead, state.withLock { $0.nextStart })
+        let speechStart = start + CMTime(seconds: job.speech.preDelay, preferredTimescale: 1_000_000)
+        let speechEnd = speechStart + CMTime(value: Int64(audio.frameCount), timescale: rate)
+        var events: [(time: CMTime, event: Event)] = [(speechStart, .start)]
+        var wordTimes: [CMTime] = []
+        for word in audio.words {
+            guard let range = job.speech.text.range(of: word) else { continue }
+            let time = speechStart + CMTime(value: Int64(word.sample), timescale: rate)
+            wordTimes.append(time)
+            events.append((time, .range(location: range.location, length: range.length)))
+        }
+        events.append((speechEnd, .finish))
+        state.withLock { s in
+            s.current?.wordTimes = wordTimes
+            s.current?.speechEnd = speechEnd
+            s.nextStart = speechEnd + CMTime(seconds: job.speech.postDelay, preferredTimescale: 1_000_000)
+        }
+        enqueue(audio, at: speechStart, on: core)
+
+        for (time, event) in events {
+            guard wait(until: time) else {
+                core.flush()
+                cancelCurrent(job)
+                return
+            }
+            if case .finish = event {
+                state.withLock { $0.current?.finished = true }
+            }
+            report(event, job.utterance)
+        }
+        // The post-utterance delay, when another utterance follows.
+        let next = state.withLock { $0.nextStart }
+        if state.withLock({ !$0.queue.isEmpty }) { _ = wait(until: next) }
+    }
+
+    private func cancelCurrent(_ job: Job) {
+        let report = state.withLock { s -> Bool in
+            s.boundary = nil
+            s.nextStart = .zero
+            if s.paused {
+                s.paused = false
+            }
+            guard let current = s.current, !current.finished else { return false }
+            s.current?.cancelled = true
+            return !s.closed
+        }
+        if report { self.report(.cancel, job.utterance) }
+    }
+
+    /// Waits until the timebase reaches `time`, carrying out a pause or stop waiting for its
+    /// boundary on the way; false when the utterance is cancelled.
+    private func wait(until time: CMTime) -> Bool {
+        while true {
+            let (now, rate) = timebase.timeAndRate
+            enum Step { case cancelled, pause(UtteranceReference?), wait(CMTime?), reached }
+            let step = state.withLock { s -> Step in
+                if s.closed || (s.current?.cancelled ?? false) { return .cancelled }
+                if let boundary = s.boundary, now >= boundary.time {
+                    switch boundary.action {
+                    case .pause:
+                        return .pause(pauseNow(&s))
+                    case .stop:
+                        s.current?.cancelled = true
+                        return .cancelled
+                    }
+                }
+                if now >= time && !s.paused { return .reached }
+                return .wait(s.boundary?.time)
+            }
+            switch step {
+            case .cancelled:
+                return false
+            case .reached:
+                return true
+            case .pause(let utterance):
+                if let utterance { report(.pause, utterance) }
+            case .wait(let boundary):
+                let target = min(time, boundary ?? time)
+                let seconds = rate > 0 ? max((target - now).seconds / rate, 0) : 0.05
+                // Woken early by any control call; at most 50 ms between looks.
+                _ = wake.wait(timeout: .now() + min(seconds, 0.05))
+            }
+        }
+    }
+
+    // MARK: Sound
+
+    private func makeCore() -> AudioRenderCore {
+        state.withLock { s in
+            if let core = s.core { return core }
+            let core = AudioRenderCore(timebase: timebase)
+            s.core = core
+            return core
+        }
+    }
+
+    private static let framesPerSampleBuffer = 4096
+
+    /// Queues the utterance's sound as 32-bit float mono sample buffers from `start` on.
+    private func enqueue(_ audio: SpeechAudio, at start: CMTime, on core: AudioRenderCore) {
+        let format = AudioPCMFormat(sampleRate: audio.sampleRate, channels: .mono, sampleType: .float, bitsPerSample: 32)
+        guard audio.frameCount > 0,
+              let description = PCMSampleBuffers.formatDescription(format, layout: AudioChannelSet.mono.audioChannelLayout)
+        else { return }
+        var floats = Data(count: audio.frameCount * 4)
+        floats.withUnsafeMutableBytes { out in
+            audio.samples.withUnsafeBytes { raw in
+                avf_volk_convert_16i_32f(out.bindMemory(to: Float.self).baseAddress!, raw.bindMemory(to: Int16.self).baseAddress!,
+                                         32768, UInt32(audio.frameCount))
+            }
+        }
+        var offset = 0
+        while offset < audio.frameCount {
+            let count = min(Self.framesPerSampleBuffer, audio.frameCount - offset)
+            let pts = start + CMTime(value: Int64(offset), timescale: Int32(audio.sampleRate))
+            if let buffer = PCMSampleBuffers.sampleBuffer(floats.subdata(in: (offset * 4)..<((offset + count) * 4)), frameCount: count,
+                                                          description: description, pts: pts) {
+                core.enqueue(buffer)
+            }
+            offset += count
+        }
+    }
+}
