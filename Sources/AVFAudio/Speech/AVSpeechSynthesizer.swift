@@ -102,9 +102,11 @@ open class AVSpeechSynthesizer: NSObject {
     }
 }
 
-/// Rendering an utterance to float buffers.
+/// Rendering an utterance to float buffers: espeak-ng synthesizes on a thread of its own while the
+/// write queue converts each block to float and hands it on, so the two overlap (memory stays
+/// bounded by the channel between them).
 enum SpeechRendering {
-    /// Frames per buffer handed to a write callback.
+    /// Frames per buffer handed to a write callback (about; the last is shorter).
     static let framesPerBuffer = 8192
 
     static func render(_ job: SpeechJob?, to callback: (AVAudioBuffer) -> Void) {
@@ -112,20 +114,33 @@ enum SpeechRendering {
         guard let format = AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: Double(rate), channels: 1, interleaved: false)
         else { return }
         defer { if let end = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 0) { callback(end) } }
-        guard let job, let audio = try? EspeakEngine.shared.synthesize(job.request) else { return }
+        guard let job, (try? EspeakEngine.shared.sampleRate()) != nil else { return }
+        let channel = SampleChannel(capacity: 16)
+        let producer = Thread {
+            let blockBytes = framesPerBuffer * 2
+            var pending = Data(capacity: blockBytes + 8192)
+            _ = try? EspeakEngine.shared.synthesize(job.request, stream: { block in
+                block.withMemoryRebound(to: UInt8.self) { bytes in pending.append(bytes.baseAddress!, count: bytes.count) }
+                if pending.count >= blockBytes {
+                    channel.put(pending)
+                    pending = Data(capacity: blockBytes + 8192)
+                }
+            })
+            if !pending.isEmpty { channel.put(pending) }
+            channel.finish()
+        }
+        producer.name = "AVSpeechSynthesizer write"
+        producer.start()
         silence(seconds: job.preDelay, rate: rate, format: format, callback)
-        audio.samples.withUnsafeBytes { raw in
-            let samples = raw.bindMemory(to: Int16.self)
-            var offset = 0
-            while offset < samples.count {
-                let count = min(framesPerBuffer, samples.count - offset)
-                guard let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(count)),
-                      let channel = buffer.floatChannelData?[0] else { return }
-                avf_volk_convert_16i_32f(channel, samples.baseAddress! + offset, 32768, UInt32(count))
-                buffer.frameLength = AVAudioFrameCount(count)
-                callback(buffer)
-                offset += count
+        while let block = channel.take() {
+            let count = block.count / 2
+            guard let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(count)),
+                  let channelData = buffer.floatChannelData?[0] else { continue }
+            block.withUnsafeBytes { raw in
+                avf_volk_convert_16i_32f(channelData, raw.bindMemory(to: Int16.self).baseAddress!, 32768, UInt32(count))
             }
+            buffer.frameLength = AVAudioFrameCount(count)
+            callback(buffer)
         }
         silence(seconds: job.postDelay, rate: rate, format: format, callback)
     }
@@ -140,5 +155,32 @@ enum SpeechRendering {
             callback(buffer)
             remaining -= count
         }
+    }
+}
+
+/// Blocks of samples from the synthesizing thread to the write queue, at most `capacity` waiting.
+final class SampleChannel: Sendable {
+    private let blocks = Mutex<[Data]>([])
+    private let available = DispatchSemaphore(value: 0)
+    private let space: DispatchSemaphore
+
+    init(capacity: Int) { space = DispatchSemaphore(value: capacity) }
+
+    /// Adds a block, waiting while `capacity` blocks wait.
+    func put(_ block: Data) {
+        space.wait()
+        blocks.withLock { $0.append(block) }
+        available.signal()
+    }
+
+    /// No more blocks come.
+    func finish() { available.signal() }
+
+    /// The next block; nil once the producer finished and everything was taken.
+    func take() -> Data? {
+        available.wait()
+        let block = blocks.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if block != nil { space.signal() }
+        return block
     }
 }

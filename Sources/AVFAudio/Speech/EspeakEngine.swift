@@ -88,11 +88,15 @@ final class EspeakEngine: Sendable {
         try state.withLock { s throws(SpeechEngineError) -> Int in try Self.start(&s) }
     }
 
-    /// Speaks `request` into memory. `shouldStop` is asked between blocks of sound (~100 ms each);
-    /// when it says true the synthesis ends there and the result is marked `stopped`.
-    func synthesize(_ request: SpeechRequest, shouldStop: () -> Bool = { false }) throws(SpeechEngineError) -> SpeechAudio {
+    /// Speaks `request` into memory — or, with `stream`, hands each block of samples (~100 ms) to
+    /// `stream` as it comes and keeps none (the result then has no samples, only the words and
+    /// the sample rate). `shouldStop` is asked between blocks; when it says true the synthesis
+    /// ends there and the result is marked `stopped`. `stream` runs inside the engine's lock: it
+    /// must not call the engine.
+    func synthesize(_ request: SpeechRequest, shouldStop: () -> Bool = { false },
+                    stream: ((UnsafeBufferPointer<Int16>) -> Void)? = nil) throws(SpeechEngineError) -> SpeechAudio {
         try withoutActuallyEscaping(shouldStop) { stop throws(SpeechEngineError) -> SpeechAudio in
-            let sink = SynthesisSink(shouldStop: stop)
+            let sink = SynthesisSink(shouldStop: stop, stream: stream)
             let rate = try state.withLock { s throws(SpeechEngineError) -> Int in
                 let rate = try Self.start(&s)
                 try Self.check(espeak_ng_SetVoiceByName(request.voiceFile), "cannot select the voice \(request.voiceFile)")
@@ -190,8 +194,12 @@ private final class SynthesisSink {
     var words: [SpeechWord] = []
     var stopped = false
     private let shouldStop: () -> Bool
+    private let stream: ((UnsafeBufferPointer<Int16>) -> Void)?
 
-    init(shouldStop: @escaping () -> Bool) { self.shouldStop = shouldStop }
+    init(shouldStop: @escaping () -> Bool, stream: ((UnsafeBufferPointer<Int16>) -> Void)?) {
+        self.shouldStop = shouldStop
+        self.stream = stream
+    }
 
     deinit { free(storage) }
 
@@ -205,7 +213,9 @@ private final class SynthesisSink {
             }
             event += 1
         }
-        if let wav, frames > 0 {
+        if let wav, frames > 0, let stream {
+            stream(UnsafeBufferPointer(start: wav, count: frames))
+        } else if let wav, frames > 0 {
             if count + frames > capacity {
                 let wanted = max(capacity * 2, count + frames, 1 << 16)
                 guard let grown = realloc(storage, wanted * 2) else {
