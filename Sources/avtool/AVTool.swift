@@ -9,5 +9,6 @@ struct AVTool: ParsableCommand {
         abstract: "Inspect, convert and demonstrate media with AV Foundation for Linux.",
         version: "0.1.0",
         subcommands: [Demo.self, Bench.self, PixelFormats.self, Info.self, Thumbnails.self, Decode.self, Waveform.self,
-                      WriterTool.self, Meta.self, Convert.self, Compose.self, Devices.self, Record.self, Scan.self, Play.self])
+                      WriterTool.self, Meta.self, Convert.self, Compose.self, Devices.self, Record.self, Scan.self, Play.self,
+                      Say.self])
 }
