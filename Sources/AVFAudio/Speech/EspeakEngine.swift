@@ -97,14 +97,20 @@ final class EspeakEngine: Sendable {
                     stream: ((UnsafeBufferPointer<Int16>) -> Void)? = nil) throws(SpeechEngineError) -> SpeechAudio {
         try withoutActuallyEscaping(shouldStop) { stop throws(SpeechEngineError) -> SpeechAudio in
             let sink = SynthesisSink(shouldStop: stop, stream: stream)
+            let silent = request.text.allSatisfy(\.isWhitespace)
             let rate = try state.withLock { s throws(SpeechEngineError) -> Int in
                 let rate = try Self.start(&s)
+                // Nothing to say: no sound (espeak-ng would give a moment of silence).
+                if silent { return rate }
                 try Self.check(espeak_ng_SetVoiceByName(request.voiceFile), "cannot select the voice \(request.voiceFile)")
                 try Self.check(espeak_ng_SetParameter(espeakRATE, Int32(min(max(request.wordsPerMinute, 80), 450)), 0), "cannot set the rate")
                 try Self.check(espeak_ng_SetParameter(espeakPITCH, Int32(min(max(request.pitch, 0), 100)), 0), "cannot set the pitch")
                 try Self.check(espeak_ng_SetParameter(espeakVOLUME, Int32(min(max(request.volume, 0), 200)), 0), "cannot set the volume")
                 try Self.check(espeak_ng_SetParameter(espeakRANGE, 50, 0), "cannot set the pitch range")
-                let flags = UInt32(espeakCHARS_UTF8) | (request.isSSML ? UInt32(espeakSSML) : 0)
+                // ENDPAUSE: the pause at the end of the text that the espeak-ng CLI speaks too, so the
+                // first synthesis in a process gives its samples exactly. (espeak-ng carries a little
+                // state from one synthesis to the next: later ones may differ by a few samples.)
+                let flags = UInt32(espeakCHARS_UTF8) | UInt32(espeakENDPAUSE) | (request.isSSML ? UInt32(espeakSSML) : 0)
                 let context = Unmanaged.passUnretained(sink).toOpaque()
                 let status = request.text.withCString { text in
                     espeak_ng_Synthesize(text, strlen(text) + 1, 0, POS_CHARACTER, 0, flags, nil, context)
