@@ -216,19 +216,16 @@ final class SpeechSession: Sendable {
         while let job = takeNext() {
             speak(job)
         }
-        // Nothing left: the clock and the output stop until the next utterance.
-        let core = state.withLock { s -> AudioRenderCore? in
-            if !s.paused { _ = CMTimebaseSetRate(timebase, rate: 0) }
-            return s.core
-        }
-        core?.timebaseChanged(jumped: false)
     }
 
     private func takeNext() -> Job? {
         let (job, core) = state.withLock { s -> (Job?, AudioRenderCore?) in
             guard !s.closed, !s.queue.isEmpty else {
+                // Nothing left: the clock (and so the output) stops until the next utterance, in
+                // the same lock as the worker ends, so a new worker cannot start in between.
                 s.workerRunning = false
-                return (nil, nil)
+                if !s.paused { _ = CMTimebaseSetRate(timebase, rate: 0) }
+                return (nil, s.core)
             }
             let job = s.queue.removeFirst()
             s.current = Current(job: job)
