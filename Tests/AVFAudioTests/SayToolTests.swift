@@ -71,6 +71,28 @@ import TestSupport
         #expect(try Data(contentsOf: fromFile).count > 22050)
     }
 
+    /// Speaking aloud with no sound server: the null output keeps time and say ends when the
+    /// delegate hears the end (its progress meter reaches 100 %).
+    @Test func speaksAloudWithNoSoundServer() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.tool.path), "avtool is not built")
+        let process = Process()
+        process.executableURL = Self.tool
+        process.arguments = ["say", "--progress", "One two three."]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = "unix:/nonexistent/avf-speech-tests"
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("Progress: 100%"), "\(text)")
+        #expect(!process.isRunning && process.terminationStatus == 0)
+    }
+
     @Test func listsVoicesAsMacOSDoes() throws {
         let run = try Self.say(["-v", "?"])
         #expect(run.status == 0)

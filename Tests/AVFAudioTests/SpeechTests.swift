@@ -344,10 +344,10 @@ enum SpeechRender {
     }
 
     @Test func speakingWithNoSoundServerKeepsTime() async throws {
-        let saved = AudioDeviceOutputs.factory
-        AudioDeviceOutputs.factory = { _, _, _, _, _ in nil }  // nil: the clocked null output
-        defer { AudioDeviceOutputs.factory = saved }
         let synthesizer = AVSpeechSynthesizer()
+        // A sink no server has: the clocked null output, as with no server at all (set on this
+        // synthesizer only, so tests running beside this one keep their sound).
+        synthesizer.session.outputDeviceUniqueID = "avf-speech-tests-no-such-sink"
         let events = SpeechEvents()
         synthesizer.delegate = events
         synthesizer.speak(Self.utterance(Self.sentence))

@@ -60,6 +60,8 @@ final class SpeechSession: Sendable {
         var core: AudioRenderCore?
         /// The next utterance starts no earlier than this (the last one's end plus its post delay).
         var nextStart = CMTime.zero
+        /// The sink to play on (nil: the server's default).
+        var deviceUID: String?
     }
 
     private let state = Mutex(State())
@@ -84,6 +86,19 @@ final class SpeechSession: Sendable {
 
     /// The core, for tests: how much sound went out.
     var renderCore: AudioRenderCore? { state.withLock { $0.core } }
+
+    /// The sound server's sink to play on (a PulseAudio sink name); nil: the default. A name no
+    /// sink has gives the clocked null output (tests use that for "no sound server").
+    var outputDeviceUniqueID: String? {
+        get { state.withLock { $0.deviceUID } }
+        set {
+            let core = state.withLock { s -> AudioRenderCore? in
+                s.deviceUID = newValue
+                return s.core
+            }
+            core?.setDevice(newValue)
+        }
+    }
 
     // MARK: Control
 
@@ -340,6 +355,7 @@ final class SpeechSession: Sendable {
         state.withLock { s in
             if let core = s.core { return core }
             let core = AudioRenderCore(timebase: timebase)
+            if let uid = s.deviceUID { core.setDevice(uid) }
             s.core = core
             return core
         }
