@@ -395,4 +395,40 @@ enum SpeechRender {
         let peak = data.withUnsafeBytes { raw in raw.bindMemory(to: Int16.self).map { abs(Int($0)) }.max() ?? 0 }
         #expect(peak > 1000, "the speech was not heard on the sink (peak \(peak))")
     }
+    // MARK: Learning AV Foundation's HelloAVF (acceptance scenario AS-1)
+
+    static let helloLines = ["Hello AV Foundation. How are you?", "I'm well! Thanks for asking.", "Are you excited about the book?",
+                             "Very! I have always felt so misunderstood", "What's your favorite feature?",
+                             "Oh, they're all my babies. I couldn't possibly choose.", "It was great to speak with you!",
+                             "The pleasure was all mine! Have fun!"]
+
+    static func helloUtterance(_ index: Int, rate: Float = 0.4) -> AVSpeechUtterance {
+        let u = AVSpeechUtterance(string: helloLines[index])
+        u.voice = AVSpeechSynthesisVoice(language: index % 2 == 0 ? "en-US" : "en-GB")
+        u.rate = rate
+        u.pitchMultiplier = 0.8
+        u.postUtteranceDelay = 0.1
+        return u
+    }
+
+    @Test func helloAVFSpeaksEightLinesInOrderWithAlternatingVoices() async throws {
+        let synthesizer = AVSpeechSynthesizer()
+        let events = SpeechEvents()
+        synthesizer.delegate = events
+        let utterances = (0..<8).map { Self.helloUtterance($0) }
+        #expect(utterances.map { $0.voice?.language } == (0..<8).map { $0 % 2 == 0 ? "en-US" : "en-GB" })
+        for u in utterances { synthesizer.speak(u) }
+        #expect(await events.wait(timeout: 120) { $0.contains(.finish(Self.helloLines[7])) })
+        let order = events.events.filter { if case .range = $0 { return false }; return true }
+        #expect(order == Self.helloLines.flatMap { [SpeechEvents.Event.start($0), .finish($0)] })
+        // Render mode: each line ends with at least its 0.1 s post delay of silence, and the
+        // book's rate 0.4 speaks slower than the default.
+        for index in [0, 1] {
+            let slow = try await SpeechRender.render(Self.helloUtterance(index))
+            let tail = slow.samples.reversed().prefix { $0 == 0 }.count
+            #expect(tail >= 2205, "line \(index + 1) ends with \(tail) silent frames")
+            let normal = try await SpeechRender.render(Self.helloUtterance(index, rate: AVSpeechUtteranceDefaultSpeechRate))
+            #expect(slow.frames > normal.frames)
+        }
+    }
 }
