@@ -72,20 +72,24 @@ final class EspeakEngine: Sendable {
     }
 
     private let state = Mutex(State())
+    /// What starting found (rate and voices), readable while a synthesis holds `state`.
+    private let started = Mutex<(rate: Int, voices: [EspeakVoice])?>(nil)
 
     private init() {}
 
     /// The voices espeak-ng has (MBROLA voices, which need a separate program, left out).
-    func voices() throws(SpeechEngineError) -> [EspeakVoice] {
-        try state.withLock { s throws(SpeechEngineError) -> [EspeakVoice] in
-            _ = try Self.start(&s)
-            return s.voices
-        }
-    }
+    func voices() throws(SpeechEngineError) -> [EspeakVoice] { try startedInfo().voices }
 
     /// The sample rate of what `synthesize` returns.
-    func sampleRate() throws(SpeechEngineError) -> Int {
-        try state.withLock { s throws(SpeechEngineError) -> Int in try Self.start(&s) }
+    func sampleRate() throws(SpeechEngineError) -> Int { try startedInfo().rate }
+
+    private func startedInfo() throws(SpeechEngineError) -> (rate: Int, voices: [EspeakVoice]) {
+        if let known = started.withLock({ $0 }) { return known }
+        let found = try state.withLock { s throws(SpeechEngineError) -> (rate: Int, voices: [EspeakVoice]) in
+            (try Self.start(&s), s.voices)
+        }
+        started.withLock { $0 = found }
+        return found
     }
 
     /// Speaks `request` into memory — or, with `stream`, hands each block of samples (~100 ms) to
