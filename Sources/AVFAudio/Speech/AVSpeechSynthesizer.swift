@@ -102,9 +102,9 @@ open class AVSpeechSynthesizer: NSObject {
     }
 }
 
-/// Rendering an utterance to float buffers: espeak-ng synthesizes on a thread of its own while the
-/// write queue converts each block to float and hands it on, so the two overlap (memory stays
-/// bounded by the channel between them).
+/// Rendering an utterance to float buffers: espeak-ng synthesizes on a thread of its own into a
+/// `SpeechChannel` while the write queue converts each block to float and hands it on, so the two
+/// overlap.
 enum SpeechRendering {
     /// Frames per buffer handed to a write callback (about; the last is shorter).
     static let framesPerBuffer = 8192
@@ -115,28 +115,13 @@ enum SpeechRendering {
         else { return }
         defer { if let end = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 0) { callback(end) } }
         guard let job, (try? EspeakEngine.shared.sampleRate()) != nil else { return }
-        let channel = SampleChannel(capacity: 16)
-        let producer = Thread {
-            let blockBytes = framesPerBuffer * 2
-            var pending = Data(capacity: blockBytes + 8192)
-            _ = try? EspeakEngine.shared.synthesize(job.request, stream: { block in
-                block.withMemoryRebound(to: UInt8.self) { bytes in pending.append(bytes.baseAddress!, count: bytes.count) }
-                if pending.count >= blockBytes {
-                    channel.put(pending)
-                    pending = Data(capacity: blockBytes + 8192)
-                }
-            })
-            if !pending.isEmpty { channel.put(pending) }
-            channel.finish()
-        }
-        producer.name = "AVSpeechSynthesizer write"
-        producer.start()
+        let channel = SpeechChannel.synthesizing(job.request, blockFrames: framesPerBuffer, shouldStop: { false })
         silence(seconds: job.preDelay, rate: rate, format: format, callback)
-        while let block = channel.take() {
-            let count = block.count / 2
-            guard let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(count)),
+        while case .block(let block) = channel.take(timeout: nil) {
+            let count = block.samples.count / 2
+            guard count > 0, let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(count)),
                   let channelData = buffer.floatChannelData?[0] else { continue }
-            block.withUnsafeBytes { raw in
+            block.samples.withUnsafeBytes { raw in
                 avf_volk_convert_16i_32f(channelData, raw.bindMemory(to: Int16.self).baseAddress!, 32768, UInt32(count))
             }
             buffer.frameLength = AVAudioFrameCount(count)
@@ -158,29 +143,94 @@ enum SpeechRendering {
     }
 }
 
-/// Blocks of samples from the synthesizing thread to the write queue, at most `capacity` waiting.
-final class SampleChannel: Sendable {
-    private let blocks = Mutex<[Data]>([])
+/// Blocks of synthesized speech from the thread that synthesizes to the one that uses them.
+/// Unbounded: the synthesizing thread holds espeak-ng's lock, so it never waits for a consumer
+/// (memory is at most the utterance's 16-bit samples, 2.6 MB a minute; consumers keep up).
+final class SpeechChannel: Sendable {
+    struct Block: Sendable {
+        /// Native-endian Int16 samples.
+        var samples: Data
+        /// The words that start in this block (samples counted from the utterance's start).
+        var words: [SpeechWord]
+    }
+
+    enum Item: Sendable {
+        case block(Block)
+        /// Nothing yet (the wait timed out).
+        case none
+        /// The synthesis ended: `failed` when the engine failed or was stopped.
+        case end(failed: Bool)
+    }
+
+    private struct State: Sendable {
+        var blocks: [Block] = []
+        var head = 0
+        var ended: Bool?
+    }
+
+    private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
-    private let space: DispatchSemaphore
 
-    init(capacity: Int) { space = DispatchSemaphore(value: capacity) }
+    /// Starts synthesizing `request` on a thread of its own, in blocks of about `blockFrames`.
+    static func synthesizing(_ request: SpeechRequest, blockFrames: Int,
+                             shouldStop: @escaping @Sendable () -> Bool) -> SpeechChannel {
+        let channel = SpeechChannel()
+        let thread = Thread {
+            let blockBytes = blockFrames * 2
+            // espeak-ng hands over about 100 ms (2205 frames, 4410 bytes) at a time.
+            var pending = Data(capacity: blockBytes + 4608)
+            var words: [SpeechWord] = []
+            let result = try? EspeakEngine.shared.synthesize(request, shouldStop: shouldStop, stream: { samples, newWords in
+                samples.withMemoryRebound(to: UInt8.self) { bytes in
+                    if let base = bytes.baseAddress, bytes.count > 0 { pending.append(base, count: bytes.count) }
+                }
+                words += newWords
+                if pending.count >= blockBytes {
+                    channel.put(Block(samples: pending, words: words))
+                    pending = Data(capacity: blockBytes + 4608)
+                    words = []
+                }
+            })
+            if !pending.isEmpty || !words.isEmpty { channel.put(Block(samples: pending, words: words)) }
+            channel.finish(failed: result == nil || result!.stopped)
+        }
+        thread.name = "AVSpeechSynthesizer synthesis"
+        thread.start()
+        return channel
+    }
 
-    /// Adds a block, waiting while `capacity` blocks wait.
-    func put(_ block: Data) {
-        space.wait()
-        blocks.withLock { $0.append(block) }
+    private func put(_ block: Block) {
+        state.withLock { $0.blocks.append(block) }
         available.signal()
     }
 
-    /// No more blocks come.
-    func finish() { available.signal() }
+    private func finish(failed: Bool) {
+        state.withLock { $0.ended = failed }
+        available.signal()
+    }
 
-    /// The next block; nil once the producer finished and everything was taken.
-    func take() -> Data? {
-        available.wait()
-        let block = blocks.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-        if block != nil { space.signal() }
-        return block
+    /// The next item, waiting up to `timeout` seconds (nil: until there is one).
+    func take(timeout: Double?) -> Item {
+        while true {
+            let item = state.withLock { s -> Item? in
+                if s.head < s.blocks.count {
+                    let block = s.blocks[s.head]
+                    s.head += 1
+                    if s.head > 64 && s.head * 2 > s.blocks.count {
+                        s.blocks.removeFirst(s.head)
+                        s.head = 0
+                    }
+                    return .block(block)
+                }
+                if let failed = s.ended { return .end(failed: failed) }
+                return nil
+            }
+            if let item { return item }
+            if let timeout {
+                if available.wait(timeout: .now() + timeout) == .timedOut { return .none }
+            } else {
+                available.wait()
+            }
+        }
     }
 }

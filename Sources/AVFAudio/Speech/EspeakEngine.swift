@@ -92,13 +92,13 @@ final class EspeakEngine: Sendable {
         return found
     }
 
-    /// Speaks `request` into memory — or, with `stream`, hands each block of samples (~100 ms) to
-    /// `stream` as it comes and keeps none (the result then has no samples, only the words and
-    /// the sample rate). `shouldStop` is asked between blocks; when it says true the synthesis
+    /// Speaks `request` into memory — or, with `stream`, hands each block of samples (~100 ms) and
+    /// the words that start in it to `stream` as they come and keeps no samples (the result then
+    /// has no samples, only the words and the sample rate). `shouldStop` is asked between blocks; when it says true the synthesis
     /// ends there and the result is marked `stopped`. `stream` runs inside the engine's lock: it
     /// must not call the engine.
     func synthesize(_ request: SpeechRequest, shouldStop: () -> Bool = { false },
-                    stream: ((UnsafeBufferPointer<Int16>) -> Void)? = nil) throws(SpeechEngineError) -> SpeechAudio {
+                    stream: ((UnsafeBufferPointer<Int16>, [SpeechWord]) -> Void)? = nil) throws(SpeechEngineError) -> SpeechAudio {
         try withoutActuallyEscaping(shouldStop) { stop throws(SpeechEngineError) -> SpeechAudio in
             let sink = SynthesisSink(shouldStop: stop, stream: stream)
             let silent = request.text.allSatisfy(\.isWhitespace)
@@ -204,9 +204,9 @@ private final class SynthesisSink {
     var words: [SpeechWord] = []
     var stopped = false
     private let shouldStop: () -> Bool
-    private let stream: ((UnsafeBufferPointer<Int16>) -> Void)?
+    private let stream: ((UnsafeBufferPointer<Int16>, [SpeechWord]) -> Void)?
 
-    init(shouldStop: @escaping () -> Bool, stream: ((UnsafeBufferPointer<Int16>) -> Void)?) {
+    init(shouldStop: @escaping () -> Bool, stream: ((UnsafeBufferPointer<Int16>, [SpeechWord]) -> Void)?) {
         self.shouldStop = shouldStop
         self.stream = stream
     }
@@ -215,6 +215,7 @@ private final class SynthesisSink {
 
     /// Takes a block of samples and its events; false to stop the synthesis.
     func receive(_ wav: UnsafeMutablePointer<Int16>?, _ frames: Int, _ events: UnsafeMutablePointer<espeak_EVENT>) -> Bool {
+        let known = words.count
         var event = events
         while event.pointee.type != espeakEVENT_LIST_TERMINATED {
             if event.pointee.type == espeakEVENT_WORD {
@@ -223,8 +224,8 @@ private final class SynthesisSink {
             }
             event += 1
         }
-        if let wav, frames > 0, let stream {
-            stream(UnsafeBufferPointer(start: wav, count: frames))
+        if let stream {
+            stream(UnsafeBufferPointer(start: wav, count: wav == nil ? 0 : max(frames, 0)), Array(words[known...]))
         } else if let wav, frames > 0 {
             if count + frames > capacity {
                 let wanted = max(capacity * 2, count + frames, 1 << 16)

@@ -253,50 +253,97 @@ final class SpeechSession: Sendable {
 
     private func isCancelled() -> Bool { state.withLock { $0.closed || ($0.current?.cancelled ?? true) } }
 
+    /// Speaks one utterance: its sound is fed to the core as it is synthesized (about a second
+    /// ahead of the clock), and its events are reported as the clock reaches them.
     private func speak(_ job: Job) {
-        let audio = try? EspeakEngine.shared.synthesize(job.speech.request) { isCancelled() }
-        guard let audio, !audio.stopped else {
-            cancelCurrent(job)
-            return
-        }
+        let channel = SpeechChannel.synthesizing(job.speech.request, blockFrames: Self.framesPerSampleBuffer,
+                                                 shouldStop: { [self] in isCancelled() })
         let core = makeCore()
-        let rate = Int32(audio.sampleRate)
-        // Start once the output can play the first sound on time, and not before the last
-        // utterance's post delay is over.
-        let lead = CMTime(seconds: core.startLead + 0.05, preferredTimescale: 1_000_000)
-        let start = max(timebase.time + lead, state.withLock { $0.nextStart })
-        let speechStart = start + CMTime(seconds: job.speech.preDelay, preferredTimescale: 1_000_000)
-        let speechEnd = speechStart + CMTime(value: Int64(audio.frameCount), timescale: rate)
-        var events: [(time: CMTime, event: Event)] = [(speechStart, .start)]
-        var wordTimes: [CMTime] = []
-        for word in audio.words {
-            guard let range = job.speech.text.range(of: word) else { continue }
-            let time = speechStart + CMTime(value: Int64(word.sample), timescale: rate)
-            wordTimes.append(time)
-            events.append((time, .range(location: range.location, length: range.length)))
-        }
-        events.append((speechEnd, .finish))
-        state.withLock { s in
-            s.current?.wordTimes = wordTimes
-            s.current?.speechEnd = speechEnd
-            s.nextStart = speechEnd + CMTime(seconds: job.speech.postDelay, preferredTimescale: 1_000_000)
-        }
-        enqueue(audio, at: speechStart, on: core)
+        let frameRate = Int32((try? EspeakEngine.shared.sampleRate()) ?? 22050)
+        let description = PCMSampleBuffers.formatDescription(
+            AudioPCMFormat(sampleRate: Int(frameRate), channels: .mono, sampleType: .float, bitsPerSample: 32),
+            layout: AudioChannelSet.mono.audioChannelLayout)
+        var speechStart: CMTime?
+        var framesQueued: Int64 = 0
+        var events: [(time: CMTime, event: Event)] = []
+        var nextEvent = 0
+        var synthesisDone = false
 
-        for (time, event) in events {
-            guard wait(until: time) else {
+        /// Schedules the start once the first sound (or the end) is there: one output latency
+        /// ahead of the clock, and not before the last utterance's post delay is over.
+        func scheduleStart() -> CMTime {
+            if let speechStart { return speechStart }
+            let lead = CMTime(seconds: core.startLead + 0.05, preferredTimescale: 1_000_000)
+            let start = max(timebase.time + lead, state.withLock { $0.nextStart })
+            let made = start + CMTime(seconds: job.speech.preDelay, preferredTimescale: 1_000_000)
+            speechStart = made
+            events.append((made, .start))
+            return made
+        }
+
+        while true {
+            // Feed the core while it has room (it holds about a second), taking what the
+            // synthesis made so far; the first block waits for the synthesis to begin.
+            feed: while !synthesisDone && (speechStart == nil || core.queue.isReady) {
+                switch channel.take(timeout: speechStart == nil ? 0.05 : 0) {
+                case .block(let block):
+                    let start = scheduleStart()
+                    var wordTimes: [CMTime] = []
+                    for word in block.words {
+                        guard let range = job.speech.text.range(of: word) else { continue }
+                        let time = start + CMTime(value: Int64(word.sample), timescale: frameRate)
+                        wordTimes.append(time)
+                        events.append((time, .range(location: range.location, length: range.length)))
+                    }
+                    if !wordTimes.isEmpty { state.withLock { $0.current?.wordTimes += wordTimes } }
+                    framesQueued += Int64(enqueue(block.samples, at: start + CMTime(value: framesQueued, timescale: frameRate),
+                                                  description: description, on: core))
+                case .none:
+                    // Nothing new: go and report events — unless nothing has started yet.
+                    guard speechStart == nil else { break feed }
+                    if isCancelled() {
+                        core.flush()
+                        cancelCurrent(job)
+                        return
+                    }
+                case .end(let failed):
+                    if failed {
+                        core.flush()
+                        cancelCurrent(job)
+                        return
+                    }
+                    synthesisDone = true
+                    let start = scheduleStart()
+                    let end = start + CMTime(value: framesQueued, timescale: frameRate)
+                    events.append((end, .finish))
+                    state.withLock { s in
+                        s.current?.speechEnd = end
+                        s.nextStart = end + CMTime(seconds: job.speech.postDelay, preferredTimescale: 1_000_000)
+                    }
+                }
+            }
+            // Report what the clock reached; until the synthesis is done, look again within 50 ms
+            // to feed the core.
+            guard nextEvent < events.count || !synthesisDone else { break }
+            let target = nextEvent < events.count ? events[nextEvent].time : timebase.time + CMTime(seconds: 0.05, preferredTimescale: 1_000)
+            switch wait(until: target, atMost: synthesisDone ? nil : 0.05) {
+            case .cancelled:
                 core.flush()
                 cancelCurrent(job)
                 return
+            case .timedOut:
+                continue
+            case .reached:
+                guard nextEvent < events.count, events[nextEvent].time <= timebase.time else { continue }
+                let event = events[nextEvent].event
+                nextEvent += 1
+                if case .finish = event { state.withLock { $0.current?.finished = true } }
+                report(event, job.utterance)
             }
-            if case .finish = event {
-                state.withLock { $0.current?.finished = true }
-            }
-            report(event, job.utterance)
         }
         // The post-utterance delay, when another utterance follows.
         let next = state.withLock { $0.nextStart }
-        if state.withLock({ !$0.queue.isEmpty }) { _ = wait(until: next) }
+        if state.withLock({ !$0.queue.isEmpty }) { _ = wait(until: next, atMost: nil) }
     }
 
     private func cancelCurrent(_ job: Job) {
@@ -313,10 +360,14 @@ final class SpeechSession: Sendable {
         if report { self.report(.cancel, job.utterance) }
     }
 
-    /// Waits until the timebase reaches `time`, carrying out a pause or stop waiting for its
-    /// boundary on the way; false when the utterance is cancelled.
-    private func wait(until time: CMTime) -> Bool {
+    private enum WaitResult { case reached, cancelled, timedOut }
+
+    /// Waits until the timebase reaches `time` (or `atMost` seconds passed), carrying out a pause
+    /// or stop waiting for its boundary on the way.
+    private func wait(until time: CMTime, atMost: Double?) -> WaitResult {
+        let deadline = atMost.map { DispatchTime.now() + $0 }
         while true {
+            if let deadline, DispatchTime.now() >= deadline { return .timedOut }
             let (now, rate) = timebase.timeAndRate
             enum Step { case cancelled, pause(UtteranceReference?), wait(CMTime?), reached }
             let step = state.withLock { s -> Step in
@@ -335,16 +386,18 @@ final class SpeechSession: Sendable {
             }
             switch step {
             case .cancelled:
-                return false
+                return .cancelled
             case .reached:
-                return true
+                return .reached
             case .pause(let utterance):
                 if let utterance { report(.pause, utterance) }
             case .wait(let boundary):
                 let target = min(time, boundary ?? time)
                 let seconds = rate > 0 ? max((target - now).seconds / rate, 0) : 0.05
                 // Woken early by any control call; at most 50 ms between looks.
-                _ = wake.wait(timeout: .now() + min(seconds, 0.05))
+                var until = DispatchTime.now() + min(seconds, 0.05)
+                if let deadline, deadline < until { until = deadline }
+                _ = wake.wait(timeout: until)
             }
         }
     }
@@ -363,28 +416,21 @@ final class SpeechSession: Sendable {
 
     private static let framesPerSampleBuffer = 4096
 
-    /// Queues the utterance's sound as 32-bit float mono sample buffers from `start` on.
-    private func enqueue(_ audio: SpeechAudio, at start: CMTime, on core: AudioRenderCore) {
-        let format = AudioPCMFormat(sampleRate: audio.sampleRate, channels: .mono, sampleType: .float, bitsPerSample: 32)
-        guard audio.frameCount > 0,
-              let description = PCMSampleBuffers.formatDescription(format, layout: AudioChannelSet.mono.audioChannelLayout)
-        else { return }
-        var floats = Data(count: audio.frameCount * 4)
+    /// Queues 16-bit `samples` as one 32-bit float mono sample buffer presented at `pts`;
+    /// returns how many frames.
+    private func enqueue(_ samples: Data, at pts: CMTime, description: CMAudioFormatDescription?, on core: AudioRenderCore) -> Int {
+        let frames = samples.count / 2
+        guard frames > 0, let description else { return frames }
+        var floats = Data(count: frames * 4)
         floats.withUnsafeMutableBytes { out in
-            audio.samples.withUnsafeBytes { raw in
+            samples.withUnsafeBytes { raw in
                 avf_volk_convert_16i_32f(out.bindMemory(to: Float.self).baseAddress!, raw.bindMemory(to: Int16.self).baseAddress!,
-                                         32768, UInt32(audio.frameCount))
+                                         32768, UInt32(frames))
             }
         }
-        var offset = 0
-        while offset < audio.frameCount {
-            let count = min(Self.framesPerSampleBuffer, audio.frameCount - offset)
-            let pts = start + CMTime(value: Int64(offset), timescale: Int32(audio.sampleRate))
-            if let buffer = PCMSampleBuffers.sampleBuffer(floats.subdata(in: (offset * 4)..<((offset + count) * 4)), frameCount: count,
-                                                          description: description, pts: pts) {
-                core.enqueue(buffer)
-            }
-            offset += count
+        if let buffer = PCMSampleBuffers.sampleBuffer(floats, frameCount: frames, description: description, pts: pts) {
+            core.enqueue(buffer)
         }
+        return frames
     }
 }
