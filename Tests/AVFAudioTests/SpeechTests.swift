@@ -319,6 +319,22 @@ enum SpeechRender {
         #expect(!events.events.contains(.finish(Self.long)))
     }
 
+    @Test func stopWhilePausedCancelsAndUnpauses() async throws {
+        let synthesizer = AVSpeechSynthesizer()
+        let events = SpeechEvents()
+        synthesizer.delegate = events
+        synthesizer.speak(Self.utterance(Self.long))
+        #expect(await events.wait(for: .start(Self.long)))
+        #expect(synthesizer.pauseSpeaking(at: .immediate))
+        #expect(await events.wait(for: .pause(Self.long)))
+        #expect(synthesizer.stopSpeaking(at: .word))
+        #expect(await events.wait(for: .cancel(Self.long)))
+        #expect(!synthesizer.isPaused && !synthesizer.isSpeaking)
+        // Speech goes on for the next utterance without a continue.
+        synthesizer.speak(Self.utterance("Next."))
+        #expect(await events.wait(for: .finish("Next.")))
+    }
+
     @Test func pauseAndContinue() async throws {
         let synthesizer = AVSpeechSynthesizer()
         let events = SpeechEvents()

@@ -10,10 +10,11 @@ internal import MediaEngine
 /// The engine behind one AVSpeechSynthesizer. Thread-safe.
 ///
 /// One worker thread, started when there is something to speak and ending when the queue is
-/// empty, takes utterances in order: it synthesizes the whole utterance (espeak-ng is far faster
-/// than real time), queues its sound on an `AudioRenderCore` as sample buffers stamped on the
-/// session's timebase (host clock), and then waits for the timebase to reach each event — start,
-/// every word, the end — and posts it to the delegate on the main queue. Pausing stops the
+/// empty, takes utterances in order: espeak-ng synthesizes each on a thread of its own (far
+/// faster than real time) into a `SpeechChannel`, the worker queues the sound on an
+/// `AudioRenderCore` as sample buffers stamped on the session's timebase (host clock), about a
+/// second ahead, and waits for the timebase to reach each event — start, every word, the end —
+/// to post it to the delegate on the main queue. Pausing stops the
 /// timebase (the output holds what it has), continuing restarts it, and stopping flushes the core.
 /// Word boundaries are the times of the words' first samples.
 final class SpeechSession: Sendable {
@@ -122,20 +123,27 @@ final class SpeechSession: Sendable {
     }
 
     func stop(at boundary: AVSpeechBoundary) -> Bool {
-        let done = state.withLock { s -> Bool in
+        let (done, core) = state.withLock { s -> (Bool, AudioRenderCore?) in
             let speaking = !s.queue.isEmpty || (s.current.map { !$0.cancelled && !$0.finished } ?? false)
-            guard speaking else { return false }
+            guard speaking else { return (false, nil) }
             s.queue.removeAll()
-            guard var current = s.current, !current.cancelled, !current.finished else { return true }
-            if boundary == .word, let time = Self.nextBoundary(current, after: timebase.time) {
+            // Stopped speech is not paused (a word boundary cannot come while paused: at once).
+            let wasPaused = s.paused
+            if wasPaused {
+                s.paused = false
+                _ = CMTimebaseSetRate(timebase, rate: 1)
+            }
+            guard var current = s.current, !current.cancelled, !current.finished else { return (true, wasPaused ? s.core : nil) }
+            if boundary == .word, !wasPaused, let time = Self.nextBoundary(current, after: timebase.time) {
                 s.boundary = (.stop, time)
-                return true
+                return (true, nil)
             }
             current.cancelled = true
             s.current = current
             s.boundary = nil
-            return true
+            return (true, wasPaused ? s.core : nil)
         }
+        core?.timebaseChanged(jumped: false)
         wake.signal()
         return done
     }
