@@ -85,6 +85,7 @@ package struct AudioFileContainer: Sendable, Equatable {
         case (.threeGPP, .aac), (.threeGPP2, .aac): ok = true
         case (.caf, .appleLossless), (.caf, .flac), (.caf, .muLaw), (.caf, .aLaw): ok = true
         case (.wav, .muLaw), (.wav, .aLaw), (.aifc, .muLaw), (.aifc, .aLaw): ok = true
+        case (.caf, .appleIMA4), (.mov, .appleIMA4): ok = true
         default: ok = false
         }
         return ok ? nil : "AVAssetWriter does not support encoding audio to \(codec) in file type \(typeName)"

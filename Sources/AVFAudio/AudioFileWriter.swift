@@ -26,20 +26,15 @@ final class AudioFileWriter {
     /// Checks `settings` (Apple's audio settings) for the file type `container` and opens the
     /// file (replacing one that exists). Failures are AVFAudio errors: 'fmt?' for settings the
     /// file type cannot hold.
+    /// A WAV or CAF file stays readable if the process dies while writing, up to the last
+    /// `flushToDisk()`: their readers take the data to the end of the file while the header's
+    /// sizes are unfinished. (AIFF's header holds the frame count, and a QuickTime-family file's
+    /// index is written at the end: those are readable only once finished. Movie fragments would
+    /// keep them readable, but FFmpeg 5.1 ignores a fragmented file's edit list, so its readers —
+    /// ours among them — would count the encoder's priming and padding into the length.)
     init(url: URL, container: AudioFileContainer, settings dictionary: [String: Any], processing: AVAudioFormat) throws {
         self.url = url
-        let settings: WriterAudioSettings
-        switch WriterAudioSettings.parse(dictionary, forWriterInput: false) {
-        case .success(let parsed): settings = parsed
-        case .failure(let error): throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError, error.reason, url: url)
-        }
-        var codec = settings.codec
-        if case .linearPCM(let layout)? = codec { codec = .linearPCM(container.storedLayout(layout)) }
-        guard let codec else {
-            throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError,
-                                    "Writing audio as '\(MuxerStreamFormat.fourCC(settings.formatID))' is not supported.", url: url)
-        }
-        if let reason = container.canStore(codec) { throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError, reason, url: url) }
+        let (settings, codec) = try Self.check(url: url, container: container, settings: dictionary)
         let rate = Int(processing.sampleRate.rounded())
         let channels = Int(processing.channelCount)
         let common = processing.commonFormat
@@ -84,6 +79,42 @@ final class AudioFileWriter {
     }
 
     deinit { try? finish() }
+
+    /// Checks `settings` (Apple's audio settings) for `container`: the parsed settings and the
+    /// codec, or AVFAudio's 'fmt?' error.
+    static func check(url: URL, container: AudioFileContainer, settings dictionary: [String: Any]) throws
+        -> (WriterAudioSettings, EncoderAudio.Codec) {
+        let settings: WriterAudioSettings
+        switch WriterAudioSettings.parse(dictionary, forWriterInput: false) {
+        case .success(let parsed): settings = parsed
+        case .failure(let error): throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError, error.reason, url: url)
+        }
+        var codec = settings.codec
+        if case .linearPCM(var layout)? = codec {
+            // Byte order not given: the file type's own (big-endian AIFF), as Apple writes it.
+            if dictionary[AVLinearPCMIsBigEndianKey] == nil, container.canStore(.linearPCM(layout)) != nil {
+                var swapped = layout
+                swapped.isBigEndian.toggle()
+                if container.canStore(.linearPCM(swapped)) == nil { layout = swapped }
+            }
+            codec = .linearPCM(container.storedLayout(layout))
+        }
+        guard let codec else {
+            throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError,
+                                    "Writing audio as '\(MuxerStreamFormat.fourCC(settings.formatID))' is not supported.", url: url)
+        }
+        if let reason = container.canStore(codec) { throw AVAudioFile.error(kAudioFileUnsupportedDataFormatError, reason, url: url) }
+        return (settings, codec)
+    }
+
+    /// Puts what was written so far on disk (see `init`).
+    func flushToDisk() throws {
+        do throws(MediaError) {
+            try muxer.flushToDisk()
+        } catch {
+            throw AVAudioFile.error(kAudioFileUnspecifiedError, "The audio could not be written: \(error)", url: url)
+        }
+    }
 
     /// Encodes and writes `frames` frames held in `bytes` (the input format's buffers one after another).
     func write(_ bytes: UnsafeRawBufferPointer, frames: Int) throws {

@@ -127,6 +127,7 @@ package struct WriterAudioSettings {
         case kAudioFormatOpus: return .opus
         case kAudioFormatULaw: return .muLaw
         case kAudioFormatALaw: return .aLaw
+        case kAudioFormatAppleIMA4: return .appleIMA4
         default: return nil
         }
     }
@@ -187,7 +188,9 @@ extension WriterAudioSettings {
         if s[AVEncoderBitRateKey] != nil && s[AVEncoderBitRatePerChannelKey] != nil {
             return .failure(.invalid("Cannot specify both AVEncoderBitRateKey and AVEncoderBitRatePerChannelKey"))
         }
-        if (s[AVLinearPCMIsFloatKey] == nil) != (s[AVLinearPCMBitDepthKey] == nil) {
+        // The writer input's rule; AVAudioFile and AVAudioRecorder take either alone (integer
+        // samples of that depth; float samples of 32 bits).
+        if forWriterInput, (s[AVLinearPCMIsFloatKey] == nil) != (s[AVLinearPCMBitDepthKey] == nil) {
             return .failure(.invalid("If one of AVLinearPCMIsFloatKey and AVLinearPCMBitDepthKey is specified, both must be specified"))
         }
         if let raw = s[AVEncoderBitDepthHintKey] {

@@ -2,9 +2,11 @@
 // the CPU: SSE/AVX/NEON): the audio mixer's gain-and-sum, the pixel converter's 'b64a' byte
 // order and the audio repacker's big-endian and signed 8-bit samples run through it, so
 // per-sample work is vectorised C whatever the client's build configuration. AVFoundation
-// (AudioGainKernel.swift) and MediaEngine (PixelRepack.swift, AudioResampler.swift,
-// Live/AudioLevelMeter.swift: capture level meters) and AVFAudio (speech: espeak-ng's 16-bit
-// samples to float) import this module (`internal import CVolk`). The wrappers below only name the kernels:
+// (LiveAudioSampleBuffer.swift), AVFAudio
+// (AudioGainKernel.swift: both mixers' gains; AudioRenderCore.swift, AudioMixOutput.swift;
+// Speech: espeak-ng's 16-bit samples to float) and MediaEngine (PixelRepack.swift, AudioResampler.swift,
+// Live/AudioLevelMeter.swift: capture level meters) import
+// this module (`internal import CVolk`). The wrappers below only name the kernels:
 // VOLK's dispatchers are C function-pointer globals, which Swift 6 would see as shared mutable state.
 #include <volk/volk.h>
 

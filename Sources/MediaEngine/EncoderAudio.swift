@@ -35,6 +35,8 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
         case muLaw
         /// G.711 A-law.
         case aLaw
+        /// Apple's IMA 4:1 ADPCM ('ima4', FFmpeg's adpcm_ima_qt: 64 frames per packet).
+        case appleIMA4
         /// Linear PCM in this layout.
         case linearPCM(MuxerStreamFormat.PCMLayout)
 
@@ -47,6 +49,7 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
             case .opus: return "libopus"
             case .muLaw: return "pcm_mulaw"
             case .aLaw: return "pcm_alaw"
+            case .appleIMA4: return "adpcm_ima_qt"
             case .linearPCM: return nil
             }
         }
@@ -59,6 +62,7 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
             case .opus: return "Opus"
             case .muLaw: return "µ-law"
             case .aLaw: return "A-law"
+            case .appleIMA4: return "IMA 4:1"
             case .linearPCM(let layout): return "\(layout) linear PCM"
             }
         }
@@ -308,7 +312,7 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
     package static func channelCounts(_ codec: Codec) -> ClosedRange<Int> {
         switch codec {
         case .aac, .appleLossless, .flac, .opus: return 1...8
-        case .muLaw, .aLaw: return 1...2
+        case .muLaw, .aLaw, .appleIMA4: return 1...2
         case .linearPCM: return 1...64
         }
     }

@@ -334,6 +334,20 @@ package final class Muxer: @unchecked Sendable {
         fragmentCount += 1
     }
 
+    /// Puts everything handed over so far on disk, so a process killed afterwards leaves it
+    /// readable: a fragment cut (custom fragments), else the interleaving queue and the I/O
+    /// buffer written out (WAV and CAF headers read to the end of the file; see AudioFileWriter).
+    package func flushToDisk() throws(MediaError) {
+        guard let ctx = context, isStarted, !isFinished else { return }
+        if customFragments { return try cutFragment() }
+        let result = av_interleaved_write_frame(ctx, nil)
+        if result < 0 { throw writeError(result, action: "cannot write media data") }
+        guard let pb = ctx.pointee.pb else { return }
+        avio_flush(pb)
+        if pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write media data") }
+        bytesFlushed = avio_tell(pb)
+    }
+
     /// Custom fragments: the size of the `free` box written after the empty movie header.
     static let movieHeaderReserve = 64 << 10
 
@@ -352,8 +366,9 @@ package final class Muxer: @unchecked Sendable {
     }
 
     /// Custom fragments: the edit list that shows each stream at its own times again (media from
-    /// the priming's end; a late start as an empty edit), lasting to its presentation end.
-    private func customFragmentEdits() -> [Int32: [MovieEdit]] {
+    /// the priming's end; a late start as an empty edit), lasting to its presentation end, or to
+    /// `ending` when that comes first (an encoder's padding after the last frame is not shown).
+    private func customFragmentEdits(ending: CMTime?) -> [Int32: [MovieEdit]] {
         var edits: [Int32: [MovieEdit]] = [:]
         for (index, first) in firstDecodeTimes {
             guard let end = presentationEnds[index] else { continue }
@@ -361,7 +376,11 @@ package final class Muxer: @unchecked Sendable {
             guard tb.num > 0, tb.den > 0 else { continue }
             let scale = tb.den
             func time(_ units: Int64) -> CMTime { CMTime(value: units * Int64(tb.num), timescale: scale) }
-            let shown = end - max(first, 0)
+            var shown = end - max(first, 0)
+            if let ending {
+                let limit = CMTimeConvertScale(ending, timescale: scale, method: .roundHalfAwayFromZero).value / Int64(max(tb.num, 1))
+                shown = min(shown, limit - max(first, 0))
+            }
             guard shown > 0 else { continue }
             var list: [MovieEdit] = []
             if first > 0 { list.append(MovieEdit(duration: time(first), mediaStart: nil)) }
@@ -418,7 +437,7 @@ package final class Muxer: @unchecked Sendable {
         let trims = trimEnd != nil && movie
         // Every track gets an edit list, so that each one can be cut.
         if trims, let priv = ctx.pointee.priv_data { av_opt_set(priv, "use_editlist", "1", 0) }
-        let fragmentEdits = customFragments ? customFragmentEdits() : [:]
+        let fragmentEdits = customFragments ? customFragmentEdits(ending: trimEnd) : [:]
         let trailer = av_write_trailer(ctx)
         var pbError: Int32 = 0
         if let pb = ctx.pointee.pb {

@@ -29,6 +29,7 @@ struct Bench: ParsableCommand {
                                + "export, speech (avtool say -o against espeak-ng -w), compose, titles (the compose timeline with a title and a watermark), capture (30 s recordings of the screen and a virtual camera; only when asked for), "
                                + "play (1080p30 played by avtool play, ffplay and mpv, and exact seeks; only when asked for), "
                                + "sync (a flash and a beep each second, grabbed from the screen and the sink's monitor, per player; only when asked for), "
+                               + "audio-player (AVAudioPlayer's start to the first sound heard, and avtool play-audio against paplay and ffplay; only when asked for), "
                                + "debug (a client package built in debug and in release; only when asked for).",
                                valueName: "case"))
     var only: [String] = []
@@ -40,7 +41,7 @@ struct Bench: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" && $0 != "capture" && $0 != "play" && $0 != "sync" })
+        let againstFFmpeg = only.isEmpty || only.contains(where: { $0 != "debug" && $0 != "capture" && $0 != "play" && $0 != "sync" && $0 != "audio-player" })
         if againstFFmpeg { print("benchmark                                   ours        ffmpeg      ratio") }
 
         if runs("basics") { try benchBasics(in: dir) }
@@ -83,6 +84,8 @@ struct Bench: ParsableCommand {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             try benchSync(in: cache, seconds: playSeconds)
         }
+        // Sound start latency, heard on the sink: real time, only when named.
+        if only.contains("audio-player") { try benchAudioPlayer(in: dir, repeats: repeats) }
         // Building the client twice takes minutes: this case runs only when named.
         if only.contains("debug") {
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("avtool-bench-cache")

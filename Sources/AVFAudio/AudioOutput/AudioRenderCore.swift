@@ -52,6 +52,9 @@ package final class AudioRenderCore: @unchecked Sendable {
         var scratch: [Float] = []
         var planes: [Float] = []
         var underruns = 0
+        /// Frames of silence still to write before the queue's front (a start or a gap that a
+        /// pull did not finish).
+        var silenceAhead = 0
         var framesPlayed: Int64 = 0
         /// Media time of the sound being written minus the clock's time when it is heard, at the
         /// last pull at rate 1 (positive: the sound is ahead of the pictures).
@@ -67,8 +70,18 @@ package final class AudioRenderCore: @unchecked Sendable {
     }
     private let failureHandler = Mutex<(@Sendable (any Error) -> Void)?>(nil)
 
-    package init(timebase: CMTimebase) {
+    /// Opens the renderer's output: `sampleRate` and `channels` of Float32 interleaved frames,
+    /// filled by `fill` (given the host time of its first frame), `failed` told when it goes away.
+    package typealias OutputOpener = @Sendable (_ sampleRate: Int, _ channels: Int, _ deviceUID: String?,
+                                                _ fill: @escaping AudioTimedFill,
+                                                _ failed: @escaping @Sendable (any Error) -> Void) -> any AudioDeviceOutput
+    private let opener: OutputOpener?
+
+    /// A renderer following `timebase`, playing through `openOutput` (nil: a stream of its own
+    /// on the sound server, `AudioDeviceOutputs.open`).
+    package init(timebase: CMTimebase, openOutput: OutputOpener? = nil) {
         control = Mutex(Control(timebase: timebase))
+        opener = openOutput
     }
 
     package var timebase: CMTimebase { control.withLock { $0.timebase } }
@@ -161,6 +174,7 @@ package final class AudioRenderCore: @unchecked Sendable {
         render.withLock { r in
             r.offset = 0
             r.aligned = false
+            r.silenceAhead = 0
             r.stretcher = nil
         }
         control.withLock { $0.output }?.flush()
@@ -257,9 +271,11 @@ package final class AudioRenderCore: @unchecked Sendable {
             return (f, c.deviceUID)
         }
         guard let (format, uid) = request else { return }
-        let made = AudioDeviceOutputs.open(sampleRate: format.sampleRate, channels: format.channels, deviceUID: uid,
-                                           fill: { [weak self] buffer in self?.pull(buffer) ?? 0 },
-                                           failed: { [weak self] error in self?.outputLost(error) })
+        let failed: @Sendable (any Error) -> Void = { [weak self] error in self?.outputLost(error) }
+        let made = opener.map { open in
+            open(format.sampleRate, format.channels, uid, { [weak self] buffer, host in self?.pull(buffer, hostTime: host) ?? 0 }, failed)
+        } ?? AudioDeviceOutputs.open(sampleRate: format.sampleRate, channels: format.channels, deviceUID: uid,
+                                     fill: { [weak self] buffer in self?.pull(buffer) ?? 0 }, failed: failed)
         let (kept, volume, muted, rate) = control.withLock { c -> (Bool, Float, Bool, Double) in
             guard c.output == nil, !c.closed else { return (false, 1, false, 0) }
             c.output = made
@@ -288,8 +304,9 @@ package final class AudioRenderCore: @unchecked Sendable {
 
     // MARK: The pull
 
-    /// Fills `buffer` with the frames to be heard next (on the output's thread).
-    package func pull(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    /// Fills `buffer` with the frames to be heard next (on the output's thread); `hostTime`: the
+    /// host clock's time (seconds) of this fill, the same for every renderer of a mix (nil: now).
+    package func pull(_ buffer: UnsafeMutableRawBufferPointer, hostTime: Double? = nil) -> Int {
         let (timebase, format, output, algorithm, scheduled) = control.withLock {
             ($0.timebase, $0.format, $0.output, $0.algorithm, $0.scheduledStart)
         }
@@ -297,10 +314,14 @@ package final class AudioRenderCore: @unchecked Sendable {
         let bytesPerFrame = 4 * format.channels
         let frames = buffer.count / bytesPerFrame
         var (now, rate) = timebase.timeAndRate
+        if let hostTime, rate != 0 {
+            now = CMSyncConvertTime(CMTime(seconds: hostTime, preferredTimescale: 1_000_000_000),
+                                    from: CMClockGetHostTimeClock(), to: timebase)
+        }
         if rate == 0, let scheduled {
             // Before a scheduled start: the time the timebase will have (earlier than its start
             // until then, so what comes before it is silence).
-            let host = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+            let host = hostTime ?? CMClockGetTime(CMClockGetHostTimeClock()).seconds
             rate = scheduled.rate
             now = scheduled.time + CMTime(seconds: (host - scheduled.hostTime) * rate, preferredTimescale: 1_000_000_000)
         }
@@ -372,11 +393,15 @@ package final class AudioRenderCore: @unchecked Sendable {
     }
 
     private func straight(into out: UnsafeMutablePointer<Float>, frames: Int, at time: Double, format: Format, _ r: inout Render) -> Int {
-        var silence = 0
-        if !r.aligned || abs((cursor(r, format: format) ?? time) - time) > 0.04 {
+        // Where the next frame written would be heard: the queue's cursor less the silence
+        // still owed before it; within 40 ms of the clock, the sound runs on sample by sample.
+        let next = cursor(r, format: format).map { $0 - Double(r.silenceAhead) / Double(format.sampleRate) }
+        var silence = r.silenceAhead
+        if !r.aligned || abs((next ?? time) - time) > 0.04 {
             silence = align(to: time, format: format, &r)
             r.aligned = true
         }
+        r.silenceAhead = max(0, silence - frames)
         silence = min(silence, frames)
         if silence == 0, let next = cursor(r, format: format) { r.clockOffset = next - time }
         if silence > 0 { memset(out, 0, silence * 4 * format.channels) }
@@ -392,10 +417,13 @@ package final class AudioRenderCore: @unchecked Sendable {
         // Varispeed: the pitch follows the rate (stretched and shifted by the same factor, which
         // is resampling); the other algorithms keep it.
         let pitch = algorithm == .varispeed ? abs(rate) : 1
+        // The silence still owed before the queue's front is in output frames: media time ÷ rate.
+        let next = cursor(r, format: format).map { $0 - Double(r.silenceAhead) * abs(rate) / Double(format.sampleRate) }
         if r.stretcher == nil || r.stretchRate != rate || r.stretchPitch != pitch || !r.aligned
-            || abs((cursor(r, format: format) ?? time) - time) > 0.25 {
-            _ = align(to: time, format: format, &r)
+            || abs((next ?? time) - time) > 0.25 {
+            let silence = align(to: time, format: format, &r)
             r.aligned = true
+            r.silenceAhead = Int(Double(silence) / abs(rate))
             let options = AudioTimeStretcher.options(for: algorithm) ?? AudioTimeStretcher.options(for: .timeDomain)!
             r.stretcher = AudioTimeStretcher(options: options, sampleRate: format.sampleRate, channels: channels,
                                              ratio: 1 / abs(rate), maxFrames: 4096, pitchScale: pitch)
@@ -404,6 +432,12 @@ package final class AudioRenderCore: @unchecked Sendable {
         }
         guard let stretcher = r.stretcher else { return 0 }
         var written = 0
+        if r.silenceAhead > 0 {
+            // Before the first frame is due (a start at a later time): silence, the stretcher not fed.
+            written = min(r.silenceAhead, frames)
+            memset(out, 0, written * 4 * channels)
+            r.silenceAhead -= written
+        }
         var guardCount = 0
         while written < frames && guardCount < 64 {
             guardCount += 1

@@ -1,18 +1,19 @@
-// AudioGainKernel: the audio mixer's per-sample arithmetic — a run of samples times a constant
+// AudioGainKernel: the audio mixers' per-sample arithmetic (the reader's AudioMixer and the
+// output's AudioMixOutput) — a run of samples times a constant
 // gain or a linear gain ramp, added into the mix — in VOLK's SIMD kernels (C), never a Swift loop,
 // so mixing is as fast in a client's debug build as in a release one.
 internal import CVolk
 
 /// Gain-and-sum over float vectors for one mixer: owns the scratch space its kernels need.
-final class AudioGainKernel {
-    private let capacity: Int
+package final class AudioGainKernel {
+    package let capacity: Int
     /// 0, 1, 2, … capacity − 1: a ramp's gains are `start + step·index`, two kernel calls.
     private let indices: UnsafeMutablePointer<Float>
     /// Gains, then gained samples, of the current run.
     private let scratch: UnsafeMutablePointer<Float>
 
     /// A kernel for runs of up to `capacity` samples.
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
         indices = .allocate(capacity: self.capacity)
         scratch = .allocate(capacity: self.capacity)
@@ -28,7 +29,7 @@ final class AudioGainKernel {
 
     /// `sum[i] += source[i] · (start + step·i)` for `i` in `0..<count` (`count` ≤ the capacity):
     /// a constant gain when `step` is 0 (no multiply at all for gain 1; nothing for gain 0).
-    func add(_ source: UnsafePointer<Float>, into sum: UnsafeMutablePointer<Float>, count: Int, start: Float, step: Float) {
+    package func add(_ source: UnsafePointer<Float>, into sum: UnsafeMutablePointer<Float>, count: Int, start: Float, step: Float) {
         precondition(count <= capacity, "AudioGainKernel: run longer than its capacity")
         guard count > 0 else { return }
         let n = UInt32(count)
