@@ -60,10 +60,7 @@ open class AVAudioFile: NSObject {
         }
         let stream: StreamInfo
         do throws(MediaError) {
-            let demuxer = try Demuxer(url: fileURL)
-            guard let audio = demuxer.streams.first(where: { $0.kind == .audio && $0.hasDecoder && $0.sampleRate > 0 && $0.channelCount > 0 })
-            else { throw MediaError.invalidArgument(message: "no audio stream") }
-            stream = audio
+            stream = try AudioStreamReader.firstAudioStream(of: fileURL)
         } catch {
             throw Self.error(kAudioFileUnsupportedFileTypeError, "The file is not an audio file this system can read (\(error)).", url: fileURL)
         }

@@ -91,6 +91,9 @@ final class AudioFileWriter {
         }
         var codec = settings.codec
         if case .linearPCM(var layout)? = codec {
+            // A file's samples are interleaved whatever the settings say (an AVAudioFormat's
+            // `settings` carry its processing layout, commonly the standard non-interleaved one).
+            layout.isNonInterleaved = false
             // Byte order not given: the file type's own (big-endian AIFF), as Apple writes it.
             if dictionary[AVLinearPCMIsBigEndianKey] == nil, container.canStore(.linearPCM(layout)) != nil {
                 var swapped = layout

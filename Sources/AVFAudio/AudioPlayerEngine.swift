@@ -64,9 +64,7 @@ final class AudioPlayerEngine: @unchecked Sendable {
 
     /// Opens the file's first decodable audio stream; throws `MediaError` when there is none.
     init(url: URL) throws {
-        let demuxer = try Demuxer(url: url)
-        guard let stream = demuxer.streams.first(where: { $0.kind == .audio && $0.hasDecoder && $0.sampleRate > 0 && $0.channelCount > 0 })
-        else { throw MediaError.invalidArgument(message: "no audio stream this system can decode") }
+        let stream = try AudioStreamReader.firstAudioStream(of: url)
         self.url = url
         streamIndex = stream.index
         sampleRate = stream.sampleRate

@@ -26,7 +26,7 @@ struct Bench: ParsableCommand {
     var skipThumbnails = false
 
     @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, compositor, thumbnails, reader, writer, audio, "
-                               + "export, speech (avtool say -o against espeak-ng -w), compose, titles (the compose timeline with a title and a watermark), capture (30 s recordings of the screen and a virtual camera; only when asked for), "
+                               + "engine (an AVAudioEngine graph rendered offline against one ffmpeg filtergraph), export, speech (avtool say -o against espeak-ng -w), compose, titles (the compose timeline with a title and a watermark), capture (30 s recordings of the screen and a virtual camera; only when asked for), "
                                + "play (1080p30 played by avtool play, ffplay and mpv, and exact seeks; only when asked for), "
                                + "sync (a flash and a beep each second, grabbed from the screen and the sink's monitor, per player; only when asked for), "
                                + "audio-player (AVAudioPlayer's start to the first sound heard, and avtool play-audio against paplay and ffplay; only when asked for), "
@@ -55,6 +55,7 @@ struct Bench: ParsableCommand {
             if runs("reader") { try benchReader(in: cache, repeats: repeats) }
             if runs("writer") { try benchWriter(in: cache, repeats: repeats) }
             if runs("audio") { try benchWriterAudio(in: cache, repeats: repeats) }
+            if runs("engine") { try benchAudioEngine(in: cache, repeats: repeats) }
             if runs("export") { try benchExport(in: cache, repeats: repeats) }
             if only == ["compose"] {
                 try benchCompose(in: cache, repeats: repeats)

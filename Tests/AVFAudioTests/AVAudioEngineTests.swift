@@ -1,0 +1,204 @@
+// AVAudioEngine as Apple documents it, rendered offline (manual rendering mode) so every sample is
+// checked: a player node's file comes out as the file, two players mix with their volumes and
+// pans, a rate conversion keeps the pitch, time-pitch at rate 2 halves the time, taps see every
+// frame in order, completion handlers are called once; and a real-time engine's tap.
+import AVFAudio
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite struct AVAudioEngineTests {
+    static let dir = TestTools.makeTemporaryDirectory("avfaudio-engine")
+
+    static func make(_ name: String, _ args: [String]) -> URL {
+        let url = dir.appendingPathComponent(name)
+        let partial = dir.appendingPathComponent("partial-\(UUID().uuidString)-\(name)")
+        _ = try? TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + args + [partial.path])
+        _ = try? FileManager.default.moveItem(at: partial, to: url)
+        return url
+    }
+
+    /// One second of 440 Hz left, 660 Hz right, float at 44.1 kHz.
+    static let tones = make("tones.wav", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)|0.25*sin(2*PI*660*t):s=44100:d=1", "-c:a", "pcm_f32le"])
+    /// One second of 1 kHz mono at 22.05 kHz.
+    static let lowRate = make("low.wav", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*1000*t):s=22050:d=1", "-c:a", "pcm_f32le"])
+
+    static let stereo = AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)!
+
+    /// An engine in offline manual rendering mode at 44.1 kHz stereo, running.
+    private func offlineEngine(_ build: (AVAudioEngine) throws -> Void) throws -> AVAudioEngine {
+        let engine = AVAudioEngine()
+        try build(engine)
+        try engine.enableManualRenderingMode(.offline, format: Self.stereo, maximumFrameCount: 4096)
+        try engine.start()
+        return engine
+    }
+
+    /// `frames` frames rendered in 4096-frame calls: (left, right).
+    private func render(_ engine: AVAudioEngine, frames: Int) throws -> (left: [Float], right: [Float]) {
+        let buffer = try #require(AVAudioPCMBuffer(pcmFormat: engine.manualRenderingFormat, frameCapacity: 4096))
+        var left: [Float] = [], right: [Float] = []
+        while left.count < frames {
+            let status = try engine.renderOffline(AVAudioFrameCount(min(4096, frames - left.count)), to: buffer)
+            #expect(status == .success)
+            let n = Int(buffer.frameLength)
+            left += UnsafeBufferPointer(start: buffer.floatChannelData![0], count: n)
+            right += UnsafeBufferPointer(start: buffer.floatChannelData![1], count: n)
+        }
+        return (left, right)
+    }
+
+    private func constantBuffer(_ value: Float, frames: Int, format: AVAudioFormat = stereo) -> AVAudioPCMBuffer {
+        let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(frames))!
+        buffer.frameLength = AVAudioFrameCount(frames)
+        for c in 0..<Int(format.channelCount) { buffer.floatChannelData![c].update(repeating: value, count: frames) }
+        return buffer
+    }
+
+    private func crossings(_ x: ArraySlice<Float>) -> Int { zip(x, x.dropFirst()).filter { ($0.0 < 0) != ($0.1 < 0) }.count }
+
+    @Test func aPlayerNodesFileComesOutAsTheFile() throws {
+        let file = try AVAudioFile(forReading: Self.tones)
+        let player = AVAudioPlayerNode()
+        let engine = try offlineEngine { engine in
+            engine.attach(player)
+            engine.connect(player, to: engine.mainMixerNode, format: file.processingFormat)
+        }
+        #expect(engine.isInManualRenderingMode && engine.manualRenderingMaximumFrameCount == 4096)
+        player.scheduleFile(file, at: nil)
+        player.play()
+        #expect(player.isPlaying)
+        let (left, right) = try render(engine, frames: 44_100 + 4096)
+        let reference = try #require(AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 44_100))
+        try file.read(into: reference)
+        let l = Array(UnsafeBufferPointer(start: reference.floatChannelData![0], count: 44_100))
+        let r = Array(UnsafeBufferPointer(start: reference.floatChannelData![1], count: 44_100))
+        #expect(zip(left.prefix(44_100), l).allSatisfy { abs($0.0 - $0.1) < 1e-6 }, "left differs")
+        #expect(zip(right.prefix(44_100), r).allSatisfy { abs($0.0 - $0.1) < 1e-6 }, "right differs")
+        #expect(left.dropFirst(44_100).allSatisfy { $0 == 0 }, "sound after the file's end")
+        #expect(engine.manualRenderingSampleTime == AVAudioFramePosition(left.count))
+    }
+
+    @Test func twoPlayersMixWithTheirVolumesAndPans() throws {
+        let a = AVAudioPlayerNode(), b = AVAudioPlayerNode()
+        let engine = try offlineEngine { engine in
+            for player in [a, b] {
+                engine.attach(player)
+                engine.connect(player, to: engine.mainMixerNode, format: Self.stereo)
+            }
+        }
+        a.scheduleBuffer(constantBuffer(0.25, frames: 8192), at: nil, options: .loops)
+        b.scheduleBuffer(constantBuffer(0.125, frames: 8192), at: nil, options: .loops)
+        a.play()
+        b.play()
+        var (left, right) = try render(engine, frames: 4096)
+        #expect(left.allSatisfy { abs($0 - 0.375) < 1e-6 } && right.allSatisfy { abs($0 - 0.375) < 1e-6 })
+        a.volume = 0.5
+        b.pan = -1
+        (left, right) = try render(engine, frames: 4096)
+        #expect(left.allSatisfy { abs($0 - 0.25) < 1e-6 }, "\(left.first ?? 0)")
+        #expect(right.allSatisfy { abs($0 - 0.125) < 1e-6 }, "\(right.first ?? 0)")
+        #expect(b.destination(forMixer: engine.mainMixerNode, bus: 1)?.pan == -1)
+        engine.mainMixerNode.outputVolume = 0.5
+        (left, _) = try render(engine, frames: 4096)
+        #expect(left.allSatisfy { abs($0 - 0.125) < 1e-6 })
+    }
+
+    @Test func aMonoPlayerAtAnotherRateIsConvertedKeepingItsPitch() throws {
+        let file = try AVAudioFile(forReading: Self.lowRate)
+        #expect(file.processingFormat.sampleRate == 22_050 && file.processingFormat.channelCount == 1)
+        let player = AVAudioPlayerNode()
+        let engine = try offlineEngine { engine in
+            engine.attach(player)
+            engine.connect(player, to: engine.mainMixerNode, format: file.processingFormat)
+        }
+        player.scheduleFile(file, at: nil)
+        player.play()
+        let (left, right) = try render(engine, frames: 44_100)
+        // 1 kHz: 2000 zero crossings a second; both channels.
+        let n = crossings(left[4410..<39_690])
+        #expect(abs(n - 1600) <= 4, "\(n) crossings in 0.8 s")
+        #expect(zip(left, right).allSatisfy { $0.0 == $0.1 })
+        #expect(abs((left.map(abs).max() ?? 0) - 0.5) < 0.02)
+    }
+
+    @Test func timePitchAtRateTwoHalvesTheTimeKeepingThePitch() throws {
+        let file = try AVAudioFile(forReading: Self.tones)
+        let player = AVAudioPlayerNode(), pitch = AVAudioUnitTimePitch()
+        pitch.rate = 2
+        #expect(pitch.rate == 2 && pitch.pitch == 0)
+        let engine = try offlineEngine { engine in
+            engine.attach(player)
+            engine.attach(pitch)
+            engine.connect(player, to: pitch, format: file.processingFormat)
+            engine.connect(pitch, to: engine.mainMixerNode, format: file.processingFormat)
+        }
+        player.scheduleFile(file, at: nil)
+        player.play()
+        let (left, _) = try render(engine, frames: 44_100)
+        let loud = left.indices.filter { abs(left[$0]) > 0.05 }
+        let seconds = Double((loud.last ?? 0) - (loud.first ?? 0)) / 44_100
+        #expect(seconds > 0.45 && seconds < 0.56, "sounded \(seconds) s")
+        // 440 Hz kept: 880 crossings a second.
+        let first = try #require(loud.first)
+        let n = crossings(left[(first + 2205)..<(first + 2205 + 8820)])
+        #expect(abs(n - 176) <= 4, "\(n) crossings in 0.2 s")
+    }
+
+    @Test func tapsSeeEveryFrameInOrder() throws {
+        let player = AVAudioPlayerNode()
+        let engine = try offlineEngine { engine in
+            engine.attach(player)
+            engine.connect(player, to: engine.mainMixerNode, format: Self.stereo)
+        }
+        let seen = Mutex<[(AVAudioFramePosition, Int, Float)]>([])
+        engine.mainMixerNode.installTap(onBus: 0, bufferSize: 1000, format: nil) { buffer, time in
+            seen.withLock { $0.append((time.sampleTime, Int(buffer.frameLength), buffer.floatChannelData![0][0])) }
+        }
+        let completions = Mutex(0)
+        player.scheduleBuffer(constantBuffer(0.5, frames: 5000)) { _ in completions.withLock { $0 += 1 } }
+        player.play()
+        _ = try render(engine, frames: 12_288)
+        let deadline = Date().addingTimeInterval(10)
+        while seen.withLock({ $0.count }) < 12, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let taps = seen.withLock { $0 }
+        #expect(taps.count == 12)
+        #expect(taps.map(\.0) == (0..<12).map { AVAudioFramePosition($0 * 1000) })
+        #expect(taps.allSatisfy { $0.1 == 1000 })
+        #expect(taps.prefix(5).allSatisfy { $0.2 == 0.5 } && taps.dropFirst(5).allSatisfy { $0.2 == 0 })
+        engine.mainMixerNode.removeTap(onBus: 0)
+        while completions.withLock({ $0 }) < 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(completions.withLock { $0 } == 1)
+        // The player's time counts from its start.
+        let last = try #require(player.lastRenderTime)
+        #expect(player.playerTime(forNodeTime: last)?.sampleTime == last.sampleTime)
+    }
+
+    @Test func aRealTimeEnginesTapHearsItsPlayer() throws {
+        let engine = AVAudioEngine()
+        let player = AVAudioPlayerNode()
+        engine.attach(player)
+        engine.connect(player, to: engine.mainMixerNode, format: Self.stereo)
+        // Silent to the device (the mixer's output volume 0); the tap is on the player's output.
+        let frames = Mutex(0), peak = Mutex<Float>(0)
+        player.installTap(onBus: 0, bufferSize: 4410, format: nil) { buffer, _ in
+            frames.withLock { $0 += Int(buffer.frameLength) }
+            let level = (0..<Int(buffer.frameLength)).reduce(Float(0)) { max($0, abs(buffer.floatChannelData![0][$1])) }
+            peak.withLock { $0 = max($0, level) }
+        }
+        engine.mainMixerNode.outputVolume = 0
+        player.volume = 1
+        player.scheduleBuffer(constantBuffer(0.5, frames: 4410), at: nil, options: .loops)
+        try engine.start()
+        player.play()
+        #expect(engine.isRunning)
+        let deadline = Date().addingTimeInterval(20)
+        while frames.withLock({ $0 }) < 44_100, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        engine.stop()
+        #expect(!engine.isRunning)
+        #expect(frames.withLock { $0 } >= 44_100)
+        #expect(peak.withLock { $0 } == 0.5)
+    }
+}
