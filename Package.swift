@@ -68,6 +68,13 @@ let package = Package(
             pkgConfig: "rubberband",
             providers: [.apt(["librubberband-dev"])]
         ),
+        // C: espeak-ng (formant speech synthesis) through pkg-config. Only AVFAudio imports it
+        // (`internal import`): AVSpeechSynthesizer and AVSpeechSynthesisVoice speak through it.
+        .systemLibrary(
+            name: "CEspeak",
+            pkgConfig: "espeak-ng",
+            providers: [.apt(["libespeak-ng-dev"])]
+        ),
         // C: zbar (barcode and QR code reader) through pkg-config. Only MediaEngine imports it
         // (`internal import`): the capture metadata output's code scanner. Linked: it adds 3–5 % to
         // `avtool --help` start-up (measured; docs/ARCHITECTURE.md).
@@ -121,8 +128,9 @@ let package = Package(
         // Public frameworks that stand on the engine.
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "UniformTypeIdentifiers", "MediaEngine"], swiftSettings: strict),
         .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "MediaEngine"], swiftSettings: strict),
-        // AVFAudio: formats, buffers, audio files and times (re-exported by AVFoundation, as on Apple).
-        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MediaEngine", "CVolk", "CRubberBand"], swiftSettings: strict),
+        // AVFAudio: formats, buffers, audio files and times, speech synthesis (re-exported by
+        // AVFoundation, as on Apple).
+        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MediaEngine", "CVolk", "CRubberBand", "CEspeak"], swiftSettings: strict),
         .target(name: "AVFoundation",
                 dependencies: ["AVFAudio", "CoreMedia", "CoreVideo", "CoreGraphics", "QuartzCore", "CoreAudioTypes", "ImageIO", "UniformTypeIdentifiers",
                                "VideoToolbox", "MediaEngine", "CVolk"],

@@ -30,6 +30,8 @@ fi
 #    compare their glyph coverage with. Cairo and Pango (with HarfBuzz and fontconfig) draw
 #    QuartzCore's layers, paths and text; the font packages give fontconfig Latin (DejaVu,
 #    Liberation: metric twins of Helvetica/Arial/Times), Arabic (Noto) and Japanese (Noto CJK).
+#    espeak-ng's library speaks for AVSpeechSynthesizer (libespeak-ng-dev); its CLI is what
+#    `avtool bench --only speech` and the speech tests compare against (espeak-ng).
 APT_PACKAGES=(
     pkg-config
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
@@ -37,6 +39,7 @@ APT_PACKAGES=(
     libcairo2-dev libpango1.0-dev
     fonts-dejavu-core fonts-liberation2 fonts-noto-core fonts-noto-cjk
     libvolk2-dev librubberband-dev
+    libespeak-ng-dev espeak-ng
     ffmpeg
     mediainfo
     atomicparsley libimage-exiftool-perl python3-mutagen libheif-examples pango1.0-tools

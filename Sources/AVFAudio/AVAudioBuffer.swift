@@ -17,7 +17,9 @@ open class AVAudioBuffer: NSObject {
         var memory: [UnsafeMutableRawPointer] = []
         for i in 0..<max(buffers, 1) {
             let raw = UnsafeMutableRawPointer.allocate(byteCount: max(bytesPerBuffer, 1), alignment: 16)
-            raw.initializeMemory(as: UInt8.self, repeating: 0, count: max(bytesPerBuffer, 1))
+            // memset, not initializeMemory(as:repeating:count:): the generic stdlib loop clears
+            // byte by byte through value witnesses (10 % of `avtool say -o`'s time in a profile).
+            memset(raw, 0, max(bytesPerBuffer, 1))
             memory.append(raw)
             list[i] = AudioBuffer(mNumberChannels: UInt32(channelsPerBuffer), mDataByteSize: 0, mData: raw)
         }

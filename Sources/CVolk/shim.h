@@ -3,7 +3,8 @@
 // order and the audio repacker's big-endian and signed 8-bit samples run through it, so
 // per-sample work is vectorised C whatever the client's build configuration. AVFoundation
 // (LiveAudioSampleBuffer.swift), AVFAudio
-// (AudioGainKernel.swift: both mixers' gains; AudioRenderCore.swift, AudioMixOutput.swift) and MediaEngine (PixelRepack.swift, AudioResampler.swift,
+// (AudioGainKernel.swift: both mixers' gains; AudioRenderCore.swift, AudioMixOutput.swift;
+// Speech: espeak-ng's 16-bit samples to float) and MediaEngine (PixelRepack.swift, AudioResampler.swift,
 // Live/AudioLevelMeter.swift: capture level meters) import
 // this module (`internal import CVolk`). The wrappers below only name the kernels:
 // VOLK's dispatchers are C function-pointer globals, which Swift 6 would see as shared mutable state.
@@ -67,4 +68,9 @@ static inline void avf_volk_deinterleave2(float *left, float *right, const float
 /// interleaved[2i] = left[i], interleaved[2i + 1] = right[i]
 static inline void avf_volk_interleave2(float *interleaved, const float *left, const float *right, unsigned int frames) {
     volk_32f_x2_interleave_32fc((lv_32fc_t *)interleaved, left, right, frames);
+}
+
+/// out[i] = source[i] / scale (signed 16-bit → float; scale 32768 gives −1…1)
+static inline void avf_volk_convert_16i_32f(float *out, const int16_t *source, float scale, unsigned int count) {
+    volk_16i_s32f_convert_32f(out, source, scale, count);
 }

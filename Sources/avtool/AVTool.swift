@@ -10,5 +10,5 @@ struct AVTool: ParsableCommand {
         version: "0.1.0",
         subcommands: [Demo.self, Bench.self, PixelFormats.self, Info.self, Thumbnails.self, Decode.self, Waveform.self,
                       WriterTool.self, Meta.self, Convert.self, Compose.self, Devices.self, Record.self, Scan.self, Play.self,
-                      PlayAudio.self, RecordAudio.self])
+                      PlayAudio.self, RecordAudio.self, Say.self])
 }

@@ -26,7 +26,7 @@ struct Bench: ParsableCommand {
     var skipThumbnails = false
 
     @Option(help: ArgumentHelp("Run only these cases (repeatable): basics, compositor, thumbnails, reader, writer, audio, "
-                               + "engine (an AVAudioEngine graph rendered offline against one ffmpeg filtergraph), export, compose, titles (the compose timeline with a title and a watermark), capture (30 s recordings of the screen and a virtual camera; only when asked for), "
+                               + "engine (an AVAudioEngine graph rendered offline against one ffmpeg filtergraph), export, speech (avtool say -o against espeak-ng -w), compose, titles (the compose timeline with a title and a watermark), capture (30 s recordings of the screen and a virtual camera; only when asked for), "
                                + "play (1080p30 played by avtool play, ffplay and mpv, and exact seeks; only when asked for), "
                                + "sync (a flash and a beep each second, grabbed from the screen and the sink's monitor, per player; only when asked for), "
                                + "audio-player (AVAudioPlayer's start to the first sound heard, and avtool play-audio against paplay and ffplay; only when asked for), "
@@ -45,6 +45,7 @@ struct Bench: ParsableCommand {
         if againstFFmpeg { print("benchmark                                   ours        ffmpeg      ratio") }
 
         if runs("basics") { try benchBasics(in: dir) }
+        if runs("speech") { try benchSpeech(in: dir, repeats: repeats) }
         // 10 s at 30 fps with the default --frames 60.
         if runs("compositor") { try benchCompositor(in: dir, frames: frames * 5, repeats: repeats) }
         if !skipThumbnails {
