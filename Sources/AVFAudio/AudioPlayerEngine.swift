@@ -152,16 +152,20 @@ final class AudioPlayerEngine: @unchecked Sendable {
         }
         guard let (core, generation) = started else { return }
         startFeeding(core, generation: generation)
+        // The first second decoded (and so the output open) before prepare returns.
+        feedQueue.sync {}
     }
 
     /// Runs the timebase at the player's rate from `hostTime` (host clock seconds; nil: now).
     func play(atHostTime hostTime: Double?) {
         prepare()
-        let rate = state.withLock { s -> Double in
+        let (rate, core) = state.withLock { s -> (Double, AudioRenderCore?) in
             s.playing = true
-            return s.rate
+            return (s.rate, s.core)
         }
-        run(rate: rate, at: hostTime)
+        // Now: once the output's latency has passed, so the first frame is heard, not cut.
+        let start = hostTime ?? CMClockGetTime(CMClockGetHostTimeClock()).seconds + (core?.startLead ?? 0)
+        run(rate: rate, at: start)
     }
 
     func pause() {

@@ -167,13 +167,13 @@ private final class PlayerDelegate: NSObject, AVAudioPlayerDelegate, Sendable {
         #expect(player.rate == 0.5)
         player.rate = 2
         player.prepareToPlay()
-        let before = Self.host
         player.play()
-        Thread.sleep(forTimeInterval: 0.4)
-        let low = Self.host - before
-        let position = player.currentTime
-        let high = Self.host - before
-        #expect(position >= 2 * low - 0.01 && position <= 2 * high + 0.01, "\(position) after \(low)…\(high) s")
+        #expect(waitUntil { player.currentTime > 0.1 })
+        // Between two readings the position moves twice as far as the host clock.
+        let t1a = Self.host, p1 = player.currentTime, t1b = Self.host
+        Thread.sleep(forTimeInterval: 0.3)
+        let t2a = Self.host, p2 = player.currentTime, t2b = Self.host
+        #expect(p2 - p1 >= 2 * (t2a - t1b) - 0.001 && p2 - p1 <= 2 * (t2b - t1a) + 0.001, "\(p2 - p1) in \(t2a - t1b)…\(t2b - t1a) s")
         player.stop()
     }
 
