@@ -126,6 +126,7 @@ private func eventually(timeout: TimeInterval = 15, _ condition: () -> Bool) -> 
         #expect(session.categoryOptions == [.duckOthers, .mixWithOthers])
         // Bad input: errors in NSOSStatusErrorDomain with code badParam (-50); nothing changed.
         for attempt in [{ try session.setCategory(.record, options: .mixWithOthers) },
+                        { try session.setCategory(.playback, options: .defaultToSpeaker) },
                         { try session.setCategory(AVAudioSession.Category("NoSuchCategory")) },
                         { try session.setMode(AVAudioSession.Mode("NoSuchMode")) },
                         { try session.setPreferredSampleRate(-1) },
