@@ -120,7 +120,7 @@ public final class AVAudioSession: NSObject, Sendable {
             return route.map { ($0, previous != category) }
         }
         if let before, before.changed {
-            post(AVAudioSession.routeChangeNotification, [AVAudioSessionRouteChangeReasonKey: RouteChangeReason.categoryChange.rawValue,
+            post(AVAudioSession.routeChangeNotification, [AVAudioSessionRouteChangeReasonKey: NSNumber(value: RouteChangeReason.categoryChange.rawValue),
                                                          AVAudioSessionRouteChangePreviousRouteKey: before.route])
         }
     }
@@ -208,7 +208,7 @@ public final class AVAudioSession: NSObject, Sendable {
         }
         AudioSessionRouting.preferredInputName = inPort?.uid
         if let previous, previous != currentRoute {
-            post(AVAudioSession.routeChangeNotification, [AVAudioSessionRouteChangeReasonKey: RouteChangeReason.override.rawValue,
+            post(AVAudioSession.routeChangeNotification, [AVAudioSessionRouteChangeReasonKey: NSNumber(value: RouteChangeReason.override.rawValue),
                                                          AVAudioSessionRouteChangePreviousRouteKey: previous])
         }
     }
@@ -222,7 +222,7 @@ public final class AVAudioSession: NSObject, Sendable {
             return $0.isActive ? route(category: $0.category, $0) : nil
         }
         if let previous {
-            post(AVAudioSession.routeChangeNotification, [AVAudioSessionRouteChangeReasonKey: RouteChangeReason.override.rawValue,
+            post(AVAudioSession.routeChangeNotification, [AVAudioSessionRouteChangeReasonKey: NSNumber(value: RouteChangeReason.override.rawValue),
                                                          AVAudioSessionRouteChangePreviousRouteKey: previous])
         }
     }
@@ -387,8 +387,8 @@ public final class AVAudioSession: NSObject, Sendable {
             }
             if afterLoss { post(AVAudioSession.mediaServicesWereResetNotification, nil) }
             if wasInterrupted {
-                post(AVAudioSession.interruptionNotification, [AVAudioSessionInterruptionTypeKey: InterruptionType.ended.rawValue,
-                                                              AVAudioSessionInterruptionOptionKey: InterruptionOptions.shouldResume.rawValue])
+                post(AVAudioSession.interruptionNotification, [AVAudioSessionInterruptionTypeKey: NSNumber(value: InterruptionType.ended.rawValue),
+                                                              AVAudioSessionInterruptionOptionKey: NSNumber(value: InterruptionOptions.shouldResume.rawValue)])
             }
         case .changed(let server):
             let (before, after, old): (AVAudioSessionRouteDescription, AVAudioSessionRouteDescription, PulseServerState?) = state.withLock {
@@ -400,12 +400,12 @@ public final class AVAudioSession: NSObject, Sendable {
             let wasOthers = old?.otherProcessesPlaying
             if before != after {
                 let reason = Self.reason(before: before, after: after, old: old, new: server)
-                post(AVAudioSession.routeChangeNotification, [AVAudioSessionRouteChangeReasonKey: reason.rawValue,
+                post(AVAudioSession.routeChangeNotification, [AVAudioSessionRouteChangeReasonKey: NSNumber(value: reason.rawValue),
                                                              AVAudioSessionRouteChangePreviousRouteKey: before])
             }
             if let wasOthers, (wasOthers > 0) != (server.otherProcessesPlaying > 0) {
                 let type: SilenceSecondaryAudioHintType = server.otherProcessesPlaying > 0 ? .begin : .end
-                post(AVAudioSession.silenceSecondaryAudioHintNotification, [AVAudioSessionSilenceSecondaryAudioHintTypeKey: type.rawValue])
+                post(AVAudioSession.silenceSecondaryAudioHintNotification, [AVAudioSessionSilenceSecondaryAudioHintTypeKey: NSNumber(value: type.rawValue)])
             }
         case .lost:
             state.withLock {
@@ -413,7 +413,7 @@ public final class AVAudioSession: NSObject, Sendable {
                 $0.isActive = false
                 $0.interrupted = true
             }
-            post(AVAudioSession.interruptionNotification, [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
+            post(AVAudioSession.interruptionNotification, [AVAudioSessionInterruptionTypeKey: NSNumber(value: InterruptionType.began.rawValue)])
             post(AVAudioSession.mediaServicesWereLostNotification, nil)
         }
     }
@@ -432,6 +432,8 @@ public final class AVAudioSession: NSObject, Sendable {
         return .routeConfigurationChange
     }
 
+    /// Posts `name` (object: the session); numbers in `userInfo` are NSNumbers, as Apple's, so
+    /// `as? UInt`, `as? Int` and `as? NSNumber` all read them.
     private func post(_ name: NSNotification.Name, _ userInfo: [AnyHashable: Any]?) {
         NotificationCenter.default.post(name: name, object: self, userInfo: userInfo)
     }

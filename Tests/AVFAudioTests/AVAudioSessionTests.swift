@@ -17,6 +17,9 @@ private struct Note: Sendable {
     var previousOutputs: [String]?
     var previousInputs: [String]?
     var interruptionType: UInt?
+    var interruptionOptions: UInt?
+    /// The reason read as Objective-C-minded code reads it.
+    var reasonNumber: NSNumber?
 }
 
 private final class NoteLog: Sendable {
@@ -37,7 +40,9 @@ private final class SessionNotes {
                 let entry = Note(name: note.name, fromSession: note.object as AnyObject? === AVAudioSession.sharedInstance(),
                                  reason: (note.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt).flatMap(AVAudioSession.RouteChangeReason.init(rawValue:)),
                                  previousOutputs: previous?.outputs.map(\.uid), previousInputs: previous?.inputs.map(\.uid),
-                                 interruptionType: note.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt)
+                                 interruptionType: note.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt,
+                                 interruptionOptions: note.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt,
+                                 reasonNumber: note.userInfo?[AVAudioSessionRouteChangeReasonKey] as? NSNumber)
                 log.notes.withLock { $0.append(entry) }
             })
         }
@@ -234,6 +239,7 @@ private func eventually(timeout: TimeInterval = 15, _ condition: () -> Bool) -> 
             note.previousOutputs?.first == "phones"
         })
         #expect(gone.reason == .oldDeviceUnavailable)
+        #expect(gone.reasonNumber?.uintValue == AVAudioSession.RouteChangeReason.oldDeviceUnavailable.rawValue)
         #expect(eventually { session.currentRoute.outputs.map(\.uid) == [daemon.sink] })
         // A category change while active.
         try session.setCategory(.playAndRecord)
@@ -260,6 +266,35 @@ private func eventually(timeout: TimeInterval = 15, _ condition: () -> Bool) -> 
         #expect(!session.isInputAvailable)
         #expect(session.recordPermission == .denied)
         #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test(.enabled(if: PrivatePulseDaemon.isAvailable)) func aNewServerEndsTheInterruption() throws {
+        // The session watches a symbolic link to the first daemon's socket; once that daemon is
+        // killed the link is pointed at a second one, as a restarted server at the same address.
+        let link = TestTools.makeTemporaryDirectory("avf-session-link").appendingPathComponent("native")
+        defer { try? FileManager.default.removeItem(at: link.deletingLastPathComponent()) }
+        let first = try PrivatePulseDaemon()
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: first.directory.path + "/pulse/native")
+        session.useServer("unix:" + link.path)
+        defer { session.useServer(nil) }
+        let notes = SessionNotes()
+        try session.setActive(true)
+        defer { try? session.setActive(false) }
+        #expect(eventually { session.currentRoute.outputs.map(\.uid) == [first.sink] })
+        session.waitForWatch()
+        first.kill()
+        let began = try #require(notes.first(AVAudioSession.interruptionNotification))
+        #expect(began.interruptionType == AVAudioSession.InterruptionType.began.rawValue)
+        let second = try PrivatePulseDaemon()
+        defer { second.kill() }
+        try FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: second.directory.path + "/pulse/native")
+        #expect(notes.first(AVAudioSession.mediaServicesWereResetNotification) != nil)
+        let ended = try #require(notes.first(AVAudioSession.interruptionNotification) {
+            $0.interruptionType == AVAudioSession.InterruptionType.ended.rawValue
+        })
+        #expect(ended.interruptionOptions == AVAudioSession.InterruptionOptions.shouldResume.rawValue)
+        #expect(eventually { session.currentRoute.outputs.map(\.uid) == [second.sink] })
     }
 
     @Test func noServerGivesAnEmptyRoute() throws {
