@@ -30,6 +30,8 @@ public final class AVAudioSession: NSObject, Sendable {
         /// The server watched (nil: libpulse's default).
         var server: String?
         var watch: PulseServerWatch?
+        /// Bumped for each watch made: events of a watch replaced since are ignored.
+        var watchNumber = 0
         /// The server as last reported by the watch.
         var last: PulseServerState?
         /// An interruption began (server lost) and has not ended.
@@ -357,7 +359,9 @@ public final class AVAudioSession: NSObject, Sendable {
         let action: Action = state.withLock {
             let wanted = $0.isActive || $0.observed
             if wanted, $0.watch == nil {
-                let watch = PulseServerWatch(server: $0.server) { [weak self] event in self?.handle(event) }
+                $0.watchNumber += 1
+                let number = $0.watchNumber
+                let watch = PulseServerWatch(server: $0.server) { [weak self] event in self?.handle(event, from: number) }
                 $0.watch = watch
                 return .start(watch)
             }
@@ -376,7 +380,8 @@ public final class AVAudioSession: NSObject, Sendable {
     }
 
     /// The watch's queue: turns the server's changes into Apple's notifications.
-    private func handle(_ event: PulseServerWatch.Event) {
+    private func handle(_ event: PulseServerWatch.Event, from number: Int) {
+        guard state.withLock({ $0.watch != nil && $0.watchNumber == number }) else { return }
         switch event {
         case .connected(let server, let afterLoss):
             let wasInterrupted: Bool = state.withLock {

@@ -123,8 +123,8 @@ package final class PulseServerWatch: Sendable {
         queue.async { self.connect(generation: generation) }
     }
 
-    /// Stops watching and disconnects (waits for an event being delivered unless called from
-    /// the watch's queue).
+    /// Stops watching: nothing is reported after this returns except an event already being
+    /// delivered; the connection is closed on the watch's queue, after any read using it.
     package func stop() {
         let client: PulseClient? = state.withLock {
             $0.running = false
@@ -135,7 +135,7 @@ package final class PulseServerWatch: Sendable {
             $0.client = nil
             return client
         }
-        client?.teardown()
+        if let client { queue.async { client.teardown() } }
     }
 
     /// Waits until the events scheduled so far have been delivered.
