@@ -180,6 +180,26 @@ private func eventually(timeout: TimeInterval = 15, _ condition: () -> Bool) -> 
         try session.setCategory(.soloAmbient)
     }
 
+    @Test(.enabled(if: PrivatePulseDaemon.isAvailable)) func portTypesComeFromTheDeviceProperties() throws {
+        let daemon = try daemon()
+        defer { daemon.kill() }
+        let devices: [(String, String, AVAudioSession.Port)] = [
+            ("usb_out", "device.bus=usb", .usbAudio),
+            ("phones_out", "device.form_factor=headphone", .headphones),
+            ("bt_out", "device.bus=bluetooth bluetooth.protocol=a2dp_sink", .bluetoothA2DP),
+            ("hdmi_out", "device.profile.name=hdmi-stereo", .HDMI),
+            ("speaker_out", "device.form_factor=internal", .builtInSpeaker),
+        ]
+        for (name, properties, type) in devices {
+            let loaded = try daemon.run("pactl", ["load-module", "module-null-sink", "sink_name=\(name)",
+                                                  "sink_properties='device.description=\(name) \(properties)'"])
+            #expect(loaded.status == 0, "\(loaded.output)")
+            try daemon.run("pactl", ["set-default-sink", name])
+            #expect(eventually { session.currentRoute.outputs.first?.uid == name })
+            #expect(session.currentRoute.outputs.first?.portType == type, "\(name)")
+        }
+    }
+
     @Test(.enabled(if: PrivatePulseDaemon.isAvailable)) func outputVolumeFollowsTheSink() throws {
         let daemon = try daemon()
         defer { daemon.kill() }
