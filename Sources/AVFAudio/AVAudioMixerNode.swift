@@ -174,7 +174,7 @@ final class InputRenderer: NodeRenderer, @unchecked Sendable {
     func start(feedsGraph: Bool) throws {
         guard source.withLock({ $0 == nil }) else { return }
         let format = LiveAudioFormat(sampleRate: defaultFormat.sampleRate, channelCount: Int(defaultFormat.channelCount))
-        let made = PulseSource(sourceName: "@DEFAULT_SOURCE@", formats: [format])
+        let made = PulseSource(sourceName: AudioSessionRouting.preferredInputName ?? "@DEFAULT_SOURCE@", formats: [format])
         let rate = defaultFormat.sampleRate
         do throws(LiveSourceError) {
             try made.start(format: format, clock: CMClockGetHostTimeClock(), deliver: { [weak self] chunk in

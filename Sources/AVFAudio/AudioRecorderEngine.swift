@@ -113,7 +113,7 @@ final class AudioRecorderEngine: Sendable {
         }
         guard start else { return }
         let format = LiveAudioFormat(sampleRate: sampleRate, channelCount: channelCount)
-        let source = PulseSource(sourceName: "@DEFAULT_SOURCE@", formats: [format])
+        let source = PulseSource(sourceName: AudioSessionRouting.preferredInputName ?? "@DEFAULT_SOURCE@", formats: [format])
         do throws(LiveSourceError) {
             try source.start(format: format, clock: CMClockGetHostTimeClock(),
                              deliver: { [weak self] chunk in self?.deliver(chunk) },
