@@ -9,6 +9,7 @@
 // `KVORegistry.shared.didChange(self, \Class.property, old:)` after an observable property
 // changed, on the thread that changed it (as Apple's KVO notifies on the changing thread), with
 // none of its locks held. Only the properties that do so notify; docs/COMPATIBILITY.md lists them.
+// A client's own class announces its changes with Apple's willChangeValue/didChangeValue (end of file).
 
 // MARK: - Options, change kinds, changes
 
