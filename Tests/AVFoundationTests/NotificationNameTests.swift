@@ -68,4 +68,17 @@ import Testing
         }
         #expect(count.withLock { $0 } == pairs.count)
     }
+
+    @Test func assetNotificationNamesAreApples() {
+        let names: [NSNotification.Name] = [.AVAssetDurationDidChange, .AVAssetContainsFragmentsDidChange, .AVAssetWasDefragmented,
+                                            .AVAssetChapterMetadataGroupsDidChange, .AVAssetMediaSelectionGroupsDidChange,
+                                            .AVAssetTrackTimeRangeDidChange, .AVAssetTrackSegmentsDidChange,
+                                            .AVAssetTrackTrackAssociationsDidChange]
+        #expect(names.map(\.rawValue) == [
+            "AVAssetDurationDidChangeNotification", "AVAssetContainsFragmentsDidChangeNotification",
+            "AVAssetWasDefragmentedNotification", "AVAssetChapterMetadataGroupsDidChangeNotification",
+            "AVAssetMediaSelectionGroupsDidChangeNotification", "AVAssetTrackTimeRangeDidChangeNotification",
+            "AVAssetTrackSegmentsDidChangeNotification", "AVAssetTrackTrackAssociationsDidChangeNotification",
+        ])
+    }
 }
