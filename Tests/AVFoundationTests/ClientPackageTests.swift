@@ -107,6 +107,7 @@ struct ClientPackageTests {
     func names(_ executable: String) throws {
         let (status, lines) = try ClientPackage.run(executable, ["names"])
         #expect(status == 0, "\(lines)")
+        #expect(ClientPackage.line(lines, "notifications") == "heard=4")
         #expect(ClientPackage.line(lines, "bridge") ==
             "heic=public.heic video=vide codec=avc1 keys=2 space=comn identifier=common/title format=com.apple.quicktime.mdta"
             + " preset=AVCaptureSessionPresetHigh gravity=AVLayerVideoGravityResizeAspect pitch=Spectral"

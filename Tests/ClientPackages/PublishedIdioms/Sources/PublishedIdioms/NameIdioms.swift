@@ -122,7 +122,26 @@ enum NameIdioms {
         print("manual \(log.all.joined(separator: " "))")
     }
 
+    /// Observers registered under the older names hear posts made under the class properties.
+    static func notificationNames() {
+        let center = NotificationCenter.default
+        let log = ChangeLog()
+        let pairs: [(NSNotification.Name, NSNotification.Name)] = [
+            (.AVPlayerItemDidPlayToEndTime, AVPlayerItem.didPlayToEndTimeNotification),
+            (.AVCaptureSessionRuntimeError, AVCaptureSession.runtimeErrorNotification),
+            (.AVSampleBufferDisplayLayerFailedToDecode, AVSampleBufferDisplayLayer.failedToDecodeNotification),
+            (.AVAssetDurationDidChange, .AVAssetDurationDidChange),
+        ]
+        for (observed, posted) in pairs {
+            let token = center.addObserver(forName: observed, object: nil, queue: nil) { note in log.append(note.name.rawValue) }
+            center.post(name: posted, object: nil)
+            center.removeObserver(token)
+        }
+        print("notifications heard=\(log.all.count)")
+    }
+
     static func run() {
+        notificationNames()
         bridging()
         audioFormats()
         system()
