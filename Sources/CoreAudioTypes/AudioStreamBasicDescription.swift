@@ -141,6 +141,8 @@ public let kAudioFormatEnhancedAC3: AudioFormatID = 0x6563_2D33
 public let kAudioFormatFLAC: AudioFormatID = 0x666C_6163
 /// Opus, 'opus'.
 public let kAudioFormatOpus: AudioFormatID = 0x6F70_7573
+/// Apple Positional Audio Codec ('apac').
+public let kAudioFormatAPAC: AudioFormatID = 0x6170_6163
 
 // MARK: Format flags
 
@@ -196,3 +198,11 @@ public let kAudioFormatFlagsNativeEndian: AudioFormatFlags = 1.bigEndian == 1 ? 
 /// Native-endian packed floating point.
 public let kAudioFormatFlagsNativeFloatPacked: AudioFormatFlags =
     kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked
+/// The flags of the old "canonical" sample format: native-endian packed 32-bit float (as on macOS).
+@available(*, deprecated, message: "The concept of canonical formats is deprecated")
+public let kAudioFormatFlagsCanonical: AudioFormatFlags =
+    kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked
+/// The flags of the old audio-unit "canonical" format: the canonical flags, non-interleaved.
+@available(*, deprecated, message: "The concept of canonical formats is deprecated")
+public let kAudioFormatFlagsAudioUnitCanonical: AudioFormatFlags =
+    kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved

@@ -9,6 +9,7 @@
 // `KVORegistry.shared.didChange(self, \Class.property, old:)` after an observable property
 // changed, on the thread that changed it (as Apple's KVO notifies on the changing thread), with
 // none of its locks held. Only the properties that do so notify; docs/COMPATIBILITY.md lists them.
+// A client's own class announces its changes with Apple's willChangeValue/didChangeValue (end of file).
 
 // MARK: - Options, change kinds, changes
 
@@ -162,6 +163,8 @@ package final class KVORegistry: @unchecked Sendable {
         private var last: Any?
         /// The observed object's identifier, to leave the registry.
         private var objectID: ObjectIdentifier?
+        /// The value read by `willChangeValue`, the old value of the matching `didChangeValue`.
+        private var before: Any?
 
         init(keyPath: AnyKeyPath, read: @escaping (AnyObject) -> Any, deliver: @escaping (AnyObject, Any?, Any) -> Void) {
             self.keyPath = keyPath
@@ -191,6 +194,33 @@ package final class KVORegistry: @unchecked Sendable {
             let value = read(object)
             let previous = onlyIfChanged ? last : old
             if onlyIfChanged, let previous, !KVORegistry.differ(previous, value) { return }
+            last = value
+            deliver(object, previous, value)
+        }
+
+        /// The value type of the observed key path.
+        var valueType: Any.Type { type(of: keyPath).valueType }
+        /// The root type of the observed key path.
+        var rootType: Any.Type { type(of: keyPath).rootType }
+
+        /// Remembers the value before a change announced by `willChangeValue`.
+        fileprivate func snapshot(_ object: AnyObject) {
+            callLock.lock()
+            defer { callLock.unlock() }
+            guard isValid else { return }
+            before = read(object)
+        }
+
+        /// Calls the handler after a change announced by `didChangeValue` when the value differs
+        /// from the one before it (the snapshot, else the last one seen), which is the old value.
+        fileprivate func changedAfterAnnouncement(_ object: AnyObject) {
+            callLock.lock()
+            defer { callLock.unlock() }
+            guard isValid else { return }
+            let previous = before ?? last
+            before = nil
+            let value = read(object)
+            if let previous, !KVORegistry.differ(previous, value) { return }
             last = value
             deliver(object, previous, value)
         }
@@ -248,6 +278,46 @@ package final class KVORegistry: @unchecked Sendable {
         }
     }
 
+    /// The observers of `object` a manual change notification (`willChangeValue`/`didChangeValue`)
+    /// concerns: those whose key path `matches`, among those rooted at a type `object` is.
+    private func observers(of object: AnyObject, where matches: (Observer) -> Bool) -> [Observer] {
+        lock.withLock {
+            guard let slot = slots[ObjectIdentifier(object)], slot.object === object else { return [] }
+            return slot.observers.filter(matches)
+        }
+    }
+
+    /// `willChangeValue(forKey:)`/`(for:)`: each concerned observer remembers the value now.
+    func willChange(_ object: AnyObject, where matches: (Observer) -> Bool) {
+        for observer in observers(of: object, where: matches) { observer.snapshot(object) }
+    }
+
+    /// `didChangeValue(forKey:)`/`(for:)`: each concerned observer whose value differs from the
+    /// one before the change is called.
+    func didChange(_ object: AnyObject, where matches: (Observer) -> Bool) {
+        for observer in observers(of: object, where: matches) { observer.changedAfterAnnouncement(object) }
+    }
+
+    /// Whether an observer may be observing the property `key` of `object`. Swift on Linux has no
+    /// names for key paths to class properties, so the key is matched through the object's
+    /// reflection: a stored property named `key` concerns the observers of a value of its type;
+    /// a key reflection does not find (a computed property) concerns every observer of the
+    /// object, each called only if its value changed.
+    static func matcher(for object: AnyObject, key: String) -> (Observer) -> Bool {
+        var mirror: Mirror? = Mirror(reflecting: object)
+        var stored: Any.Type?
+        while let current = mirror, stored == nil {
+            if let child = current.children.first(where: { $0.label == key }) {
+                stored = type(of: child.value)
+            }
+            mirror = current.superclassMirror
+        }
+        guard let stored else { return { _ in true } }
+        return { observer in
+            observer.valueType == stored || (observer.valueType is AnyClass && stored is AnyClass)
+        }
+    }
+
     private static func isType<Base>(_ type: Any.Type, subclassOf base: Base.Type) -> Bool {
         type is Base.Type
     }
@@ -266,3 +336,37 @@ fileprivate extension Equatable {
         return self == other
     }
 }
+
+// MARK: - Manual change notification
+
+extension NSObject {
+    /// Announces that the value of the property `key` is about to change. Observers of it (through
+    /// `observe(_:options:changeHandler:)`) remember its value now; the matching
+    /// `didChangeValue(forKey:)` calls those whose value then differs, with that value as old.
+    public func willChangeValue(forKey key: String) {
+        KVORegistry.shared.willChange(self, where: KVORegistry.matcher(for: self, key: key))
+    }
+
+    /// Announces that the value of the property `key` has changed: its observers whose value
+    /// differs from the one before (at `willChangeValue(forKey:)`, else the last one they saw)
+    /// are called, on this thread.
+    public func didChangeValue(forKey key: String) {
+        KVORegistry.shared.didChange(self, where: KVORegistry.matcher(for: self, key: key))
+    }
+}
+
+extension _KeyValueCodingAndObserving {
+    /// Announces that the property at `keyPath` is about to change (see `willChangeValue(forKey:)`).
+    public func willChangeValue<Value>(for keyPath: __owned KeyPath<Self, Value>) {
+        let observed: AnyKeyPath = keyPath
+        KVORegistry.shared.willChange(self as AnyObject) { $0.keyPath == observed }
+    }
+
+    /// Announces that the property at `keyPath` has changed: its observers whose value differs
+    /// from the one before are called, on this thread.
+    public func didChangeValue<Value>(for keyPath: __owned KeyPath<Self, Value>) {
+        let observed: AnyKeyPath = keyPath
+        KVORegistry.shared.didChange(self as AnyObject) { $0.keyPath == observed }
+    }
+}
+

@@ -102,6 +102,26 @@ struct ClientPackageTests {
             "before=true set=[false, false, false, false] cleared=[true, true, true, true]")
     }
 
+    @Test("SDK names: string types as CFString/NSString, Core Audio constants, screen access, manual KVO, activities, time constants",
+          arguments: executables)
+    func names(_ executable: String) throws {
+        let (status, lines) = try ClientPackage.run(executable, ["names"])
+        #expect(status == 0, "\(lines)")
+        #expect(ClientPackage.line(lines, "notifications") == "heard=4")
+        #expect(ClientPackage.line(lines, "bridge") ==
+            "heic=public.heic video=vide codec=avc1 keys=2 space=comn identifier=common/title format=com.apple.quicktime.mdta"
+            + " preset=AVCaptureSessionPresetHigh gravity=AVLayerVideoGravityResizeAspect pitch=Spectral"
+            + " output=AVOutputSettingsPreset1920x1080 back=true object=true raw=com.apple.quicktime-movie")
+        #expect(ClientPackage.line(lines, "destination") == "written=3 jpeg=public.jpeg")
+        #expect(ClientPackage.line(lines, "formats") ==
+            "apac,usac,flac,opus,ac-3,ec-3,ilbc,samr channels=[12, 4, 24, 6] param=-50")
+        #expect(ClientPackage.line(lines, "system") ==
+            "access=true activity=true later=true seconds=1.5 msec=1000000 usec=1000 ints=7")
+        // willChangeValue/didChangeValue (by key and by key path) reach observe(_:) handlers, once per
+        // real change, with the old value; an invalidated observation hears nothing.
+        #expect(ClientPackage.line(lines, "manual") == "title:untitled>Interview seconds:1")
+    }
+
     @Test("the sync-attachment idioms flag exactly the packets ffprobe calls keyframes", arguments: executables)
     func keyframes(_ executable: String) throws {
         guard AssetFixtures.hasFFmpeg else { Issue.record("ffmpeg is missing"); return }

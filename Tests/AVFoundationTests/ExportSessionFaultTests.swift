@@ -39,11 +39,13 @@ import Testing
             cut.signal()
         }
         let done = DispatchSemaphore(value: 0)
+        // The watcher runs before the export starts, so it cannot begin watching after the
+        // export has already gone past the point it waits for.
+        watcher.start()
         session.exportAsynchronously {
             ended.increment()
             done.signal()
         }
-        watcher.start()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
                 cut.wait()

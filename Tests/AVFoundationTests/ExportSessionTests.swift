@@ -2,6 +2,7 @@
 // metadata, faults, progress and states — judged with ffprobe/ffmpeg and our own reader.
 import AVFoundation
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -309,24 +310,12 @@ enum ExportFixtures {
         #expect(session.status == .completed)
     }
 
-    @Test func statesStartPendingAndEndWithTheExport() async throws {
-        let source = try #require(ExportFixtures.hd)
-        let out = try ExportFixtures.output("states.mov")
-        let session = try #require(AVAssetExportSession(asset: AVURLAsset(url: source), presetName: AVAssetExportPresetAppleProRes422LPCM))
-        // The export starts once the collector has seen the first state (else, on a busy
-        // machine, the export can finish before the collector's task first runs, and the
-        // sequence ends having yielded nothing).
-        let (started, signal) = AsyncStream<Void>.makeStream()
-        let collector = Task {
+    /// The collected states of a sequence, as names, with the fractions of the exporting ones.
+    static func collect(_ states: some AsyncSequence<AVAssetExportSession.State, Never> & Sendable) -> Task<([String], [Double]), Never> {
+        Task {
             var names: [String] = []
             var fractions: [Double] = []
-            var first = true
-            for await state in session.states(updateInterval: 0.01) {
-                if first {
-                    first = false
-                    signal.yield()
-                    signal.finish()
-                }
+            for await state in states {
                 switch state {
                 case .pending: names.append("pending")
                 case .waiting: names.append("waiting")
@@ -337,11 +326,50 @@ enum ExportFixtures {
             }
             return (names, fractions)
         }
-        for await _ in started { break }
+    }
+
+    @Test func statesStartPendingAndEndWithTheExport() async throws {
+        let source = try #require(ExportFixtures.hd)
+        let out = try ExportFixtures.output("states.mov")
+        let session = try #require(AVAssetExportSession(asset: AVURLAsset(url: source), presetName: AVAssetExportPresetAppleProRes422LPCM))
+        // Subscribed before the export starts: the current state (.pending) is the first element,
+        // whenever the collecting task first runs, and each change follows; the sequences end
+        // when the session does (no waiting on the scheduler).
+        let changes = Self.collect(session.states())
+        let ticks = Self.collect(session.states(updateInterval: 0.01))
         try await session.export(to: out, as: .mov)
-        let (names, fractions) = await collector.value
-        #expect(names.first == "pending" || names.first == "waiting" || names.first == "exporting")
+        let (names, _) = await changes.value
+        #expect(names == ["pending", "waiting", "exporting"])
+        let (tickNames, fractions) = await ticks.value
+        // At most the newest 16 states are buffered for a task that runs late.
+        #expect(["pending", "waiting", "exporting"].contains(tickNames.first ?? "none"), "\(tickNames)")
         #expect(fractions == fractions.sorted())
+        #expect(session.status == .completed)
+    }
+
+    @Test func statesOfASessionSeenLateStartWithItsCurrentState() async throws {
+        let source = try #require(ExportFixtures.hd)
+        let out = try ExportFixtures.output("states-late.mov")
+        let session = try #require(AVAssetExportSession(asset: AVURLAsset(url: source), presetName: AVAssetExportPresetAppleProRes422LPCM))
+        // Subscribed from the status observer the moment the export runs: the first element is
+        // .exporting, not a state the session has left.
+        final class Subscription: Sendable {
+            let collector = Mutex<Task<([String], [Double]), Never>?>(nil)
+        }
+        let late = Subscription()
+        let observation = session.observe(\.status) { session, _ in
+            guard session.status == .exporting else { return }
+            let task = ExportSessionTests.collect(session.states())
+            late.collector.withLock { $0 = task }
+        }
+        try await session.export(to: out, as: .mov)
+        observation.invalidate()
+        let (names, _) = await (try #require(late.collector.withLock { $0 })).value
+        #expect(names == ["exporting"])
+        // Subscribed after the export ended: a State has no terminal case, so the sequence ends
+        // at once, empty; status tells how it ended.
+        let (after, _) = await Self.collect(session.states(updateInterval: 0.01)).value
+        #expect(after.isEmpty)
         #expect(session.status == .completed)
     }
 

@@ -20,6 +20,21 @@ import Testing
             (.AVCaptureInputPortFormatDescriptionDidChange, AVCaptureInput.Port.formatDescriptionDidChangeNotification,
              "AVCaptureInputPortFormatDescriptionDidChangeNotification"),
             (.AVPlayerItemDidPlayToEndTime, AVPlayerItem.didPlayToEndTimeNotification, "AVPlayerItemDidPlayToEndTimeNotification"),
+            (.AVPlayerItemFailedToPlayToEndTime, AVPlayerItem.failedToPlayToEndTimeNotification,
+             "AVPlayerItemFailedToPlayToEndTimeNotification"),
+            (.AVPlayerItemPlaybackStalled, AVPlayerItem.playbackStalledNotification, "AVPlayerItemPlaybackStalledNotification"),
+            (.AVPlayerItemTimeJumped, AVPlayerItem.timeJumpedNotification, "AVPlayerItemTimeJumpedNotification"),
+            (.AVPlayerItemNewAccessLogEntry, AVPlayerItem.newAccessLogEntryNotification, "AVPlayerItemNewAccessLogEntry"),
+            (.AVPlayerItemNewErrorLogEntry, AVPlayerItem.newErrorLogEntryNotification, "AVPlayerItemNewErrorLogEntry"),
+            (.AVSampleBufferDisplayLayerFailedToDecode, AVSampleBufferDisplayLayer.failedToDecodeNotification,
+             "AVSampleBufferDisplayLayerFailedToDecodeNotification"),
+            (.AVSampleBufferDisplayLayerRequiresFlushToResumeDecodingDidChange,
+             AVSampleBufferDisplayLayer.requiresFlushToResumeDecodingDidChangeNotification,
+             "AVSampleBufferDisplayLayerRequiresFlushToResumeDecodingDidChangeNotification"),
+            (.AVSampleBufferAudioRendererWasFlushedAutomatically, AVSampleBufferAudioRenderer.wasFlushedAutomaticallyNotification,
+             "AVSampleBufferAudioRendererWasFlushedAutomaticallyNotification"),
+            (.AVSampleBufferAudioRendererOutputConfigurationDidChange, AVSampleBufferAudioRenderer.outputConfigurationDidChangeNotification,
+             "AVSampleBufferAudioRendererOutputConfigurationDidChangeNotification"),
         ]
         for (old, new, raw) in pairs {
             #expect(old == new && old.rawValue == raw, "\(raw)")
@@ -34,5 +49,36 @@ import Testing
         heard.post(name: AVCaptureSession.runtimeErrorNotification, object: session)
         heard.removeObserver(token)
         #expect(count.withLock { $0 } == 1)
+    }
+
+    @Test func anObserverOfTheClassPropertyHearsAPostOfTheOlderName() {
+        let center = NotificationCenter.default
+        let count = Mutex(0)
+        let pairs: [(NSNotification.Name, NSNotification.Name)] = [
+            (AVPlayerItem.didPlayToEndTimeNotification, .AVPlayerItemDidPlayToEndTime),
+            (AVPlayerItem.failedToPlayToEndTimeNotification, .AVPlayerItemFailedToPlayToEndTime),
+            (AVSampleBufferDisplayLayer.failedToDecodeNotification, .AVSampleBufferDisplayLayerFailedToDecode),
+            (AVSampleBufferAudioRenderer.wasFlushedAutomaticallyNotification, .AVSampleBufferAudioRendererWasFlushedAutomatically),
+        ]
+        let sender = NSObject()
+        for (observed, posted) in pairs {
+            let token = center.addObserver(forName: observed, object: sender, queue: nil) { _ in count.withLock { $0 += 1 } }
+            center.post(name: posted, object: sender)
+            center.removeObserver(token)
+        }
+        #expect(count.withLock { $0 } == pairs.count)
+    }
+
+    @Test func assetNotificationNamesAreApples() {
+        let names: [NSNotification.Name] = [.AVAssetDurationDidChange, .AVAssetContainsFragmentsDidChange, .AVAssetWasDefragmented,
+                                            .AVAssetChapterMetadataGroupsDidChange, .AVAssetMediaSelectionGroupsDidChange,
+                                            .AVAssetTrackTimeRangeDidChange, .AVAssetTrackSegmentsDidChange,
+                                            .AVAssetTrackTrackAssociationsDidChange]
+        #expect(names.map(\.rawValue) == [
+            "AVAssetDurationDidChangeNotification", "AVAssetContainsFragmentsDidChangeNotification",
+            "AVAssetWasDefragmentedNotification", "AVAssetChapterMetadataGroupsDidChangeNotification",
+            "AVAssetMediaSelectionGroupsDidChangeNotification", "AVAssetTrackTimeRangeDidChangeNotification",
+            "AVAssetTrackSegmentsDidChangeNotification", "AVAssetTrackTrackAssociationsDidChangeNotification",
+        ])
     }
 }

@@ -354,38 +354,73 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         set { state.withLock { $0[keyPath: field] = newValue } }
     }
 
-    /// The export's states, every `updateInterval` seconds (and when it starts): `.pending`
-    /// before it starts, then `.exporting(progress:)`; the sequence ends when the export ends.
+    /// The export's states: the current one at once (when `states` is called, so a subscriber
+    /// that comes late still sees where the export is), then each change of state (`.pending`,
+    /// `.waiting`, `.exporting(progress:)`) and, with a finite `updateInterval`, the exporting
+    /// progress every `updateInterval` seconds. The sequence ends when the export ends: a
+    /// `State` has no completed, failed or cancelled case, so for a session that has already
+    /// ended the sequence ends at once without an element (read `status` and `error`).
     public func states(updateInterval: TimeInterval = .infinity) -> some Sendable & AsyncSequence<AVAssetExportSession.State, Never> {
-        let interval = updateInterval > 0 && updateInterval.isFinite ? updateInterval : 0.5
-        return AsyncStream<State>(bufferingPolicy: .bufferingNewest(16)) { continuation in
-            let task = Task { [self] in
-                var last: State?
-                while true {
-                    let (status, progress) = state.withLock { ($0.status, $0.progress) }
-                    let state: State?
-                    switch status {
-                    case .unknown: state = .pending
-                    case .waiting: state = .waiting
-                    case .exporting:
-                        progressObject.completedUnitCount = Int64((progress * 100).rounded(.down))
-                        state = .exporting(progress: progressObject)
-                    case .completed, .failed, .cancelled: state = nil
-                    }
-                    guard let state else { break }
-                    let changed: Bool
-                    switch (last, state) {
-                    case (.pending?, .pending), (.waiting?, .waiting): changed = false
-                    default: changed = true
-                    }
-                    if changed || updateInterval.isFinite { continuation.yield(state) }
-                    last = state
-                    try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
-                    if Task.isCancelled { break }
+        let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let emitter = StateEmitter(continuation: continuation, progress: progressObject)
+        // `.initial` reads and yields the current state before a change on another thread can be
+        // delivered, so no change falls between the first state and the observation.
+        let observation = observe(\.status, options: [.initial]) { session, _ in emitter.emit(session.state, tick: false) }
+        let ticker: Task<Void, Never>? = updateInterval > 0 && updateInterval.isFinite
+            ? Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: UInt64(min(updateInterval, 86_400) * 1_000_000_000))
+                    guard let self, !Task.isCancelled else { return }
+                    emitter.emit(self.state, tick: true)
                 }
-                continuation.finish()
             }
-            continuation.onTermination = { _ in task.cancel() }
+            : nil
+        continuation.onTermination = { _ in
+            observation.invalidate()
+            ticker?.cancel()
+        }
+        return stream
+    }
+
+    /// Turns the session's status into the `states(updateInterval:)` sequence's elements.
+    private final class StateEmitter: Sendable {
+        private let continuation: AsyncStream<State>.Continuation
+        private let progress: Progress
+        /// The status last yielded (a change is yielded once) and whether the sequence ended.
+        private let emitted = Mutex<(last: Status?, ended: Bool)>((nil, false))
+
+        init(continuation: AsyncStream<State>.Continuation, progress: Progress) {
+            self.continuation = continuation
+            self.progress = progress
+        }
+
+        /// Yields the session's state now — on a change of status, or every interval while
+        /// exporting (`tick`) — and ends the sequence once the session has ended.
+        func emit(_ session: borrowing Mutex<Stored>, tick: Bool) {
+            // Read and yielded under one lock, so the changes and ticks of two threads are yielded
+            // in the order they were read; the end is signalled outside it (finishing invalidates
+            // the observation, which waits for a handler running on another thread).
+            let ended: Bool = emitted.withLock { emitted in
+                guard !emitted.ended else { return false }
+                let (status, fraction) = session.withLock { ($0.status, $0.progress) }
+                let state: State
+                switch status {
+                case .unknown: state = .pending
+                case .waiting: state = .waiting
+                case .exporting:
+                    progress.completedUnitCount = Int64((fraction * 100).rounded(.down))
+                    state = .exporting(progress: progress)
+                case .completed, .failed, .cancelled:
+                    emitted.ended = true
+                    return true
+                }
+                if status != emitted.last || (tick && status == .exporting) {
+                    emitted.last = status
+                    continuation.yield(state)
+                }
+                return false
+            }
+            if ended { continuation.finish() }
         }
     }
 

@@ -23,6 +23,8 @@ do {
         try TitleOverlay.run(URL(fileURLWithPath: arguments[2]), output: URL(fileURLWithPath: arguments[3]))
     case "subtitles":
         try await SubtitleWatcher.run(URL(fileURLWithPath: arguments[2]), language: arguments[3])
+    case "names":
+        NameIdioms.run()
     case "images-to-movie":
         try MovieMaker.run(output: URL(fileURLWithPath: arguments[2]))
     default:

@@ -1,0 +1,1 @@
+../PublishedIdioms/NameIdioms.swift
