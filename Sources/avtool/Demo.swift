@@ -195,6 +195,17 @@ struct Demo: ParsableCommand {
             return (String(format: "800×200 from %d frames at %.0f Hz", levels.frames, Double(levels.sampleRate)), [url])
         }
 
+        section("Speech and sound (AVFAudio: AVSpeechSynthesizer, AVAudioFile, AVAudioEngine)")
+        steps.run("Speech to a file") {
+            let url = out.appendingPathComponent("speech.wav")
+            let frames = try speakForDemo("AV Foundation for Linux speaks, plays, records and mixes sound.", to: url)
+            let levels = try Waveform.readLevels(url: url, columns: 800)
+            let image = try Waveform.draw(levels.bins, width: 800, height: 200)
+            let png = out.appendingPathComponent("speech-waveform.png")
+            try save(image, to: png, type: .png, properties: nil)
+            return (String(format: "%.2f s of speech at 22 050 Hz, its waveform 800×200", Double(frames) / 22_050), [url, png])
+        }
+
         section("Export (AVAssetExportSession)")
         steps.run("Passthrough trim") {
             let cut = try trimRange(of: asset)
@@ -717,4 +728,35 @@ func recordingSummary(_ url: URL, source: String) throws -> String {
     let size = video.naturalSize
     return String(format: "%.2f s of %@: %.0f×%.0f video%@", asset.duration.seconds, source, size.width, size.height,
                   audio == nil ? ", no sound (no PulseAudio server)" : " and sound")
+}
+
+/// Renders `text` with AVSpeechSynthesizer's `write(_:toBufferCallback:)` into a WAV file at the
+/// voice's rate; the number of frames written.
+func speakForDemo(_ text: String, to url: URL) throws -> AVAudioFramePosition {
+    let utterance = AVSpeechUtterance(string: text)
+    utterance.voice = AVSpeechSynthesisVoice(language: "en-US")
+    let settings: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 22_050.0, AVNumberOfChannelsKey: 1,
+                                   AVLinearPCMBitDepthKey: 16]
+    let file = try AVAudioFile(forWriting: url, settings: settings)
+    final class Sink {
+        let file: AVAudioFile
+        var error: (any Error)?
+        init(file: AVAudioFile) { self.file = file }
+    }
+    let sink = Sink(file: file)
+    let done = DispatchSemaphore(value: 0)
+    let synthesizer = AVSpeechSynthesizer()
+    synthesizer.write(utterance) { buffer in
+        guard let pcm = buffer as? AVAudioPCMBuffer else { return }
+        if pcm.frameLength == 0 {
+            done.signal()
+            return
+        }
+        do { try sink.file.write(from: pcm) } catch { sink.error = error }
+    }
+    guard done.wait(timeout: .now() + 60) == .success else { throw DemoError("speech did not finish within a minute") }
+    if let error = sink.error { throw error }
+    let frames = file.length
+    file.close()
+    return frames
 }

@@ -14,6 +14,8 @@ import Testing
         #expect((AVCaptureSession.Preset.photo as NSString) as String == AVCaptureSession.Preset.photo.rawValue)
         #expect((CAMediaTimingFillMode.forwards as NSString) as String == "forwards")
         #expect((AVAudioTimePitchAlgorithm.varispeed as NSString) as String == "Varispeed")
+        #expect((AVAudioSession.Category.playAndRecord as NSString) as String == "AVAudioSessionCategoryPlayAndRecord")
+        #expect((AVAudioSession.Port.builtInSpeaker as CFString) as String == "Speaker")
     }
 
     @Test func objectsCastBack() {
