@@ -151,6 +151,9 @@ final class AudioPlayerEngine: @unchecked Sendable {
             return (core, s.generation)
         }
         guard let (core, generation) = started else { return }
+        // The sound server went away: the player pauses, as Apple's does when its session is
+        // interrupted (AVAudioSession posts the interruption).
+        core.onFailure = { [weak self] _ in self?.pause() }
         startFeeding(core, generation: generation)
         // The first second decoded (and so the output open) before prepare returns.
         feedQueue.sync {}

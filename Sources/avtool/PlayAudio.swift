@@ -68,6 +68,7 @@ private final class FinishCounter: NSObject, AVAudioPlayerDelegate {
 private final class AudioPlayback {
     private let options: PlayAudio
     private var interrupted = false
+    private var serverLost = false
 
     init(_ options: PlayAudio) { self.options = options }
 
@@ -102,6 +103,14 @@ private final class AudioPlayback {
             return source
         }
         defer { signals.forEach { $0.cancel() } }
+        // The sound server going away interrupts the session (the players pause): say so and stop.
+        let interruption = NotificationCenter.default.addObserver(forName: AVAudioSession.interruptionNotification, object: nil,
+                                                                  queue: .main) { note in
+            let began = (note.userInfo?[AVAudioSessionInterruptionTypeKey] as? NSNumber)?.uintValue == AVAudioSession.InterruptionType.began.rawValue
+            guard began else { return }
+            MainActor.assumeIsolated { [weak self] in self?.serverLost = true }
+        }
+        defer { NotificationCenter.default.removeObserver(interruption) }
         if !options.quiet {
             for (file, player) in zip(options.files, players) {
                 let loops = options.loop < 0 ? ", looping" : options.loop > 0 ? ", \(options.loop + 1) times" : ""
@@ -117,7 +126,7 @@ private final class AudioPlayback {
             if options.fadeIn > 0 { player.setVolume(options.volume, fadeDuration: options.fadeIn) }
         }
         var lastMeter = Date.distantPast
-        while counter.finished < players.count && !interrupted {
+        while counter.finished < players.count && !interrupted && !serverLost {
             _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.05))
             if options.meter, !options.quiet, Date().timeIntervalSince(lastMeter) >= 0.1 {
                 lastMeter = Date()
@@ -128,6 +137,10 @@ private final class AudioPlayback {
         if options.meter, !options.quiet { FileHandle.standardError.write(Data("\n".utf8)) }
         if let failure = counter.failure {
             FileHandle.standardError.write(Data("avtool: \(failure)\n".utf8))
+            return 1
+        }
+        if serverLost {
+            FileHandle.standardError.write(Data("avtool: the sound server went away: playback was interrupted\n".utf8))
             return 1
         }
         if interrupted { return 130 }

@@ -194,6 +194,31 @@ struct PlayAudioToolTests {
                 "peaks \(early), \(middle), \(late)")
     }
 
+    @Test func theSoundServerDyingInterruptsPlayback() throws {
+        let avtool = try #require(AssetWriterFaultTests.avtool, "avtool is not built (swift build --build-tests builds it)")
+        let daemon = try PrivatePulseDaemon()
+        defer { daemon.kill() }
+        let tool = Process()
+        tool.executableURL = avtool
+        tool.arguments = ["play-audio", "--loop=-1", Self.tone.path]
+        tool.environment = daemon.environment
+        let errors = Pipe()
+        tool.standardError = errors
+        tool.standardOutput = FileHandle.nullDevice
+        tool.standardInput = FileHandle.nullDevice
+        try tool.run()
+        // Playing once the sink has an input; then the server dies (SIGKILL, as a crash).
+        let deadline = Date().addingTimeInterval(20)
+        while ((try? daemon.run("pactl", ["list", "short", "sink-inputs"]).output) ?? "").isEmpty, Date() < deadline { usleep(50_000) }
+        daemon.kill()
+        // A tool that plays on regardless is stopped after 20 s (and fails below).
+        nonisolated(unsafe) let running = tool
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20) { if running.isRunning { running.terminate() } }
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        tool.waitUntilExit()
+        #expect(tool.terminationStatus == 1 && text.contains("sound server went away"), "\(tool.terminationStatus): \(text)")
+    }
+
     @Test func aFileThatIsNoSoundIsAClearError() throws {
         let text = Self.dir.appendingPathComponent("not-sound.wav")
         try Data("plain text, not a sound".utf8).write(to: text)
