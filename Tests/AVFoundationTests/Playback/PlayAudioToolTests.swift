@@ -212,7 +212,7 @@ struct PlayAudioToolTests {
         while ((try? daemon.run("pactl", ["list", "short", "sink-inputs"]).output) ?? "").isEmpty, Date() < deadline { usleep(50_000) }
         daemon.kill()
         // A tool that plays on regardless is stopped after 20 s (and fails below).
-        nonisolated(unsafe) let running = tool
+        let running = tool
         DispatchQueue.global().asyncAfter(deadline: .now() + 20) { if running.isRunning { running.terminate() } }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         tool.waitUntilExit()
