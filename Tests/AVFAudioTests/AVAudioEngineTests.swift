@@ -205,6 +205,29 @@ import TestSupport
         #expect(abs(try levelThroughEQ(1000) { eq in boost(eq); eq.bypass = true } - plain) < 0.01)
     }
 
+    @Test func varispeedAtRateTwoHalvesTheTimeAndDoublesThePitch() throws {
+        let file = try AVAudioFile(forReading: Self.tones)
+        let player = AVAudioPlayerNode(), varispeed = AVAudioUnitVarispeed()
+        varispeed.rate = 2
+        #expect(varispeed.rate == 2)
+        let engine = try offlineEngine { engine in
+            engine.attach(player)
+            engine.attach(varispeed)
+            engine.connect(player, to: varispeed, format: file.processingFormat)
+            engine.connect(varispeed, to: engine.mainMixerNode, format: file.processingFormat)
+        }
+        player.scheduleFile(file, at: nil)
+        player.play()
+        let (left, _) = try render(engine, frames: 44_100)
+        let loud = left.indices.filter { abs(left[$0]) > 0.05 }
+        let seconds = Double((loud.last ?? 0) - (loud.first ?? 0)) / 44_100
+        #expect(seconds > 0.45 && seconds < 0.56, "sounded \(seconds) s")
+        // 440 Hz played twice as fast: 880 Hz, 1760 crossings a second.
+        let first = try #require(loud.first)
+        let n = crossings(left[(first + 2205)..<(first + 2205 + 8820)])
+        #expect(abs(n - 352) <= 6, "\(n) crossings in 0.2 s")
+    }
+
     @Test func tapsSeeEveryFrameInOrder() throws {
         let player = AVAudioPlayerNode()
         let engine = try offlineEngine { engine in
