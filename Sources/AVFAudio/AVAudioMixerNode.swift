@@ -120,19 +120,6 @@ open class AVAudioMixerNode: AVAudioNode, AVAudioMixing {
         return AVAudioNodeBus(bus)
     }
 
-    open var volume: Float {
-        get { mixingVolume }
-        set { mixingVolume = newValue }
-    }
-
-    open var pan: Float {
-        get { mixingPan }
-        set { mixingPan = newValue }
-    }
-
-    open func destination(forMixer mixer: AVAudioNode, bus: AVAudioNodeBus) -> AVAudioMixingDestination? {
-        mixingDestination(forMixer: mixer, bus: bus)
-    }
 }
 
 /// A node that passes its input on unchanged (the output node's render side).
@@ -229,17 +216,4 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing {
 
     var input: InputRenderer { renderer as! InputRenderer }
 
-    open var volume: Float {
-        get { mixingVolume }
-        set { mixingVolume = newValue }
-    }
-
-    open var pan: Float {
-        get { mixingPan }
-        set { mixingPan = newValue }
-    }
-
-    open func destination(forMixer mixer: AVAudioNode, bus: AVAudioNodeBus) -> AVAudioMixingDestination? {
-        mixingDestination(forMixer: mixer, bus: bus)
-    }
 }

@@ -135,6 +135,24 @@ open class AVAudioNode: NSObject {
 
 // MARK: - Mixing settings of source nodes
 
+/// The mixing settings of the engine's source nodes (players, mixers, the input node): their
+/// volume and pan on the mixer they feed.
+extension AVAudioMixing where Self: AVAudioNode {
+    public var volume: Float {
+        get { mixingVolume }
+        set { mixingVolume = newValue }
+    }
+
+    public var pan: Float {
+        get { mixingPan }
+        set { mixingPan = newValue }
+    }
+
+    public func destination(forMixer mixer: AVAudioNode, bus: AVAudioNodeBus) -> AVAudioMixingDestination? {
+        mixingDestination(forMixer: mixer, bus: bus)
+    }
+}
+
 extension AVAudioNode {
     /// The volume of this node's sound at the mixer it feeds (AVAudioMixing nodes).
     var mixingVolume: Float {

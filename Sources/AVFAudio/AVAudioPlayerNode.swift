@@ -313,17 +313,4 @@ open class AVAudioPlayerNode: AVAudioNode, AVAudioMixing {
         return AVAudioTime(sampleTime: nodeTime.sampleTime - origin, atRate: nodeTime.sampleRate)
     }
 
-    open var volume: Float {
-        get { mixingVolume }
-        set { mixingVolume = newValue }
-    }
-
-    open var pan: Float {
-        get { mixingPan }
-        set { mixingPan = newValue }
-    }
-
-    open func destination(forMixer mixer: AVAudioNode, bus: AVAudioNodeBus) -> AVAudioMixingDestination? {
-        mixingDestination(forMixer: mixer, bus: bus)
-    }
 }

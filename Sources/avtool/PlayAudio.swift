@@ -94,14 +94,7 @@ private final class AudioPlayback {
             player.currentTime = options.startAt
             player.prepareToPlay()
         }
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { MainActor.assumeIsolated { [weak self] in self?.interrupted = true } }
-            source.resume()
-            return source
-        }
+        let signals = stopSignals { [weak self] in self?.interrupted = true }
         defer { signals.forEach { $0.cancel() } }
         // The sound server going away interrupts the session (the players pause): say so and stop.
         let interruption = NotificationCenter.default.addObserver(forName: AVAudioSession.interruptionNotification, object: nil,
@@ -160,4 +153,18 @@ private final class AudioPlayback {
     }
 
     private func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+}
+
+/// Ctrl-C and SIGTERM call `stop` on the main actor instead of killing the process, so files are
+/// finished and players stopped; cancel the returned sources when done.
+@MainActor
+func stopSignals(_ stop: @escaping @MainActor () -> Void) -> [any DispatchSourceSignal] {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    return [SIGINT, SIGTERM].map { number in
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        source.setEventHandler { MainActor.assumeIsolated { stop() } }
+        source.resume()
+        return source
+    }
 }

@@ -94,14 +94,7 @@ private final class AudioRecording {
         let end = RecorderFinish()
         recorder.delegate = end
         recorder.isMeteringEnabled = options.meter
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { MainActor.assumeIsolated { [weak self] in self?.interrupted = true } }
-            source.resume()
-            return source
-        }
+        let signals = stopSignals { [weak self] in self?.interrupted = true }
         defer { signals.forEach { $0.cancel() } }
         let started = options.duration.map { recorder.record(forDuration: $0) } ?? recorder.record()
         guard started else {

@@ -11,13 +11,7 @@ import TestSupport
 @Suite struct AVAudioEngineTests {
     static let dir = TestTools.makeTemporaryDirectory("avfaudio-engine")
 
-    static func make(_ name: String, _ args: [String]) -> URL {
-        let url = dir.appendingPathComponent(name)
-        let partial = dir.appendingPathComponent("partial-\(UUID().uuidString)-\(name)")
-        _ = try? TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + args + [partial.path])
-        _ = try? FileManager.default.moveItem(at: partial, to: url)
-        return url
-    }
+    static func make(_ name: String, _ args: [String]) -> URL { TestTools.ffmpegFixture(name, in: dir, args) }
 
     /// One second of 440 Hz left, 660 Hz right, float at 44.1 kHz.
     static let tones = make("tones.wav", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)|0.25*sin(2*PI*660*t):s=44100:d=1", "-c:a", "pcm_f32le"])

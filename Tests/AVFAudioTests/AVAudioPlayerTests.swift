@@ -30,14 +30,7 @@ private final class PlayerDelegate: NSObject, AVAudioPlayerDelegate, Sendable {
 @Suite struct AVAudioPlayerTests {
     static let dir = TestTools.makeTemporaryDirectory("avfaudio-player")
 
-    /// `name` made by ffmpeg from `args`, written aside and renamed (tests run side by side).
-    static func make(_ name: String, _ args: [String]) -> URL {
-        let url = dir.appendingPathComponent(name)
-        let partial = dir.appendingPathComponent("partial-\(UUID().uuidString)-\(name)")
-        _ = try? TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + args + [partial.path])
-        _ = try? FileManager.default.moveItem(at: partial, to: url)
-        return url
-    }
+    static func make(_ name: String, _ args: [String]) -> URL { TestTools.ffmpegFixture(name, in: dir, args) }
 
     /// Half a second of a 440 Hz sine, stereo 16-bit at 48 kHz.
     static let short = make("short.wav", ["-f", "lavfi", "-i", "aevalsrc=0.3*sin(2*PI*440*t):s=48000:c=stereo:d=0.5", "-c:a", "pcm_s16le"])
@@ -54,14 +47,7 @@ private final class PlayerDelegate: NSObject, AVAudioPlayerDelegate, Sendable {
         return player
     }
 
-    private func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
-    }
+    private func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool { TestTools.waitUntil(seconds, condition) }
 
     @Test func aMissingFileAndDataThatIsNoSoundThrowAppleErrors() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/sound.wav")

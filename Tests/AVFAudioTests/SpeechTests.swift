@@ -78,7 +78,7 @@ enum SpeechRender {
 
     /// Everything `write` delivers for `utterance`, up to and including the empty buffer.
     static func render(_ utterance: AVSpeechUtterance) async throws -> Result {
-        let synthesizer = AVSpeechSynthesizer()
+        let synthesizer = SpeechTests.quietSynthesizer()
         let box = ResultBox()
         let done = DispatchSemaphore(value: 0)
         synthesizer.write(utterance) { buffer in
@@ -103,6 +103,15 @@ enum SpeechRender {
 @Suite(.serialized) struct SpeechTests {
     static let sentence = "The quick brown fox jumps over the lazy dog."
     static let long = "It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of foolishness."
+
+    /// A synthesizer whose speech goes to a sink no server has (the clocked null output, which
+    /// keeps time): tests that speak must not be heard on the services' null sink, where the
+    /// capture tests measure levels at the same time.
+    static func quietSynthesizer() -> AVSpeechSynthesizer {
+        let synthesizer = AVSpeechSynthesizer()
+        synthesizer.session.outputDeviceUniqueID = "avf-speech-tests-no-such-sink"
+        return synthesizer
+    }
 
     static func utterance(_ text: String, rate: Float? = nil) -> AVSpeechUtterance {
         let u = AVSpeechUtterance(string: text)
@@ -252,7 +261,7 @@ enum SpeechRender {
     // MARK: Speaking
 
     @Test func wordRangesComeInOrderAndCoverTheWords() async throws {
-        let synthesizer = AVSpeechSynthesizer()
+        let synthesizer = SpeechTests.quietSynthesizer()
         let events = SpeechEvents()
         synthesizer.delegate = events
         let text = "Héllo wörld, the quick 🦊 jumps."
@@ -276,7 +285,7 @@ enum SpeechRender {
     }
 
     @Test func utterancesAreSpokenFirstInFirstOut() async throws {
-        let synthesizer = AVSpeechSynthesizer()
+        let synthesizer = SpeechTests.quietSynthesizer()
         let events = SpeechEvents()
         synthesizer.delegate = events
         let first = Self.utterance("One two three.")
@@ -291,7 +300,7 @@ enum SpeechRender {
     }
 
     @Test func stopImmediatelyCancelsAndEmptiesTheQueue() async throws {
-        let synthesizer = AVSpeechSynthesizer()
+        let synthesizer = SpeechTests.quietSynthesizer()
         let events = SpeechEvents()
         synthesizer.delegate = events
         #expect(!synthesizer.stopSpeaking(at: .immediate), "nothing to stop")
@@ -309,7 +318,7 @@ enum SpeechRender {
     }
 
     @Test func stopAtAWordBoundaryCancelsToo() async throws {
-        let synthesizer = AVSpeechSynthesizer()
+        let synthesizer = SpeechTests.quietSynthesizer()
         let events = SpeechEvents()
         synthesizer.delegate = events
         synthesizer.speak(Self.utterance(Self.long))
@@ -320,7 +329,7 @@ enum SpeechRender {
     }
 
     @Test func stopWhilePausedCancelsAndUnpauses() async throws {
-        let synthesizer = AVSpeechSynthesizer()
+        let synthesizer = SpeechTests.quietSynthesizer()
         let events = SpeechEvents()
         synthesizer.delegate = events
         synthesizer.speak(Self.utterance(Self.long))
@@ -336,7 +345,7 @@ enum SpeechRender {
     }
 
     @Test func pauseAndContinue() async throws {
-        let synthesizer = AVSpeechSynthesizer()
+        let synthesizer = SpeechTests.quietSynthesizer()
         let events = SpeechEvents()
         synthesizer.delegate = events
         #expect(!synthesizer.pauseSpeaking(at: .immediate) && !synthesizer.continueSpeaking())
@@ -360,7 +369,7 @@ enum SpeechRender {
     }
 
     @Test func speakingWithNoSoundServerKeepsTime() async throws {
-        let synthesizer = AVSpeechSynthesizer()
+        let synthesizer = SpeechTests.quietSynthesizer()
         // A sink no server has: the clocked null output, as with no server at all (set on this
         // synthesizer only, so tests running beside this one keep their sound).
         synthesizer.session.outputDeviceUniqueID = "avf-speech-tests-no-such-sink"
@@ -381,10 +390,21 @@ enum SpeechRender {
         if let config = services.pulseClientConfig { setenv("PULSE_CLIENTCONFIG", config, 1) }
         let dir = try TestTools.temporaryDirectory("speech-sound")
         let recording = dir.appendingPathComponent("monitor.raw")
-        // Record the null sink's monitor while speaking.
+        // A null sink of this test's own on the services' server (the capture tests measure
+        // levels on the shared one), removed at the end.
+        let sink = "avf_speech_test_\(getpid())"
+        let loaded = try TestTools.run("env", ["PULSE_SERVER=\(services.pulseServer)"] + (services.pulseClientConfig.map { ["PULSE_CLIENTCONFIG=\($0)"] } ?? [])
+                                       + ["pactl", "load-module", "module-null-sink", "sink_name=\(sink)", "rate=22050", "channels=1"])
+        let module = String(decoding: loaded.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(loaded.status == 0 && !module.isEmpty, "cannot load a null sink")
+        defer {
+            _ = try? TestTools.run("env", ["PULSE_SERVER=\(services.pulseServer)"] + (services.pulseClientConfig.map { ["PULSE_CLIENTCONFIG=\($0)"] } ?? [])
+                                   + ["pactl", "unload-module", module])
+        }
+        // Record that sink's monitor while speaking.
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        recorder.arguments = ["parec", "--device=\(services.monitorSource)", "--format=s16le", "--rate=22050", "--channels=1",
+        recorder.arguments = ["parec", "--device=\(sink).monitor", "--format=s16le", "--rate=22050", "--channels=1",
                               "--raw", recording.path]
         recorder.environment = services.environment
         try recorder.run()
@@ -392,9 +412,10 @@ enum SpeechRender {
         func recorded() -> Int { ((try? FileManager.default.attributesOfItem(atPath: recording.path)[.size]) as? Int) ?? 0 }
         let deadline = Date().addingTimeInterval(30)
         while recorded() == 0 && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
-        try #require(recorded() > 0, "parec recorded nothing from \(services.monitorSource)")
+        try #require(recorded() > 0, "parec recorded nothing from \(sink).monitor")
 
         let synthesizer = AVSpeechSynthesizer()
+        synthesizer.session.outputDeviceUniqueID = sink
         let events = SpeechEvents()
         synthesizer.delegate = events
         synthesizer.speak(Self.utterance(Self.sentence))
@@ -428,7 +449,7 @@ enum SpeechRender {
     }
 
     @Test func helloAVFSpeaksEightLinesInOrderWithAlternatingVoices() async throws {
-        let synthesizer = AVSpeechSynthesizer()
+        let synthesizer = SpeechTests.quietSynthesizer()
         let events = SpeechEvents()
         synthesizer.delegate = events
         let utterances = (0..<8).map { Self.helloUtterance($0) }

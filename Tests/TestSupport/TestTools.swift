@@ -95,6 +95,27 @@ package enum TestTools {
 
     /// `temporaryDirectory` for callers that let a later write fail instead: the directory's
     /// URL even when it could not be made.
+    /// `name` in `dir`, made by ffmpeg from `args` once: written aside and renamed, so tests
+    /// running side by side never read it half-written.
+    package static func ffmpegFixture(_ name: String, in dir: URL, _ args: [String]) -> URL {
+        let url = dir.appendingPathComponent(name)
+        guard !FileManager.default.fileExists(atPath: url.path) else { return url }
+        let partial = dir.appendingPathComponent("partial-\(UUID().uuidString)-\(name)")
+        _ = try? run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + args + [partial.path])
+        _ = try? FileManager.default.moveItem(at: partial, to: url)
+        return url
+    }
+
+    /// Whether `condition` holds within `seconds` (checked every 10 ms).
+    package static func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
     package static func makeTemporaryDirectory(_ prefix: String) -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -30,14 +30,7 @@ private final class RecorderDelegate: NSObject, AVAudioRecorderDelegate, Sendabl
         return Int(file.length)
     }
 
-    private func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
-    }
+    private func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool { TestTools.waitUntil(seconds, condition) }
 
     @Test func fileTypesAndFormatsItCannotWriteThrowAppleErrors() throws {
         #expect {

@@ -12,14 +12,7 @@ import TestSupport
 struct PlayAudioToolTests {
     static let dir = TestTools.makeTemporaryDirectory("play-audio-tool")
 
-    /// `name` made by ffmpeg from `args`, written aside and renamed (tests run side by side).
-    static func make(_ name: String, _ args: [String]) -> URL {
-        let url = dir.appendingPathComponent(name)
-        let partial = dir.appendingPathComponent("partial-\(UUID().uuidString)-\(name)")
-        _ = try? TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + args + [partial.path])
-        _ = try? FileManager.default.moveItem(at: partial, to: url)
-        return url
-    }
+    static func make(_ name: String, _ args: [String]) -> URL { TestTools.ffmpegFixture(name, in: dir, args) }
 
     /// Two seconds of two different pink noises (left, right), 48 kHz float.
     static let noise = make("noise.wav", ["-f", "lavfi", "-i", "anoisesrc=d=2:c=pink:r=48000:a=0.3:s=1",
