@@ -117,26 +117,32 @@ import TestSupport
         #expect(abs((left.map(abs).max() ?? 0) - 0.5) < 0.02)
     }
 
-    @Test func timePitchAtRateTwoHalvesTheTimeKeepingThePitch() throws {
+    /// The tones file through `unit` (at rate 2) rendered for a second: how long it sounded and
+    /// the left channel's zero crossings over 0.2 s from 0.05 s in.
+    private func throughRateTwo(_ unit: AVAudioNode) throws -> (seconds: Double, crossings: Int) {
         let file = try AVAudioFile(forReading: Self.tones)
-        let player = AVAudioPlayerNode(), pitch = AVAudioUnitTimePitch()
-        pitch.rate = 2
-        #expect(pitch.rate == 2 && pitch.pitch == 0)
+        let player = AVAudioPlayerNode()
         let engine = try offlineEngine { engine in
             engine.attach(player)
-            engine.attach(pitch)
-            engine.connect(player, to: pitch, format: file.processingFormat)
-            engine.connect(pitch, to: engine.mainMixerNode, format: file.processingFormat)
+            engine.attach(unit)
+            engine.connect(player, to: unit, format: file.processingFormat)
+            engine.connect(unit, to: engine.mainMixerNode, format: file.processingFormat)
         }
         player.scheduleFile(file, at: nil)
         player.play()
         let (left, _) = try render(engine, frames: 44_100)
         let loud = left.indices.filter { abs(left[$0]) > 0.05 }
-        let seconds = Double((loud.last ?? 0) - (loud.first ?? 0)) / 44_100
+        let first = try #require(loud.first)
+        return (Double((loud.last ?? 0) - first) / 44_100, crossings(left[(first + 2205)..<(first + 2205 + 8820)]))
+    }
+
+    @Test func timePitchAtRateTwoHalvesTheTimeKeepingThePitch() throws {
+        let pitch = AVAudioUnitTimePitch()
+        pitch.rate = 2
+        #expect(pitch.rate == 2 && pitch.pitch == 0)
+        let (seconds, n) = try throughRateTwo(pitch)
         #expect(seconds > 0.45 && seconds < 0.56, "sounded \(seconds) s")
         // 440 Hz kept: 880 crossings a second.
-        let first = try #require(loud.first)
-        let n = crossings(left[(first + 2205)..<(first + 2205 + 8820)])
         #expect(abs(n - 176) <= 4, "\(n) crossings in 0.2 s")
     }
 
@@ -200,25 +206,12 @@ import TestSupport
     }
 
     @Test func varispeedAtRateTwoHalvesTheTimeAndDoublesThePitch() throws {
-        let file = try AVAudioFile(forReading: Self.tones)
-        let player = AVAudioPlayerNode(), varispeed = AVAudioUnitVarispeed()
+        let varispeed = AVAudioUnitVarispeed()
         varispeed.rate = 2
         #expect(varispeed.rate == 2)
-        let engine = try offlineEngine { engine in
-            engine.attach(player)
-            engine.attach(varispeed)
-            engine.connect(player, to: varispeed, format: file.processingFormat)
-            engine.connect(varispeed, to: engine.mainMixerNode, format: file.processingFormat)
-        }
-        player.scheduleFile(file, at: nil)
-        player.play()
-        let (left, _) = try render(engine, frames: 44_100)
-        let loud = left.indices.filter { abs(left[$0]) > 0.05 }
-        let seconds = Double((loud.last ?? 0) - (loud.first ?? 0)) / 44_100
+        let (seconds, n) = try throughRateTwo(varispeed)
         #expect(seconds > 0.45 && seconds < 0.56, "sounded \(seconds) s")
         // 440 Hz played twice as fast: 880 Hz, 1760 crossings a second.
-        let first = try #require(loud.first)
-        let n = crossings(left[(first + 2205)..<(first + 2205 + 8820)])
         #expect(abs(n - 352) <= 6, "\(n) crossings in 0.2 s")
     }
 
