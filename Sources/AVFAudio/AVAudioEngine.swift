@@ -163,7 +163,7 @@ open class AVAudioEngine: NSObject {
         guard !alreadyRunning else { return }
         if input.attachedEngine === self {
             let connected = !outputConnectionPoints(for: input, outputBus: 0).isEmpty
-            if connected || input.renderer.hasTaps { try input.input.start(feedsGraph: connected) }
+            if connected || input.renderer.common.hasTaps { try input.input.start(feedsGraph: connected) }
         }
         if !manual {
             let graph = graph
@@ -179,7 +179,7 @@ open class AVAudioEngine: NSObject {
     }
 
     /// Renders one device buffer: the graph's planar stereo interleaved into `buffer`.
-    private static func renderInterleaved(_ graph: EngineGraph, _ output: NodeRenderer, _ format: AVAudioFormat,
+    private static func renderInterleaved(_ graph: EngineGraph, _ output: any NodeRenderer, _ format: AVAudioFormat,
                                           into buffer: UnsafeMutableRawBufferPointer, hostTime: Double) -> Int {
         let frames = buffer.count / 8
         guard frames > 0, let out = buffer.baseAddress?.assumingMemoryBound(to: Float.self) else { return 0 }

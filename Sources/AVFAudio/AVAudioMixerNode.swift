@@ -41,13 +41,26 @@ final class RateAdapter {
     }
 }
 
-final class MixerRenderer: NodeRenderer, @unchecked Sendable {
-    // @unchecked Sendable: `adapters` and `kernel` are used only inside EngineGraph's lock; the volume is in a Mutex.
-    let outputVolume = Mutex<Float>(1)
-    private var adapters: [Int: (rate: Double, channels: Int, adapter: RateAdapter)] = [:]
-    private let kernel = AudioGainKernel(capacity: 4096)
+final class MixerRenderer: NodeRenderer {
+    /// Per input bus, the rate converter of an input at another rate; the gain kernel's scratch.
+    private struct Mixing {
+        var adapters: [Int: (rate: Double, channels: Int, adapter: RateAdapter)] = [:]
+        let kernel = AudioGainKernel(capacity: 4096)
+    }
 
-    override func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
+    let outputVolume = Mutex<Float>(1)
+    private let mixing = Mutex(Mixing())
+    let common: RendererCommon
+
+    init(defaultFormat: AVAudioFormat, inputs: Int, outputs: Int) {
+        common = RendererCommon(defaultFormat: defaultFormat, inputs: inputs, outputs: outputs)
+    }
+
+    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
+        mixing.withLock { mix(frames: frames, format: format, pass: pass, &$0) }
+    }
+
+    private func mix(frames: Int, format: AVAudioFormat, pass: RenderPass, _ m: inout Mixing) -> EngineBlock {
         let channels = Int(format.channelCount)
         var mix = EngineBlock.silence(channels: channels, frames: frames)
         for bus in pass.connectedBuses(of: self) {
@@ -57,11 +70,11 @@ final class MixerRenderer: NodeRenderer, @unchecked Sendable {
                 block = source.pull(frames: frames, format: sourceFormat, pass: pass)
             } else {
                 let sourceChannels = Int(sourceFormat.channelCount)
-                if adapters[bus]?.rate != sourceFormat.sampleRate || adapters[bus]?.channels != sourceChannels {
-                    adapters[bus] = RateAdapter(channels: sourceChannels, from: sourceFormat.sampleRate, to: format.sampleRate)
+                if m.adapters[bus]?.rate != sourceFormat.sampleRate || m.adapters[bus]?.channels != sourceChannels {
+                    m.adapters[bus] = RateAdapter(channels: sourceChannels, from: sourceFormat.sampleRate, to: format.sampleRate)
                         .map { (sourceFormat.sampleRate, sourceChannels, $0) }
                 }
-                guard let adapter = adapters[bus]?.adapter else { continue }
+                guard let adapter = m.adapters[bus]?.adapter else { continue }
                 block = adapter.produce(frames) { source.pull(frames: $0, format: sourceFormat, pass: pass) }
             }
             block = block.mapped(to: channels)
@@ -69,7 +82,7 @@ final class MixerRenderer: NodeRenderer, @unchecked Sendable {
             for c in 0..<channels {
                 var gain = volume
                 if channels == 2 { gain *= c == 0 ? min(1, 1 - pan) : min(1, 1 + pan) }
-                add(block.planes[c], into: &mix.planes[c], frames: min(frames, block.frames), gain: gain)
+                Self.add(block.planes[c], into: &mix.planes[c], frames: min(frames, block.frames), gain: gain, kernel: m.kernel)
             }
         }
         let volume = outputVolume.withLock { $0 }
@@ -81,7 +94,7 @@ final class MixerRenderer: NodeRenderer, @unchecked Sendable {
         return mix
     }
 
-    private func add(_ source: [Float], into sum: inout [Float], frames: Int, gain: Float) {
+    private static func add(_ source: [Float], into sum: inout [Float], frames: Int, gain: Float, kernel: AudioGainKernel) {
         source.withUnsafeBufferPointer { s in
             sum.withUnsafeMutableBufferPointer { d in
                 var done = 0
@@ -94,7 +107,7 @@ final class MixerRenderer: NodeRenderer, @unchecked Sendable {
         }
     }
 
-    override func reset() { adapters = [:] }
+    func reset() { mixing.withLock { $0.adapters = [:] } }
 }
 
 /// Mixes any number of inputs into one output.
@@ -123,9 +136,14 @@ open class AVAudioMixerNode: AVAudioNode, AVAudioMixing {
 }
 
 /// A node that passes its input on unchanged (the output node's render side).
-final class PassRenderer: NodeRenderer, @unchecked Sendable {
-    // @unchecked Sendable: no state of its own.
-    override func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
+final class PassRenderer: NodeRenderer {
+    let common: RendererCommon
+
+    init(defaultFormat: AVAudioFormat, inputs: Int, outputs: Int) {
+        common = RendererCommon(defaultFormat: defaultFormat, inputs: inputs, outputs: outputs)
+    }
+
+    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
         pass.pullInput(of: self, bus: 0, frames: frames)?.mapped(to: Int(format.channelCount))
             ?? .silence(channels: Int(format.channelCount), frames: frames)
     }
@@ -145,13 +163,17 @@ open class AVAudioOutputNode: AVAudioIONode {
 }
 
 /// Captured sound waiting to be pulled, and the capture that fills it.
-final class InputRenderer: NodeRenderer, @unchecked Sendable {
-    // @unchecked Sendable: the captured sound and the source are in Mutexes.
+final class InputRenderer: NodeRenderer {
     private let captured = Mutex(EngineBlock(planes: [[], []], frames: 0))
     private let source = Mutex<PulseSource?>(nil)
     private let capturedFrames = Mutex<AVAudioFramePosition>(0)
+    let common: RendererCommon
 
-    override func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
+    init(defaultFormat: AVAudioFormat, inputs: Int, outputs: Int) {
+        common = RendererCommon(defaultFormat: defaultFormat, inputs: inputs, outputs: outputs)
+    }
+
+    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
         var block = captured.withLock { $0.take(frames) }.mapped(to: Int(format.channelCount))
         if block.frames < frames { block.append(.silence(channels: block.channels, frames: frames - block.frames)) }
         return block
@@ -182,7 +204,7 @@ final class InputRenderer: NodeRenderer, @unchecked Sendable {
                     defer { t += AVAudioFramePosition(chunk.frameCount) }
                     return t
                 }
-                self.feedTaps(bus: 0, block, at: start, rate: rate)
+                self.common.feedTaps(bus: 0, block, at: start, rate: rate)
                 if feedsGraph {
                     self.captured.withLock { c in
                         c.append(block.mapped(to: c.channels))

@@ -78,15 +78,14 @@ final class MixSettings: Sendable {
 /// it (rate, channels) to its output's. Taps deliver the bus's sound in its format, on a serial
 /// queue of the node's, `bufferSize` frames at a time (4096 when asked for 0).
 open class AVAudioNode: NSObject {
-    let renderer: NodeRenderer
+    let renderer: any NodeRenderer
     weak var attachedEngine: AVAudioEngine?
     /// This node's volume and pan on the mixer it feeds (AVAudioMixing nodes).
-    let mixSettings = MixSettings()
+    var mixSettings: MixSettings { renderer.common.mixSettings }
 
-    init(renderer: NodeRenderer) {
+    init(renderer: any NodeRenderer) {
         self.renderer = renderer
         super.init()
-        renderer.mixSettings = mixSettings
     }
 
     /// The engine the node is attached to.
@@ -113,17 +112,17 @@ open class AVAudioNode: NSObject {
         let tapFormat = format.flatMap { $0.channelCount == busFormat.channelCount && $0.sampleRate == busFormat.sampleRate ? $0 : nil }
             ?? busFormat
         nonisolated(unsafe) let block = tapBlock
-        renderer.installTap(bus: Int(bus), size: bufferSize == 0 ? 4096 : Int(bufferSize), format: tapFormat) { buffer, time in
+        renderer.common.installTap(bus: Int(bus), size: bufferSize == 0 ? 4096 : Int(bufferSize), format: tapFormat) { buffer, time in
             block(buffer, time)
         }
     }
 
-    open func removeTap(onBus bus: AVAudioNodeBus) { renderer.removeTap(bus: Int(bus)) }
+    open func removeTap(onBus bus: AVAudioNodeBus) { renderer.common.removeTap(bus: Int(bus)) }
 
     /// When the node last rendered (nil before the engine ran).
     open var lastRenderTime: AVAudioTime? {
-        guard let time = renderer.lastRenderSampleTime else { return nil }
-        return AVAudioTime(sampleTime: time, atRate: renderer.renderRate)
+        guard let time = renderer.common.lastRenderSampleTime else { return nil }
+        return AVAudioTime(sampleTime: time, atRate: renderer.common.renderRate)
     }
 
     /// Clears the node's state (a player's schedule, an effect's buffered sound).

@@ -29,8 +29,7 @@ public struct AVAudioPlayerNodeBufferOptions: OptionSet, Sendable {
 
 public typealias AVAudioPlayerNodeCompletionHandler = (AVAudioPlayerNodeCompletionCallbackType) -> Void
 
-final class PlayerRenderer: NodeRenderer, @unchecked Sendable {
-    // @unchecked Sendable: all state is in the Mutex.
+final class PlayerRenderer: NodeRenderer {
     enum Source {
         case buffer(EngineBlock, loops: Bool)
         case file(url: URL, start: Int64, count: Int64?, fileRate: Double)
@@ -61,8 +60,13 @@ final class PlayerRenderer: NodeRenderer, @unchecked Sendable {
     }
 
     let state = Mutex(State())
+    let common: RendererCommon
 
-    override func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
+    init(defaultFormat: AVAudioFormat, inputs: Int, outputs: Int) {
+        common = RendererCommon(defaultFormat: defaultFormat, inputs: inputs, outputs: outputs)
+    }
+
+    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
         let channels = Int(format.channelCount)
         var out = EngineBlock.silence(channels: channels, frames: frames)
         let finished: [(@Sendable (AVAudioPlayerNodeCompletionCallbackType) -> Void, AVAudioPlayerNodeCompletionCallbackType, Double)] = state.withLock { s in
@@ -153,7 +157,7 @@ final class PlayerRenderer: NodeRenderer, @unchecked Sendable {
         }
     }
 
-    override func reset() {
+    func reset() {
         let dropped = state.withLock { s -> [Item] in
             defer {
                 s.items = []

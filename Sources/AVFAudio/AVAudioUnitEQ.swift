@@ -90,14 +90,14 @@ open class AVAudioUnitEQFilterParameters: NSObject {
     }
 }
 
-final class EQRenderer: NodeRenderer, @unchecked Sendable {
-    // @unchecked Sendable: the filter graph is used only inside EngineGraph's lock; the settings are in a Mutex.
+final class EQRenderer: NodeRenderer {
+    let common = RendererCommon(defaultFormat: AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)!, inputs: 1, outputs: 1)
     let settings: EQSettings
-    private var filters: (state: EQSettings.State, rate: Int, channels: Int, graph: AudioFilterGraph?)?
+    /// The filter chain built for the settings, rate and channel count it was built for.
+    private let filters = Mutex<(state: EQSettings.State, rate: Int, channels: Int, graph: AudioFilterGraph?)?>(nil)
 
     init(bands: Int) {
         settings = EQSettings(bands: bands)
-        super.init(defaultFormat: AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)!, inputs: 1, outputs: 1)
     }
 
     /// libavfilter's chain for `state` at `rate`.
@@ -126,17 +126,20 @@ final class EQRenderer: NodeRenderer, @unchecked Sendable {
         return filters.joined(separator: ",")
     }
 
-    override func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
+    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
         let channels = Int(format.channelCount)
         var block = pass.pullInput(of: self, bus: 0, frames: frames)?.mapped(to: channels) ?? .silence(channels: channels, frames: frames)
         let state = settings.state.withLock { $0 }
         guard !state.bypass else { return block }
         let rate = Int(format.sampleRate.rounded())
-        if filters == nil || filters!.state != state || filters!.rate != rate || filters!.channels != channels {
-            let chain = Self.chain(state, rate: rate)
-            filters = (state, rate, channels, chain.isEmpty ? nil : try? AudioFilterGraph(chain: chain, sampleRate: rate, channels: channels))
+        let graph: AudioFilterGraph? = filters.withLock { f in
+            if f == nil || f!.state != state || f!.rate != rate || f!.channels != channels {
+                let chain = Self.chain(state, rate: rate)
+                f = (state, rate, channels, chain.isEmpty ? nil : try? AudioFilterGraph(chain: chain, sampleRate: rate, channels: channels))
+            }
+            return f?.graph
         }
-        guard let graph = filters?.graph else { return block }
+        guard let graph else { return block }
         let frames = block.frames
         withPlanePointers(&block) { try? graph.process($0, frames: frames) }
         return block
@@ -158,7 +161,7 @@ final class EQRenderer: NodeRenderer, @unchecked Sendable {
         }
     }
 
-    override func reset() { filters = nil }
+    func reset() { filters.withLock { $0 = nil } }
 }
 
 /// A multiband equalizer.

@@ -32,8 +32,7 @@ open class AVAudioUnitTimeEffect: AVAudioUnit {
 }
 
 /// Rate and pitch through Rubber Band: output frames pulled from `rate` times as many input frames.
-final class StretchRenderer: NodeRenderer, @unchecked Sendable {
-    // @unchecked Sendable: the stretcher and pending sound are used only inside EngineGraph's lock; the parameters are in a Mutex.
+final class StretchRenderer: NodeRenderer {
     struct Parameters {
         var rate: Float = 1
         /// Pitch change in cents (time-pitch); ignored for varispeed.
@@ -43,46 +42,61 @@ final class StretchRenderer: NodeRenderer, @unchecked Sendable {
         var varispeed = false
     }
 
-    let parameters = Mutex(Parameters())
-    private var stretcher: AudioTimeStretcher?
-    private var key: (rate: Float, pitch: Float, channels: Int, sampleRate: Double)?
-    private var ready = EngineBlock(planes: [], frames: 0)
+    /// The stretcher made for the parameters, rate and channel count in `key`, and the frames
+    /// it gave that are not yet rendered.
+    private struct Stretching {
+        var stretcher: AudioTimeStretcher?
+        var key: (rate: Float, pitch: Float, channels: Int, sampleRate: Double)?
+        var ready = EngineBlock(planes: [], frames: 0)
+    }
 
-    override func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
+    let parameters = Mutex(Parameters())
+    private let stretching = Mutex(Stretching())
+    let common: RendererCommon
+
+    init(defaultFormat: AVAudioFormat, inputs: Int, outputs: Int) {
+        common = RendererCommon(defaultFormat: defaultFormat, inputs: inputs, outputs: outputs)
+    }
+
+    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
         let p = parameters.withLock { $0 }
         let channels = Int(format.channelCount)
         let pitchScale = p.varispeed ? Double(p.rate) : pow(2, Double(p.pitch) / 1200)
         if p.bypass || (p.rate == 1 && pitchScale == 1) {
             return pass.pullInput(of: self, bus: 0, frames: frames)?.mapped(to: channels) ?? .silence(channels: channels, frames: frames)
         }
-        if key == nil || key!.rate != p.rate || key!.pitch != (p.varispeed ? p.rate : p.pitch) || key!.channels != channels
-            || key!.sampleRate != format.sampleRate {
-            let options = AudioTimeStretcher.options(for: .timeDomain) ?? 0
-            stretcher = AudioTimeStretcher(options: options, sampleRate: Int(format.sampleRate.rounded()), channels: channels,
-                                           ratio: 1 / Double(p.rate), maxFrames: 4096, pitchScale: pitchScale)
-            key = (p.rate, p.varispeed ? p.rate : p.pitch, channels, format.sampleRate)
-            ready = EngineBlock(planes: Array(repeating: [], count: channels), frames: 0)
-        }
-        guard let stretcher else { return .silence(channels: channels, frames: frames) }
-        var guardCount = 0
-        while ready.frames < frames && guardCount < 256 {
-            guardCount += 1
-            if let (data, got) = stretcher.retrieve(maxFrames: min(4096, frames - ready.frames)), got > 0 {
-                ready.append(EngineBlock(packed: data, channels: channels, frames: got))
-                continue
+        return stretching.withLock { s in
+            if s.key == nil || s.key!.rate != p.rate || s.key!.pitch != (p.varispeed ? p.rate : p.pitch) || s.key!.channels != channels
+                || s.key!.sampleRate != format.sampleRate {
+                let options = AudioTimeStretcher.options(for: .timeDomain) ?? 0
+                s.stretcher = AudioTimeStretcher(options: options, sampleRate: Int(format.sampleRate.rounded()), channels: channels,
+                                                 ratio: 1 / Double(p.rate), maxFrames: 4096, pitchScale: pitchScale)
+                s.key = (p.rate, p.varispeed ? p.rate : p.pitch, channels, format.sampleRate)
+                s.ready = EngineBlock(planes: Array(repeating: [], count: channels), frames: 0)
             }
-            let want = max(512, Int((Double(frames - ready.frames) * Double(p.rate)).rounded(.up)))
-            let input = pass.pullInput(of: self, bus: 0, frames: want)?.mapped(to: channels) ?? .silence(channels: channels, frames: want)
-            stretcher.process(input.packed, frameCount: input.frames, final: false)
+            guard let stretcher = s.stretcher else { return .silence(channels: channels, frames: frames) }
+            var guardCount = 0
+            while s.ready.frames < frames && guardCount < 256 {
+                guardCount += 1
+                if let (data, got) = stretcher.retrieve(maxFrames: min(4096, frames - s.ready.frames)), got > 0 {
+                    s.ready.append(EngineBlock(packed: data, channels: channels, frames: got))
+                    continue
+                }
+                let want = max(512, Int((Double(frames - s.ready.frames) * Double(p.rate)).rounded(.up)))
+                let input = pass.pullInput(of: self, bus: 0, frames: want)?.mapped(to: channels) ?? .silence(channels: channels, frames: want)
+                stretcher.process(input.packed, frameCount: input.frames, final: false)
+            }
+            var out = s.ready.take(frames)
+            if out.frames < frames { out.append(.silence(channels: channels, frames: frames - out.frames)) }
+            return out
         }
-        var out = ready.take(frames)
-        if out.frames < frames { out.append(.silence(channels: channels, frames: frames - out.frames)) }
-        return out
     }
 
-    override func reset() {
-        stretcher = nil
-        key = nil
+    func reset() {
+        stretching.withLock { s in
+            s.stretcher = nil
+            s.key = nil
+        }
     }
 }
 

@@ -13,8 +13,7 @@ internal import MediaEngine
 /// The timeline: frames at the file's rate; loop k of the file starts where loop k − 1's decoded
 /// sound ended, so the timebase's time runs on across loops and `position` is that time modulo
 /// the file's length. A seek starts the timeline again at the sought frame.
-final class AudioPlayerEngine: @unchecked Sendable {
-    // @unchecked Sendable: owns the decoder (`reader`, FFmpeg handles), used only on `feedQueue`; all other state is in Mutexes.
+final class AudioPlayerEngine: Sendable {
 
     enum Event: Sendable {
         case finished
@@ -60,7 +59,8 @@ final class AudioPlayerEngine: @unchecked Sendable {
     private let state = Mutex(State())
     private let eventHandler = Mutex<(@Sendable (Event) -> Void)?>(nil)
     private let timer: DispatchSource
-    private var reader: AudioStreamReader?
+    /// The decoder, used on `feedQueue` (made again if it was never opened).
+    private let reader = Mutex<AudioStreamReader?>(nil)
 
     /// Opens the file's first decodable audio stream; throws `MediaError` when there is none.
     init(url: URL) throws {
@@ -90,7 +90,7 @@ final class AudioPlayerEngine: @unchecked Sendable {
         guard try probe.read(maxFrames: 1024) != nil || length == 0 else {
             throw MediaError.failedToParse(code: 0, message: "no sound could be decoded")
         }
-        reader = probe
+        reader.withLock { $0 = probe }
         timer.setEventHandler { [weak self] in self?.timerFired() }
         _ = CMTimebaseAddTimerDispatchSource(timebase, timerSource: timer)
         timer.resume()
@@ -260,8 +260,13 @@ final class AudioPlayerEngine: @unchecked Sendable {
             }
             guard let step else { return }
             do throws(MediaError) {
-                if reader == nil { reader = try AudioStreamReader(url: url, streamIndex: streamIndex, output: output) }
-                guard let reader else { return }
+                let url = url, streamIndex = streamIndex, output = output
+                let reader = try reader.withLock { r throws(MediaError) -> AudioStreamReader in
+                    if let r { return r }
+                    let made = try AudioStreamReader(url: url, streamIndex: streamIndex, output: output)
+                    r = made
+                    return made
+                }
                 if let start = step.start {
                     try reader.start(from: CMTime(value: start, timescale: Int32(sampleRate)),
                                      to: length > 0 ? CMTime(value: length, timescale: Int32(sampleRate)) : .positiveInfinity)

@@ -73,14 +73,40 @@ struct EngineBlock {
     }
 }
 
-/// The render side of a node. Subclasses override `render`.
-class NodeRenderer: @unchecked Sendable {
-    // @unchecked Sendable: every mutable property is touched only inside EngineGraph's lock (render and configuration alike), or is a Mutex.
+/// The render side of a node: what the graph pulls. Each kind keeps its own state in Mutexes;
+/// what every node shares (formats, taps, the mixing settings, the last render time) is `common`.
+protocol NodeRenderer: AnyObject, Sendable {
+    var common: RendererCommon { get }
+    /// `frames` frames of output bus 0 in `format`, for the pass starting at `pass.sampleTime`.
+    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock
+    /// Forgets what the node holds (a player's schedule, an effect's buffered sound).
+    func reset()
+}
+
+extension NodeRenderer {
+    var defaultFormat: AVAudioFormat { common.defaultFormat }
+    var inputCount: Int { common.inputCount }
+    var outputCount: Int { common.outputCount }
+    var mixSettings: MixSettings { common.mixSettings }
+
+    func reset() {}
+
+    /// `render`, with the taps fed and the render time noted.
+    func pull(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
+        let block = render(frames: frames, format: format, pass: pass)
+        common.rendered(at: pass.sampleTime, rate: pass.sampleRate)
+        common.feedTaps(bus: 0, block, at: pass.sampleTime, rate: format.sampleRate)
+        return block
+    }
+}
+
+/// What every node's renderer has: its default format and bus counts, its volume and pan on the
+/// mixer it feeds, its taps, and when it last rendered.
+final class RendererCommon: Sendable {
     let defaultFormat: AVAudioFormat
     let inputCount: Int
     let outputCount: Int
-    var mixSettings = MixSettings()
-    /// Set under the graph's lock as the node renders.
+    let mixSettings = MixSettings()
     private let renderTimes = Mutex<(sampleTime: AVAudioFramePosition?, rate: Double)>((nil, 0))
 
     struct Tap {
@@ -103,20 +129,7 @@ class NodeRenderer: @unchecked Sendable {
     var lastRenderSampleTime: AVAudioFramePosition? { renderTimes.withLock { $0.sampleTime } }
     var renderRate: Double { renderTimes.withLock { $0.rate } }
 
-    /// `frames` frames of output bus 0 in `format`, for the pass starting at `pass.sampleTime`.
-    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
-        EngineBlock.silence(channels: Int(format.channelCount), frames: frames)
-    }
-
-    func reset() {}
-
-    /// `render`, with the taps fed and the render time noted.
-    final func pull(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
-        let block = render(frames: frames, format: format, pass: pass)
-        renderTimes.withLock { $0 = (pass.sampleTime, pass.sampleRate) }
-        feedTaps(bus: 0, block, at: pass.sampleTime, rate: format.sampleRate)
-        return block
-    }
+    func rendered(at sampleTime: AVAudioFramePosition, rate: Double) { renderTimes.withLock { $0 = (sampleTime, rate) } }
 
     func installTap(bus: Int, size: Int, format: AVAudioFormat, deliver: @escaping @Sendable (AVAudioPCMBuffer, AVAudioTime) -> Void) {
         taps.withLock { $0[bus] = Tap(size: size, format: format, deliver: deliver, queue: DispatchQueue(label: "com.avfoundation.audio-engine.tap")) }
@@ -127,7 +140,7 @@ class NodeRenderer: @unchecked Sendable {
     var hasTaps: Bool { taps.withLock { !$0.isEmpty } }
 
     /// Adds `block` (rendered at `sampleTime`) to bus `bus`'s tap; hands on every full buffer.
-    final func feedTaps(bus: Int, _ block: EngineBlock, at sampleTime: AVAudioFramePosition, rate: Double) {
+    func feedTaps(bus: Int, _ block: EngineBlock, at sampleTime: AVAudioFramePosition, rate: Double) {
         let ready: [(EngineBlock, AVAudioFramePosition, Tap)] = taps.withLock { taps in
             guard var tap = taps[bus] else { return [] }
             if tap.pending == nil { tap.pendingStart = sampleTime }
@@ -156,7 +169,7 @@ class NodeRenderer: @unchecked Sendable {
 }
 
 /// One render pass: the frames asked for and how to pull a node's inputs.
-final class RenderPass {
+final class RenderPass: Sendable {
     let sampleTime: AVAudioFramePosition
     let sampleRate: Double
     /// The host time (seconds) the pass's first frame is written at (real-time output), else nil.
@@ -171,17 +184,17 @@ final class RenderPass {
     }
 
     /// The node connected to `node`'s input `bus` and the connection's format.
-    func source(of node: NodeRenderer, bus: Int) -> (NodeRenderer, AVAudioFormat)? {
+    func source(of node: any NodeRenderer, bus: Int) -> ((any NodeRenderer), AVAudioFormat)? {
         connections.first { $0.destination === node && $0.destinationBus == bus }.map { ($0.source, $0.format) }
     }
 
     /// The input buses of `node` that something feeds, in order.
-    func connectedBuses(of node: NodeRenderer) -> [Int] {
+    func connectedBuses(of node: any NodeRenderer) -> [Int] {
         connections.filter { $0.destination === node }.map(\.destinationBus).sorted()
     }
 
     /// `frames` frames from what feeds `node`'s input `bus` (nil when nothing does).
-    func pullInput(of node: NodeRenderer, bus: Int, frames: Int) -> EngineBlock? {
+    func pullInput(of node: any NodeRenderer, bus: Int, frames: Int) -> EngineBlock? {
         guard let (source, format) = source(of: node, bus: bus) else { return nil }
         return source.pull(frames: frames, format: format, pass: self)
     }
@@ -189,16 +202,16 @@ final class RenderPass {
 
 /// An engine's graph: renderers and connections under one lock, and the pull.
 final class EngineGraph: Sendable {
-    struct Connection {
-        var source: NodeRenderer
+    struct Connection: Sendable {
+        var source: any NodeRenderer
         var sourceBus: Int
-        var destination: NodeRenderer
+        var destination: any NodeRenderer
         var destinationBus: Int
         var format: AVAudioFormat
     }
 
     struct State {
-        var renderers: [NodeRenderer] = []
+        var renderers: [any NodeRenderer] = []
         var connections: [Connection] = []
         var sampleTime: AVAudioFramePosition = 0
         /// The sample time and host time (seconds) of the latest real-time pass.
@@ -207,18 +220,18 @@ final class EngineGraph: Sendable {
 
     private let state = Mutex(State())
 
-    func attach(_ renderer: NodeRenderer) {
+    func attach(_ renderer: any NodeRenderer) {
         state.withLock { s in if !s.renderers.contains(where: { $0 === renderer }) { s.renderers.append(renderer) } }
     }
 
-    func detach(_ renderer: NodeRenderer) {
+    func detach(_ renderer: any NodeRenderer) {
         state.withLock { s in
             s.renderers.removeAll { $0 === renderer }
             s.connections.removeAll { $0.source === renderer || $0.destination === renderer }
         }
     }
 
-    func connect(_ source: NodeRenderer, bus sourceBus: Int, to destination: NodeRenderer, bus destinationBus: Int, format: AVAudioFormat) {
+    func connect(_ source: any NodeRenderer, bus sourceBus: Int, to destination: any NodeRenderer, bus destinationBus: Int, format: AVAudioFormat) {
         state.withLock { s in
             // An input takes one connection; an output may feed several inputs.
             s.connections.removeAll { $0.destination === destination && $0.destinationBus == destinationBus }
@@ -226,31 +239,31 @@ final class EngineGraph: Sendable {
         }
     }
 
-    func disconnectInput(_ node: NodeRenderer, bus: Int?) {
+    func disconnectInput(_ node: any NodeRenderer, bus: Int?) {
         state.withLock { s in s.connections.removeAll { $0.destination === node && (bus == nil || $0.destinationBus == bus) } }
     }
 
-    func disconnectOutput(_ node: NodeRenderer, bus: Int?) {
+    func disconnectOutput(_ node: any NodeRenderer, bus: Int?) {
         state.withLock { s in s.connections.removeAll { $0.source === node && (bus == nil || $0.sourceBus == bus) } }
     }
 
-    func isConnected(_ source: NodeRenderer, to destination: NodeRenderer, bus: Int) -> Bool {
+    func isConnected(_ source: any NodeRenderer, to destination: any NodeRenderer, bus: Int) -> Bool {
         state.withLock { s in s.connections.contains { $0.source === source && $0.destination === destination && $0.destinationBus == bus } }
     }
 
-    func inputFormat(of node: NodeRenderer, bus: Int) -> AVAudioFormat? {
+    func inputFormat(of node: any NodeRenderer, bus: Int) -> AVAudioFormat? {
         state.withLock { s in s.connections.first { $0.destination === node && $0.destinationBus == bus }?.format }
     }
 
-    func outputFormat(of node: NodeRenderer, bus: Int) -> AVAudioFormat? {
+    func outputFormat(of node: any NodeRenderer, bus: Int) -> AVAudioFormat? {
         state.withLock { s in s.connections.first { $0.source === node && $0.sourceBus == bus }?.format }
     }
 
-    func connectedInputBuses(of node: NodeRenderer) -> [Int] {
+    func connectedInputBuses(of node: any NodeRenderer) -> [Int] {
         state.withLock { s in s.connections.filter { $0.destination === node }.map(\.destinationBus).sorted() }
     }
 
-    func inputPoints(of node: NodeRenderer) -> [Connection] {
+    func inputPoints(of node: any NodeRenderer) -> [Connection] {
         state.withLock { s in s.connections.filter { $0.destination === node } }
     }
 
@@ -271,7 +284,7 @@ final class EngineGraph: Sendable {
 
     /// Renders `frames` frames of `output` in `format` (the engine's output), advancing the
     /// engine's sample time. Runs under the graph's lock: configuration waits for a pass.
-    func render(_ output: NodeRenderer, frames: Int, format: AVAudioFormat, hostTime: Double?) -> EngineBlock {
+    func render(_ output: any NodeRenderer, frames: Int, format: AVAudioFormat, hostTime: Double?) -> EngineBlock {
         state.withLock { s in
             let pass = RenderPass(sampleTime: s.sampleTime, sampleRate: format.sampleRate, hostTime: hostTime, connections: s.connections)
             let block = output.pull(frames: frames, format: format, pass: pass)

@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-private final class Take: NSObject, @unchecked Sendable {
+private final class Take: NSObject {
     var name = "a"
     var count = 0
     var frame = CGRect.zero

@@ -255,51 +255,55 @@ package final class PulseServerWatch: Sendable {
     /// The server's defaults, sinks, sources and other processes' playing streams (nil: the
     /// server did not answer every request within `timeout`).
     private static func fetch(_ client: PulseClient, timeout: TimeInterval) -> PulseServerState? {
-        let server = ServerRequest()
+        let server = WatchRequest(ServerFacts())
         guard client.perform(server, timeout: timeout, { context, userdata in
             pa_context_get_server_info(context, { _, info, userdata in
                 guard let userdata else { return }
-                let request = Unmanaged<ServerRequest>.fromOpaque(userdata).takeUnretainedValue()
+                let request = Unmanaged<WatchRequest<ServerFacts>>.fromOpaque(userdata).takeUnretainedValue()
                 if let info {
-                    request.defaultSink = info.pointee.default_sink_name.map { String(cString: $0) }
-                    request.defaultSource = info.pointee.default_source_name.map { String(cString: $0) }
-                    request.sampleRate = Double(info.pointee.sample_spec.rate)
+                    let facts = ServerFacts(defaultSink: info.pointee.default_sink_name.map { String(cString: $0) },
+                                            defaultSource: info.pointee.default_source_name.map { String(cString: $0) },
+                                            sampleRate: Double(info.pointee.sample_spec.rate))
+                    request.value.withLock { $0 = facts }
                 }
                 request.finish()
             }, userdata)
         }) else { return nil }
-        let sinks = SinksRequest()
+        let sinks = WatchRequest([PulseSinkInfo]())
         guard client.perform(sinks, timeout: timeout, { context, userdata in
             pa_context_get_sink_info_list(context, { _, info, eol, userdata in
                 guard let userdata else { return }
-                let request = Unmanaged<SinksRequest>.fromOpaque(userdata).takeUnretainedValue()
+                let request = Unmanaged<WatchRequest<[PulseSinkInfo]>>.fromOpaque(userdata).takeUnretainedValue()
                 guard eol == 0, let info else { request.finish(); return }
-                request.sinks.append(PulseServerWatch.describe(info.pointee))
+                let sink = PulseServerWatch.describe(info.pointee)
+                request.value.withLock { $0.append(sink) }
             }, userdata)
         }) else { return nil }
-        let sources = SourcesRequest()
+        let sources = WatchRequest([PulseSourceDetail]())
         guard client.perform(sources, timeout: timeout, { context, userdata in
             pa_context_get_source_info_list(context, { _, info, eol, userdata in
                 guard let userdata else { return }
-                let request = Unmanaged<SourcesRequest>.fromOpaque(userdata).takeUnretainedValue()
+                let request = Unmanaged<WatchRequest<[PulseSourceDetail]>>.fromOpaque(userdata).takeUnretainedValue()
                 guard eol == 0, let info else { request.finish(); return }
-                request.sources.append(PulseServerWatch.describe(info.pointee))
+                let source = PulseServerWatch.describe(info.pointee)
+                request.value.withLock { $0.append(source) }
             }, userdata)
         }) else { return nil }
-        let inputs = SinkInputsRequest()
+        let inputs = WatchRequest(0)
         guard client.perform(inputs, timeout: timeout, { context, userdata in
             pa_context_get_sink_input_info_list(context, { _, info, eol, userdata in
                 guard let userdata else { return }
-                let request = Unmanaged<SinkInputsRequest>.fromOpaque(userdata).takeUnretainedValue()
+                let request = Unmanaged<WatchRequest<Int>>.fromOpaque(userdata).takeUnretainedValue()
                 guard eol == 0, let info else { request.finish(); return }
                 guard info.pointee.corked == 0 else { return }
                 let pid = info.pointee.proplist.flatMap { pa_proplist_gets($0, PA_PROP_APPLICATION_PROCESS_ID) }.map { String(cString: $0) }
-                if pid != String(getpid()) { request.othersPlaying += 1 }
+                if pid != String(getpid()) { request.value.withLock { $0 += 1 } }
             }, userdata)
         }) else { return nil }
-        return PulseServerState(defaultSinkName: server.defaultSink, defaultSourceName: server.defaultSource,
-                                sampleRate: server.sampleRate, sinks: sinks.sinks, sources: sources.sources,
-                                otherProcessesPlaying: inputs.othersPlaying)
+        let facts = server.result
+        return PulseServerState(defaultSinkName: facts.defaultSink, defaultSourceName: facts.defaultSource,
+                                sampleRate: facts.sampleRate, sinks: sinks.result, sources: sources.result,
+                                otherProcessesPlaying: inputs.result)
     }
 
     private static let propertyKeys = ["device.bus", "device.form_factor", "device.profile.name", "device.icon_name",
@@ -355,7 +359,7 @@ extension PulseClient {
     /// Starts an operation on the context (the main loop's lock held) and waits for its callback
     /// to `finish` the request, at most `timeout`; an unfinished operation is cancelled (no
     /// callback touches the request after this returns). Not on libpulse's thread.
-    fileprivate func perform(_ request: WatchRequest, timeout: TimeInterval,
+    fileprivate func perform<Value>(_ request: WatchRequest<Value>, timeout: TimeInterval,
                              _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?) -> Bool {
         let op: OpaquePointer? = withLock {
             guard let context, pa_context_get_state(context) == PA_CONTEXT_READY else { return nil }
@@ -372,27 +376,19 @@ extension PulseClient {
 }
 
 /// An operation's result, filled on libpulse's thread before `finish` wakes the waiter.
-private class WatchRequest: @unchecked Sendable {
-    // @unchecked Sendable: written only by libpulse's callbacks before `done` is signalled, read
-    // by the waiter after it.
+private final class WatchRequest<Value: Sendable>: Sendable {
     let done = DispatchSemaphore(value: 0)
+    let value: Mutex<Value>
+
+    init(_ initial: Value) { value = Mutex(initial) }
+
     func finish() { done.signal() }
+    var result: Value { value.withLock { $0 } }
 }
 
-private final class ServerRequest: WatchRequest, @unchecked Sendable {
+/// What `pa_context_get_server_info` tells.
+private struct ServerFacts: Sendable {
     var defaultSink: String?
     var defaultSource: String?
     var sampleRate: Double = 0
-}
-
-private final class SinksRequest: WatchRequest, @unchecked Sendable {
-    var sinks: [PulseSinkInfo] = []
-}
-
-private final class SourcesRequest: WatchRequest, @unchecked Sendable {
-    var sources: [PulseSourceDetail] = []
-}
-
-private final class SinkInputsRequest: WatchRequest, @unchecked Sendable {
-    var othersPlaying = 0
 }

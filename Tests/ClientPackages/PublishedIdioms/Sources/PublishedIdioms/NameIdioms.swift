@@ -5,6 +5,7 @@
 // Objective-C integer names. Foundation, Dispatch and the C library are imported too, as app code
 // does: none of them may declare these names a second time (an ambiguity would not compile).
 import Foundation
+import Synchronization
 import AVFoundation
 import CoreAudioTypes
 import CoreGraphics
@@ -14,7 +15,7 @@ import Glibc
 #endif
 
 /// A model object that announces its own changes, as Objective-C-era code does.
-final class Recording: NSObject, @unchecked Sendable {
+final class Recording: NSObject {
     var title = "untitled"
     private(set) var seconds = 0
 
@@ -31,11 +32,10 @@ final class Recording: NSObject, @unchecked Sendable {
     }
 }
 
-final class ChangeLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String] = []
-    func append(_ entry: String) { lock.lock(); entries.append(entry); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return entries }
+final class ChangeLog: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
 }
 
 func fourCC(_ code: AudioFormatID) -> String {
