@@ -376,10 +376,11 @@ package final class Muxer: @unchecked Sendable {
             guard tb.num > 0, tb.den > 0 else { continue }
             let scale = tb.den
             func time(_ units: Int64) -> CMTime { CMTime(value: units * Int64(tb.num), timescale: scale) }
-            var shown = end - max(first, 0)
-            if let ending {
+            var shown = end.saturatingSubtracting(max(first, 0))
+            if let ending, ending.isNumeric, ending > .zero {
+                // Timestamps come from the file: saturate, never trap.
                 let limit = CMTimeConvertScale(ending, timescale: scale, method: .roundHalfAwayFromZero).value / Int64(max(tb.num, 1))
-                shown = min(shown, limit - max(first, 0))
+                shown = min(shown, limit.saturatingSubtracting(max(first, 0)))
             }
             guard shown > 0 else { continue }
             var list: [MovieEdit] = []
