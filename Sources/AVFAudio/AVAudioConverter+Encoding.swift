@@ -35,6 +35,9 @@ extension AVAudioConverter {
         if EncoderAudio.bitRateRange(encoding.codec, sampleRate: settings.sampleRate, channels: channels) != nil {
             settings.bitRate = encoding.bitRate
         }
+        settings.resamplerQuality = AudioResampler.Quality(audioQuality: sampleRateConverterQuality)
+        settings.channelMap = resamplerChannelMap
+        settings.dither = dither
         do throws(MediaError) {
             let made = try EncoderAudio(input: input, settings: settings)
             encoding.encoder = made

@@ -30,9 +30,10 @@ public enum AVAudioConverterOutputStatus: Int, Sendable {
 /// for PCM), it returns a buffer and sets the status.
 public typealias AVAudioConverterInputBlock = (AVAudioPacketCount, UnsafeMutablePointer<AVAudioConverterInputStatus>) -> AVAudioBuffer?
 
-/// Converts PCM audio between formats — sample rate, channel count (mixed down or up as
-/// libswresample's matrix does), sample type and interleaving — or encodes it (same rate and
-/// channels) to AAC, Apple Lossless, FLAC, Opus, µ-law or A-law packets. Not thread-safe (one owner at a time, as Apple's).
+/// Converts PCM audio between formats — sample rate, channel count (remapped by `channelMap`,
+/// or mixed by libswresample's matrix with `downmix`), sample type and interleaving — or encodes
+/// it (at any rate and channel count the codec takes) to AAC, Apple Lossless, FLAC, Opus, µ-law
+/// or A-law packets. Not thread-safe (one owner at a time, as Apple's).
 open class AVAudioConverter: NSObject {
     /// The format converted from.
     public let inputFormat: AVAudioFormat
@@ -40,7 +41,27 @@ open class AVAudioConverter: NSObject {
     public let outputFormat: AVAudioFormat
     /// The sample rate converter's quality (an `AVAudioQuality` raw value; default `.max`).
     open var sampleRateConverterQuality: Int = AVAudioQuality.max.rawValue {
-        didSet { resampler = nil }
+        didSet { settingsChanged() }
+    }
+    /// Where each output channel comes from: output channel `i` is a copy of input channel
+    /// `channelMap[i]`, silent when negative. By default (Apple's), the first channels go to the
+    /// first channels, extra inputs are dropped and extra outputs are silent. Setting it
+    /// overrides `downmix`. Set it before converting.
+    open var channelMap: [NSNumber] {
+        get { (explicitChannelMap ?? defaultChannelMap).map { NSNumber(value: $0) } }
+        set {
+            explicitChannelMap = newValue.map(\.intValue)
+            settingsChanged()
+        }
+    }
+    /// Whether fewer output channels are a mix of the input's instead of a remapping (default
+    /// false: remapped as `channelMap` says).
+    open var downmix = false {
+        didSet { settingsChanged() }
+    }
+    /// Whether the converter dithers when it reduces the bit depth (default false).
+    open var dither = false {
+        didSet { settingsChanged() }
     }
     private let input: AudioPCMFormat
     /// The PCM output (nil when encoding).
@@ -50,6 +71,8 @@ open class AVAudioConverter: NSObject {
     /// The decoder when the input format is compressed.
     private let decoding: AudioPacketDecoder?
     private var resampler: AudioResampler?
+    /// The channel map set by the client (nil: Apple's default, see `channelMap`).
+    private var explicitChannelMap: [Int]?
     private var ended = false
     private var cookie: Data?
 
@@ -75,7 +98,9 @@ open class AVAudioConverter: NSObject {
             self.output = output
             encoding = nil
         } else if let codec = ConverterEncoding.codec(for: toFormat), codec.isAvailable,
-                  fromFormat.sampleRate == toFormat.sampleRate, fromFormat.channelCount == toFormat.channelCount {
+                  EncoderAudio.channelCounts(codec).contains(Int(toFormat.channelCount)),
+                  EncoderAudio.sampleRates(codec).map({ $0.contains(Int(toFormat.sampleRate.rounded())) }) ?? true {
+            // Any rate and channel count the codec takes: the encoder's resampler converts.
             output = nil
             let rate = Int(toFormat.sampleRate.rounded()), channels = Int(toFormat.channelCount)
             encoding = ConverterEncoding(codec: codec, bitRate: EncoderAudio.defaultBitRate(codec, sampleRate: rate, channels: channels))
@@ -86,6 +111,26 @@ open class AVAudioConverter: NSObject {
         outputFormat = toFormat
         self.input = input
         super.init()
+    }
+
+    /// Apple's default channel map: channel i from input channel i, silent past the input's.
+    private var defaultChannelMap: [Int] {
+        let inputs = Int(inputFormat.channelCount)
+        return (0..<Int(outputFormat.channelCount)).map { $0 < inputs ? $0 : -1 }
+    }
+
+    /// The map the resampler applies: the client's, else Apple's default remapping when the
+    /// channel counts differ and `downmix` is off; nil lets libswresample mix.
+    var resamplerChannelMap: [Int]? {
+        if let explicitChannelMap { return explicitChannelMap }
+        if inputFormat.channelCount == outputFormat.channelCount || downmix { return nil }
+        return defaultChannelMap
+    }
+
+    /// A setting the resampler or encoder is made with changed: they are made again.
+    private func settingsChanged() {
+        resampler = nil
+        encoding?.encoder = nil
     }
 
     /// Drops what the converter holds (between streams, or after a seek).
@@ -128,7 +173,8 @@ open class AVAudioConverter: NSObject {
             throw AVAudioFile.error(kAudioConverterErr_FormatNotSupported, "The output format \(outputFormat) is not PCM.", url: nil)
         }
         do {
-            let made = try AudioResampler(input: input, output: output, quality: AudioResampler.Quality(audioQuality: sampleRateConverterQuality))
+            let made = try AudioResampler(input: input, output: output, quality: AudioResampler.Quality(audioQuality: sampleRateConverterQuality),
+                                          channelMap: resamplerChannelMap, dither: dither)
             resampler = made
             return made
         } catch {

@@ -49,6 +49,12 @@ package final class AudioResampler: @unchecked Sendable {
     package let input: AudioPCMFormat?
     /// The sample-rate converter's quality.
     package let quality: Quality
+    /// Where each output channel comes from, when given: output channel `c` (buffer order) is a
+    /// copy of input channel `channelMap[c]` (buffer order), or silence when that is negative or
+    /// past the input's channels — Apple's converter channel map. nil: the channels are mixed.
+    package let channelMap: [Int]?
+    /// Triangular dither when the output has fewer bits than the input.
+    package let dither: Bool
 
     private var swr: OpaquePointer?
     private var configured: InputKey?
@@ -69,13 +75,19 @@ package final class AudioResampler: @unchecked Sendable {
 
     /// A resampler to `output`; `input` is required for `append(bytes:frameCount:)` and unused
     /// for decoded frames (which carry their own format).
-    package init(input: AudioPCMFormat? = nil, output: AudioPCMFormat, quality: Quality = .medium) throws(MediaError) {
+    package init(input: AudioPCMFormat? = nil, output: AudioPCMFormat, quality: Quality = .medium,
+                 channelMap: [Int]? = nil, dither: Bool = false) throws(MediaError) {
         MediaEngine.configure()
         if let problem = output.problem { throw MediaError.invalidArgument(message: "output format: \(problem)") }
         if let problem = input?.problem { throw MediaError.invalidArgument(message: "input format: \(problem)") }
         self.output = output
         self.input = input
         self.quality = quality
+        if let channelMap, channelMap.count != output.channelCount {
+            throw MediaError.invalidArgument(message: "a channel map of \(channelMap.count) entries for \(output.channelCount) output channels")
+        }
+        self.channelMap = channelMap
+        self.dither = dither
         outputLayout = output.channels.nativeLayout()
         let carrier = output.carrierSampleFormat
         carrierBytesPerSample = Int(av_get_bytes_per_sample(carrier))
@@ -259,9 +271,18 @@ package final class AudioResampler: @unchecked Sendable {
         }
         swr = context
         av_opt_set_int(UnsafeMutableRawPointer(context), "filter_size", Int64(quality.rawValue), 0)
+        if dither { av_opt_set_int(UnsafeMutableRawPointer(context), "dither_method", Int64(SWR_DITHER_TRIANGULAR.rawValue), 0) }
         // Apple's converters copy mono to both sides of stereo and average stereo into mono.
         let inSet = key.set.resolved, outSet = output.channels.resolved
-        if inSet == .mono && outSet.positions.map(Set.init) == Set([0, 1]) {
+        if let channelMap {
+            // A 0/1 matrix in native order (libswresample's): each output channel takes one input.
+            let inCount = Int(key.channels), inNative = key.set.nativeIndices, outNative = output.channels.nativeIndices
+            var matrix = [Double](repeating: 0, count: output.channelCount * inCount)
+            for (c, source) in channelMap.enumerated() where source >= 0 && source < inCount {
+                matrix[outNative[c] * inCount + inNative[source]] = 1
+            }
+            result = swr_set_matrix(context, &matrix, Int32(inCount))
+        } else if inSet == .mono && outSet.positions.map(Set.init) == Set([0, 1]) {
             var matrix: [Double] = [1, 1]
             result = swr_set_matrix(context, &matrix, 1)
         } else if inSet.positions.map(Set.init) == Set([0, 1]) && outSet == .mono {

@@ -94,6 +94,10 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
         package var bitDepth: Int?
         /// The sample rate converter's quality.
         package var resamplerQuality: AudioResampler.Quality = .medium
+        /// Where each output channel comes from (`AudioResampler.channelMap`); nil: mixed.
+        package var channelMap: [Int]?
+        /// Triangular dither when reducing the bit depth.
+        package var dither = false
 
         package init(codec: Codec, sampleRate: Int, channels: AudioChannelSet) {
             self.codec = codec
@@ -146,8 +150,10 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
             outputPCM = output
             frameSize = 0
             // The same layout, rate and channels: the bytes are stored as they come.
-            resampler = EncoderAudio.isSamePCM(input, output) ? nil
-                : try AudioResampler(input: input, output: output, quality: settings.resamplerQuality)
+            let mapsChannels = settings.channelMap.map { $0 != Array(0..<$0.count) } ?? false
+            resampler = EncoderAudio.isSamePCM(input, output) && !mapsChannels ? nil
+                : try AudioResampler(input: input, output: output, quality: settings.resamplerQuality,
+                                     channelMap: settings.channelMap, dither: settings.dither)
             return
         }
         outputPCM = nil
@@ -169,7 +175,8 @@ package final class EncoderAudio: EncoderContext, @unchecked Sendable {
             }
             let variable = codec.pointee.capabilities & AV_CODEC_CAP_VARIABLE_FRAME_SIZE != 0
             frameSize = variable ? 0 : Int(ctx.pointee.frame_size)
-            resampler = try AudioResampler(input: input, output: encoded, quality: settings.resamplerQuality)
+            resampler = try AudioResampler(input: input, output: encoded, quality: settings.resamplerQuality,
+                                           channelMap: settings.channelMap, dither: settings.dither)
         } catch {
             avcodec_free_context(&owned)
             throw error

@@ -8,9 +8,9 @@ import TestSupport
 @Suite struct AVAudioConverterEncodingTests {
     static let dir = TestTools.makeTemporaryDirectory("avfaudio-encode")
 
-    /// Converts `seconds` of a 440 Hz tone (standard format, `rate`, `channels`) with `converter`
-    /// into packets (the bytes of each).
-    static func encode(_ converter: AVAudioConverter, seconds: Double) throws -> [Data] {
+    /// Converts `seconds` of a 440 Hz tone (standard format, `rate`, `channels`; at 0.5, or at
+    /// `levels[c]` in channel c) with `converter` into packets (the bytes of each).
+    static func encode(_ converter: AVAudioConverter, seconds: Double, levels: [Double]? = nil) throws -> [Data] {
         let from = converter.inputFormat
         let total = Int(seconds * from.sampleRate)
         var sent = 0
@@ -28,7 +28,8 @@ import TestSupport
                 let buffer = AVAudioPCMBuffer(pcmFormat: from, frameCapacity: AVAudioFrameCount(n))!
                 buffer.frameLength = AVAudioFrameCount(n)
                 for c in 0..<Int(from.channelCount) {
-                    for i in 0..<n { buffer.floatChannelData![c][i] = Float(0.5 * sin(2 * Double.pi * 440 * Double(sent + i) / from.sampleRate)) }
+                    let level = levels?[c] ?? 0.5
+                    for i in 0..<n { buffer.floatChannelData![c][i] = Float(level * sin(2 * Double.pi * 440 * Double(sent + i) / from.sampleRate)) }
                 }
                 sent += n
                 inputStatus.pointee = .haveData
@@ -106,9 +107,49 @@ import TestSupport
         }
         #expect(packets == 11, "44100 frames in 4096-frame ALAC packets: \(packets)")
         #expect(converter.magicCookie.map { $0.count >= 24 } == true)
-        // A sample rate change while encoding, and formats the pipeline does not encode, give nil.
-        #expect(AVAudioConverter(from: AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 1)!, to: to) == nil)
+        // A rate the codec does not take, and formats the pipeline does not encode, give nil.
+        let aacAt7k = try #require(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 7_000.0, AVNumberOfChannelsKey: 1]))
+        #expect(AVAudioConverter(from: AVAudioFormat(standardFormatWithSampleRate: 7_000, channels: 1)!, to: aacAt7k) == nil)
         let mp3 = try #require(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEGLayer3, AVSampleRateKey: 44_100.0, AVNumberOfChannelsKey: 1]))
         #expect(AVAudioConverter(from: from, to: mp3) == nil)
+    }
+
+    /// Decodes ADTS-framed AAC packets (`rateIndex` 4: 44.1 kHz) with ffmpeg to mono float samples.
+    static func decodeADTS(_ packets: [Data], rateIndex: Int, name: String) throws -> [Float] {
+        var stream = Data()
+        for packet in packets { stream += adts(size: packet.count, rateIndex: rateIndex, channels: 1) + packet }
+        let url = dir.appendingPathComponent(name)
+        try stream.write(to: url)
+        let decoded = try TestTools.run("ffmpeg", ["-v", "error", "-nostdin", "-i", url.path, "-f", "f32le", "-ac", "1", "-"]).output
+        return decoded.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// Encoding with a rate and channel change, as Apple's converter does it: stereo at 48 kHz to
+    /// AAC mono at 44.1 kHz keeps the left channel (the default channel map, not a mix), the tone
+    /// at its pitch; `downmix` mixes the two instead, and a channel map picks the right one.
+    @Test func aRateAndChannelChangeWhileEncodingRemapsLikeApple() throws {
+        let from = try #require(AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2))
+        let to = try #require(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100.0, AVNumberOfChannelsKey: 1]))
+        func peakAndCrossings(_ configure: (AVAudioConverter) -> Void, name: String) throws -> (peak: Float, crossings: Int, packets: Int) {
+            let converter = try #require(AVAudioConverter(from: from, to: to))
+            #expect(converter.channelMap == [0])
+            configure(converter)
+            // The left channel at 0.5, the right at 0.2.
+            let packets = try Self.encode(converter, seconds: 1, levels: [0.5, 0.2])
+            let samples = try Self.decodeADTS(packets, rateIndex: 4, name: name)
+            #expect(samples.count >= 44_100, "\(samples.count) samples")
+            var crossings = 0
+            for i in 1_025..<min(samples.count, 1_025 + 44_100) where (samples[i - 1] < 0) != (samples[i] < 0) { crossings += 1 }
+            return (samples[4_000..<40_000].map(abs).max() ?? 0, crossings, packets.count)
+        }
+        let remapped = try peakAndCrossings({ _ in }, name: "remapped.aac")
+        // 44100 frames and the priming in 1024-frame packets; the left channel's level and pitch.
+        #expect(remapped.packets >= 44 && remapped.packets <= 46, "\(remapped.packets) packets")
+        #expect(abs(remapped.peak - 0.5) < 0.05, "peak \(remapped.peak): the left channel, not a mix")
+        #expect(abs(remapped.crossings - 880) <= 6, "\(remapped.crossings) zero crossings for 440 Hz")
+        let mixed = try peakAndCrossings({ $0.downmix = true }, name: "mixed.aac")
+        #expect(abs(mixed.peak - 0.35) < 0.05, "peak \(mixed.peak): the average of 0.5 and 0.2")
+        let right = try peakAndCrossings({ $0.channelMap = [1] }, name: "right.aac")
+        #expect(abs(right.peak - 0.2) < 0.03, "peak \(right.peak): the right channel")
     }
 }

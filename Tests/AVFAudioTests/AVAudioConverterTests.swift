@@ -81,4 +81,57 @@ import Testing
         converter.reset()
         #expect(converter.convert(to: output, error: &error) { _, s in s.pointee = .noDataNow; return nil } == .inputRanDry)
     }
+
+    /// Converts one buffer of `from` (channel c filled by `fill(c, i)`) with `converter` and
+    /// returns the output's channels.
+    static func convert(_ converter: AVAudioConverter, frames: Int, fill: (Int, Int) -> Float) throws -> [[Float]] {
+        let input = try #require(AVAudioPCMBuffer(pcmFormat: converter.inputFormat, frameCapacity: AVAudioFrameCount(frames)))
+        input.frameLength = AVAudioFrameCount(frames)
+        for c in 0..<Int(converter.inputFormat.channelCount) {
+            for i in 0..<frames { input.floatChannelData![c][i] = fill(c, i) }
+        }
+        let output = try #require(AVAudioPCMBuffer(pcmFormat: converter.outputFormat, frameCapacity: AVAudioFrameCount(frames)))
+        try converter.convert(to: output, from: input)
+        #expect(Int(output.frameLength) == frames)
+        return (0..<Int(converter.outputFormat.channelCount)).map { Array(UnsafeBufferPointer(start: output.floatChannelData![$0], count: frames)) }
+    }
+
+    /// Apple's channel mapping: with fewer output channels the first inputs are kept (not
+    /// mixed) unless `downmix` is set; with more, the extra outputs are silent; `channelMap`
+    /// routes any input to any output, negative entries silent.
+    @Test func channelsAreRemappedAsAppleDocumentsIt() throws {
+        let stereo = try #require(AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2))
+        let mono = try #require(AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 1))
+        let left: (Int, Int) -> Float = { c, i in c == 0 ? Float(i % 100) / 200 : -0.25 }
+        let down = try #require(AVAudioConverter(from: stereo, to: mono))
+        #expect(down.channelMap == [0] && !down.downmix && !down.dither)
+        let kept = try Self.convert(down, frames: 1000, fill: left)
+        #expect(kept[0] == (0..<1000).map { Float($0 % 100) / 200 }, "stereo to mono keeps the left channel exactly")
+        let mixing = try #require(AVAudioConverter(from: stereo, to: mono))
+        mixing.downmix = true
+        let mixed = try Self.convert(mixing, frames: 1000, fill: left)
+        #expect(zip(mixed[0], 0..<1000).allSatisfy { abs($0 - (Float($1 % 100) / 200 - 0.25) / 2) < 1e-6 }, "downmix averages")
+        let up = try #require(AVAudioConverter(from: mono, to: stereo))
+        #expect(up.channelMap == [0, -1])
+        let upped = try Self.convert(up, frames: 500, fill: { _, i in Float(i) / 1000 })
+        #expect(upped[0] == (0..<500).map { Float($0) / 1000 } && upped[1].allSatisfy { $0 == 0 })
+        up.channelMap = [0, 0]
+        let both = try Self.convert(up, frames: 500, fill: { _, i in Float(i) / 1000 })
+        #expect(both[0] == both[1] && both[1] == (0..<500).map { Float($0) / 1000 })
+        // Swapping the channels of interleaved 16-bit stereo is exact.
+        let int16 = try #require(AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 44_100, channels: 2, interleaved: true))
+        let swap = try #require(AVAudioConverter(from: stereo, to: int16))
+        swap.channelMap = [1, 0]
+        let input = try #require(AVAudioPCMBuffer(pcmFormat: stereo, frameCapacity: 100))
+        input.frameLength = 100
+        for i in 0..<100 {
+            input.floatChannelData![0][i] = Float(i) / 128
+            input.floatChannelData![1][i] = -Float(i) / 256
+        }
+        let output = try #require(AVAudioPCMBuffer(pcmFormat: int16, frameCapacity: 100))
+        try swap.convert(to: output, from: input)
+        let samples = Array(UnsafeBufferPointer(start: output.int16ChannelData![0], count: 200))
+        let expected: [Int16] = (0..<100).flatMap { (i: Int) -> [Int16] in [Int16(-i * 128), Int16(i * 256)] }
+        #expect(samples == expected)
+    }
 }
