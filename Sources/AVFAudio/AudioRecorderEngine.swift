@@ -93,7 +93,7 @@ final class AudioRecorderEngine: Sendable {
     func prepare() throws {
         try state.withLock { s in
             guard s.writer == nil else { return }
-            let writer = try AudioFileWriter(url: url, container: container, settings: settings, processing: processing)
+            let writer = try AudioFileWriter(url: url, container: container, settings: settings, processing: processing, recording: true)
             try writer.flushToDisk()
             s.writer = writer
             s.framesWritten = 0

@@ -48,6 +48,13 @@ package final class EncodedPacket: @unchecked Sendable {
                       timeBase: AVRational(num: 1, den: timescale))
     }
 
+    /// Another packet with the same payload (shared, reference-counted) and timestamps, for a
+    /// second muxer (`Muxer.write` consumes the packet it is given).
+    package func copy() throws(MediaError) -> EncodedPacket {
+        guard let clone = av_packet_clone(pointer) else { throw MediaError.other(code: cffmpeg_averror(ENOMEM), message: "out of memory") }
+        return EncodedPacket(taking: clone, timeBase: timeBase)
+    }
+
     deinit {
         var p: UnsafeMutablePointer<AVPacket>? = pointer
         av_packet_free(&p)

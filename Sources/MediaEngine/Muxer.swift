@@ -336,7 +336,8 @@ package final class Muxer: @unchecked Sendable {
 
     /// Puts everything handed over so far on disk, so a process killed afterwards leaves it
     /// readable: a fragment cut (custom fragments), else the interleaving queue and the I/O
-    /// buffer written out (WAV and CAF headers read to the end of the file; see AudioFileWriter).
+    /// buffer written out (WAV and CAF headers read to the end of the file; see AudioFileWriter;
+    /// AIFF's sizes are patched in).
     package func flushToDisk() throws(MediaError) {
         guard let ctx = context, isStarted, !isFinished else { return }
         if customFragments { return try cutFragment() }
@@ -346,6 +347,10 @@ package final class Muxer: @unchecked Sendable {
         avio_flush(pb)
         if pb.pointee.error < 0 { throw writeError(pb.pointee.error, action: "cannot write media data") }
         bytesFlushed = avio_tell(pb)
+        if formatName == "aiff", let stream = ctx.pointee.streams?[0] {
+            // AIFF's sizes are written with the trailer: put them in now (AIFFSizePatch).
+            try AIFFSizePatch.update(path: url.path, length: bytesFlushed, blockAlign: Int(stream.pointee.codecpar.pointee.block_align))
+        }
     }
 
     /// Custom fragments: the size of the `free` box written after the empty movie header.

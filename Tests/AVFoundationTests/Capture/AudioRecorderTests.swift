@@ -189,21 +189,25 @@ private final class RecorderDelegate: NSObject, AVAudioRecorderDelegate, Sendabl
             player.terminate()
             daemon.kill()
         }
-        // WAV and CAF: readable up to the last flush (an M4A's index and an AIFF's frame count
-        // are written at the end).
-        for name in ["killed.wav", "killed.caf"] {
+        // Every file type is readable up to the last flush (every half second): WAV and CAF as
+        // they are, AIFF with the sizes patched at each flush, M4A as movie fragments.
+        for name in ["killed.wav", "killed.caf", "killed.aiff", "killed.m4a"] {
             let url = Self.dir.appendingPathComponent(name)
             let tool = try record(avtool, daemon, ["-o", url.path, "--quiet"])
             tool.standardError = FileHandle.nullDevice
             try tool.run()
-            #expect(waitUntil { ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) > 20_000 })
-            Thread.sleep(forTimeInterval: 0.8)
+            #expect(waitUntil { FileManager.default.fileExists(atPath: url.path) })
+            // Until the file holds at least 0.5 s by ffprobe (no waiting on the clock alone).
+            #expect(waitUntil { ((try? probe(url).seconds) ?? 0) >= 0.5 }, "\(name) never held half a second")
             kill(tool.processIdentifier, SIGKILL)
             tool.waitUntilExit()
             let (codec, seconds) = try probe(url)
             #expect(!codec.isEmpty && seconds >= 0.5, "\(name): \(codec) \(seconds) s")
             let heard = try level(url)
             #expect(abs(heard - -9) < 0.5, "\(name) level \(heard)")
+            // What our own reader makes of it: the same length, give or take the M4A's priming.
+            let file = try AVAudioFile(forReading: url)
+            #expect(abs(Double(file.length) / file.fileFormat.sampleRate - seconds) < 0.05, "\(name): \(file.length) frames")
         }
         // Ctrl-C finishes the file.
         let stopped = Self.dir.appendingPathComponent("interrupted.m4a")
@@ -211,11 +215,17 @@ private final class RecorderDelegate: NSObject, AVAudioRecorderDelegate, Sendabl
         let errors = Pipe()
         tool.standardError = errors
         try tool.run()
-        #expect(waitUntil { ((try? FileManager.default.attributesOfItem(atPath: stopped.path)[.size] as? Int) ?? 0) > 10_000 })
+        #expect(waitUntil { ((try? probe(stopped).seconds) ?? 0) >= 0.5 })
         tool.interrupt()
         tool.waitUntilExit()
         #expect(tool.terminationStatus == 0)
         #expect(try probe(stopped).seconds > 0.3)
+        // A finished M4A is a plain movie (no fragments, the priming hidden by its edit list),
+        // with no partial file left beside it.
+        let boxes = try Data(contentsOf: stopped)
+        #expect(boxes.range(of: Data("moof".utf8)) == nil && boxes.range(of: Data("elst".utf8)) != nil)
+        let left = try FileManager.default.contentsOfDirectory(atPath: Self.dir.path).filter { $0.hasSuffix(".recording") }
+        #expect(!left.contains(".interrupted.m4a.recording") && left.contains(".killed.m4a.recording"), "\(left)")
         // The sound server killed mid-record: a clear message, and the file holds what was recorded.
         let cut = Self.dir.appendingPathComponent("cut.wav")
         let last = try record(avtool, daemon, ["-o", cut.path])
