@@ -89,13 +89,13 @@ open class AVAudioFile: NSObject {
         output = AudioPCMFormat(sampleRate: Int(rate.rounded()), channels: set, sampleType: sampleType, bitsPerSample: bits,
                                 isBigEndian: false, isInterleaved: interleaved || channels == 1)
         do {
-            reader = try AudioStreamReader(url: fileURL, streamIndex: stream.index, output: output, quality: .high)
+            reader = try AudioStreamReader(url: fileURL, streamIndex: stream.index, output: output, quality: .high, fromFirstSample: true)
         } catch {
             throw Self.error(kAudioFileUnsupportedFileTypeError, "The file's audio cannot be decoded (\(error)).", url: fileURL)
         }
         writer = nil
-        let duration = stream.duration.isNumeric ? stream.duration.seconds : 0
-        readLength = AVAudioFramePosition((duration * rate).rounded())
+        readLength = stream.sampleRate == Int(rate.rounded()) ? stream.frameLength
+            : AVAudioFramePosition((Double(stream.frameLength) * rate / Double(max(stream.sampleRate, 1))).rounded())
         super.init()
     }
 

@@ -183,7 +183,7 @@ extension AudioStreamReader {
 
     /// A reader of `url`'s first audio stream that can be decoded, converting to `output`.
     static func firstAudioStream(of url: URL, output: AudioPCMFormat) throws(MediaError) -> AudioStreamReader {
-        try AudioStreamReader(url: url, streamIndex: firstAudioStream(of: url).index, output: output)
+        try AudioStreamReader(url: url, streamIndex: firstAudioStream(of: url).index, output: output, fromFirstSample: true)
     }
 }
 

@@ -69,8 +69,7 @@ final class AudioPlayerEngine: Sendable {
         streamIndex = stream.index
         sampleRate = stream.sampleRate
         channelCount = stream.channelCount
-        let seconds = stream.duration.isNumeric ? stream.duration.seconds : 0
-        length = Int64((seconds * Double(stream.sampleRate)).rounded())
+        length = stream.frameLength
         fileFormat = stream.formatDescription.map(AVAudioFormat.init(cmAudioFormatDescription:))
             ?? AVAudioFormat(standardFormatWithSampleRate: Double(stream.sampleRate), channels: AVAudioChannelCount(stream.channelCount))!
         let channels: AudioChannelSet = stream.channelCount == 1 ? .mono : .stereo
@@ -85,7 +84,7 @@ final class AudioPlayerEngine: Sendable {
         timebase = made!
         timer = DispatchSource.makeTimerSource(queue: feedQueue) as! DispatchSource
         // Decoding must work: read the first frames now, so a damaged file fails at init.
-        let probe = try AudioStreamReader(url: url, streamIndex: stream.index, output: output)
+        let probe = try AudioStreamReader(url: url, streamIndex: stream.index, output: output, fromFirstSample: true)
         try probe.start(from: .zero, to: length > 0 ? CMTime(value: length, timescale: Int32(sampleRate)) : .positiveInfinity)
         guard try probe.read(maxFrames: 1024) != nil || length == 0 else {
             throw MediaError.failedToParse(code: 0, message: "no sound could be decoded")
@@ -263,7 +262,7 @@ final class AudioPlayerEngine: Sendable {
                 let url = url, streamIndex = streamIndex, output = output
                 let reader = try reader.withLock { r throws(MediaError) -> AudioStreamReader in
                     if let r { return r }
-                    let made = try AudioStreamReader(url: url, streamIndex: streamIndex, output: output)
+                    let made = try AudioStreamReader(url: url, streamIndex: streamIndex, output: output, fromFirstSample: true)
                     r = made
                     return made
                 }

@@ -53,6 +53,8 @@ package final class AudioStreamReader: @unchecked Sendable {
     private var started = false
     private var drained = false
     private var framesDecoded = 0
+    /// Output frames before the stream's first sample on the reader's timeline (see `init`).
+    private let originFrames: Int64
 
     /// The longest run of packets the decoder may reject before the stream counts as damaged.
     static let tolerableFailures = 32
@@ -60,8 +62,13 @@ package final class AudioStreamReader: @unchecked Sendable {
     static let preroll = CMTime(value: 1, timescale: 2)
 
     /// Opens `url` and a decoder for its stream `streamIndex`, converting to `output`.
+    ///
+    /// `fromFirstSample`: times and indexes count from the stream's first sample (an audio
+    /// file's frame positions, as AVAudioFile and the players use them) instead of from the
+    /// container's time 0 (the asset's timeline) — they differ when the stream starts later, as
+    /// an MP3's first sample does after its decoder delay (25 ms) or an M4A's without an edit list.
     package init(url: URL, streamIndex: Int, output: AudioPCMFormat, quality: AudioResampler.Quality = .medium,
-                 cancellation: DemuxerCancellation = DemuxerCancellation()) throws(MediaError) {
+                 fromFirstSample: Bool = false, cancellation: DemuxerCancellation = DemuxerCancellation()) throws(MediaError) {
         packets = try PacketSource(url: url, streamIndex: streamIndex, cancellation: cancellation)
         guard packets.stream.kind == .audio else {
             throw MediaError.invalidArgument(message: "\(url.path): stream \(streamIndex) is not an audio stream")
@@ -82,6 +89,9 @@ package final class AudioStreamReader: @unchecked Sendable {
         loop = DecodeLoop(decoder: decoder, tolerance: .consecutive(AudioStreamReader.tolerableFailures), cancellation: cancellation)
         self.output = output
         resampler = try AudioResampler(output: output, quality: quality)
+        let first = stream.startTime
+        originFrames = fromFirstSample && first.isNumeric && first > .zero
+            ? CMTimeConvertScale(first, timescale: Int32(output.sampleRate), method: .roundHalfAwayFromZero).value : 0
     }
 
     /// Positions reading at `start` (times before it are dropped) and stops at `end` (exclusive;
@@ -98,9 +108,11 @@ package final class AudioStreamReader: @unchecked Sendable {
         started = true
         let rate = Int32(output.sampleRate)
         startIndex = start.isNumeric && start > .zero
-            ? CMTimeConvertScale(start, timescale: rate, method: .roundTowardPositiveInfinity).value : .min
-        endIndex = end.isNumeric ? CMTimeConvertScale(end, timescale: rate, method: .roundTowardPositiveInfinity).value : .max
-        try packets.position(decodingFrom: start, preroll: AudioStreamReader.preroll)
+            ? CMTimeConvertScale(start, timescale: rate, method: .roundTowardPositiveInfinity).value.saturatingAdding(originFrames) : .min
+        endIndex = end.isNumeric
+            ? CMTimeConvertScale(end, timescale: rate, method: .roundTowardPositiveInfinity).value.saturatingAdding(originFrames) : .max
+        let from = originFrames > 0 && start.isNumeric ? CMTimeAdd(start, CMTime(value: originFrames, timescale: rate)) : start
+        try packets.position(decodingFrom: from, preroll: AudioStreamReader.preroll)
     }
 
     /// Stops any blocking read (from another thread); later reads fail with `.cancelled`.
@@ -125,7 +137,7 @@ package final class AudioStreamReader: @unchecked Sendable {
                     let n = min(available, maxFrames)
                     let data = resampler.read(frameCount: n)
                     headIndex = head + Int64(n)
-                    return AudioPCMBlock(startIndex: head, frameCount: n, data: data)
+                    return AudioPCMBlock(startIndex: head.saturatingSubtracting(originFrames), frameCount: n, data: data)
                 }
             }
             if drained { return nil }

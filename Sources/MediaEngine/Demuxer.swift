@@ -157,6 +157,10 @@ package final class Demuxer: @unchecked Sendable {
                 while usedIDs.contains(info.trackID) { info.trackID += 1 }
             }
             usedIDs.insert(info.trackID)
+            if info.kind == .audio {
+                info.gaplessFrameCount = Demuxer.gaplessFrameCount(of: info, format: formatName, fileTags: tags,
+                                                                   path: url.isFileURL ? url.path : nil)
+            }
             infos.append(info)
         }
         streams = infos
@@ -170,6 +174,21 @@ package final class Demuxer: @unchecked Sendable {
                                            tags: Demuxer.dictionary(chapter.metadata)))
         }
         chapters = chapterList.sorted { $0.start < $1.start }
+    }
+
+    /// The frames `stream`'s encoder was given, from gapless information in the file, when it
+    /// is there and within the stream's duration (a tag never makes the stream longer).
+    private static func gaplessFrameCount(of stream: StreamInfo, format: String, fileTags: [(key: String, value: String)],
+                                          path: String?) -> Int64? {
+        var count: Int64?
+        if format == "mp3", let path {
+            count = GaplessInfo.mp3FrameCount(path: path)
+        } else if let smpb = (stream.tags + fileTags).first(where: { $0.key == "iTunSMPB" })?.value {
+            count = GaplessInfo.iTunSMPBFrameCount(smpb)
+        }
+        guard let count, stream.sampleRate > 0 else { return nil }
+        if stream.duration.isNumeric, Double(count) > (stream.duration.seconds * Double(stream.sampleRate)).rounded() { return nil }
+        return count
     }
 
     deinit {

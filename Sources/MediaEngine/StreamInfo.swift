@@ -76,6 +76,17 @@ package struct StreamInfo: Sendable {
     package var startTime: CMTime
     /// The stream's duration; `.invalid` when unknown.
     package var duration: CMTime
+    /// Audio: the frames the encoder was given, when the file says (an MP3's LAME tag, an MP4's
+    /// iTunSMPB; see GaplessInfo) — `duration` then also counts the priming and padding.
+    package var gaplessFrameCount: Int64?
+
+    /// Audio: the stream's length in frames — the gapless count when the file gives one, else
+    /// the duration at the sample rate (0 when unknown).
+    package var frameLength: Int64 {
+        if let gaplessFrameCount { return gaplessFrameCount }
+        guard duration.isNumeric, sampleRate > 0 else { return 0 }
+        return Int64((duration.seconds * Double(sampleRate)).rounded())
+    }
     /// The number of frames the container declares; 0 when unknown.
     package var frameCount: Int64
     /// The average frame rate (frames per second), 0 when unknown.

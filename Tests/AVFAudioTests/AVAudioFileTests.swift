@@ -95,6 +95,49 @@ import TestSupport
         #expect(worst < 1e-4, "largest difference from ffmpeg's decode: \(worst)")
     }
 
+    /// Gapless information in the file, as Apple's readers honour it: an MP3's LAME header and
+    /// an M4A without an edit list whose iTunSMPB tag gives the priming, the padding and the
+    /// length. Both read at exactly the length encoded, the tone's first sample first.
+    @Test func gaplessInformationGivesTheExactLength() throws {
+        let tone = ["-f", "lavfi", "-i", "sine=frequency=441:sample_rate=44100:duration=1"]
+        let mp3 = try Self.make("lame.mp3", tone + ["-c:a", "libmp3lame", "-b:a", "128k"])
+        let m4a = try Self.make("itunsmpb.m4a", tone + ["-c:a", "aac", "-use_editlist", "0"])
+        // ffmpeg's AAC encoder: 1024 frames of priming, 44100 frames, 956 of padding to 45 packets.
+        let smpb = " 00000000 00000400 000003BC 000000000000AC44" + String(repeating: " 00000000", count: 8)
+        _ = try TestTools.run("python3", ["-c", """
+            from mutagen.mp4 import MP4, MP4FreeForm
+            f = MP4('\(m4a.path)'); f['----:com.apple.iTunes:iTunSMPB'] = [MP4FreeForm(b'\(smpb)')]; f.save()
+            """])
+        for url in [mp3, m4a] {
+            let file = try AVAudioFile(forReading: url)
+            #expect(file.length == 44_100, "\(url.lastPathComponent): \(file.length) frames")
+            let buffer = try #require(AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 44_100 + 4096))
+            try file.read(into: buffer)
+            #expect(buffer.frameLength == 44_100, "\(url.lastPathComponent): read \(buffer.frameLength) frames")
+            // The tone starts at the first frame: sin(2π·441·n/44100) rises from 0 (the codec's
+            // error is small against the 0.125 amplitude at 1/100 of a period… checked over 20 frames).
+            let samples = UnsafeBufferPointer(start: buffer.floatChannelData![0], count: Int(buffer.frameLength))
+            var error: Float = 0
+            for n in 1..<20 {
+                let expected = Float(0.125 * sin(2 * Double.pi * 441 * Double(n) / 44_100))
+                error = max(error, abs(samples[n] - expected))
+            }
+            #expect(error < 0.02, "\(url.lastPathComponent): the tone is \(error) from where it starts")
+            // Frame positions count from that first frame: a seek lands on the tone's frame.
+            file.framePosition = 22_050
+            let part = try #require(AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 100))
+            try file.read(into: part)
+            var seekError: Float = 0
+            for n in 0..<Int(part.frameLength) {
+                let expected = Float(0.125 * sin(2 * Double.pi * 441 * Double(22_050 + n) / 44_100))
+                seekError = max(seekError, abs(part.floatChannelData![0][n] - expected))
+            }
+            #expect(part.frameLength == 100 && seekError < 0.02, "\(url.lastPathComponent): \(seekError) after a seek")
+            // The player says the same length.
+            #expect(try AVAudioPlayer(contentsOf: url).duration == 1.0)
+        }
+    }
+
     @Test func missingAndNonAudioFilesThrowAppleErrors() throws {
         let missing = Self.dir.appendingPathComponent("nothing-here.wav")
         #expect {
