@@ -3,6 +3,7 @@
 import CoreAudioTypes
 import CoreMedia
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// Delivers captured sound to a delegate as `CMSampleBuffer`s.
@@ -20,22 +21,20 @@ internal import MediaEngine
 /// it is called from a delegate callback or on the main thread with the main queue as the
 /// delegate's, which cannot wait for the queue — and nothing after. Takes one audio connection.
 open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
-    private let lock = NSLock()
-    private let idle = NSCondition()
-    private var delegate: (any AVCaptureAudioDataOutputSampleBufferDelegate)?
-    private var callbackQueue: DispatchQueue?
-    private var settings: [String: Any]?
-    /// The format `settings` ask for, made against the first chunk's format.
-    private var requested: AudioOutputSettings?
-    private var accepting = false
-    private var generation = 0
-    private var inFlight = 0
-    /// Buffers handed to the delegate's queue and not yet delivered or dropped.
-    private var queued = 0
-    /// Converts to `requested` (one source thread at a time, under `conversionLock`).
-    private let conversionLock = NSLock()
-    private var converter: CaptureAudioConverter?
-    private var lastConnection: AVCaptureConnection?
+    private let delivery = CaptureDelivery<any AVCaptureAudioDataOutputSampleBufferDelegate>()
+    /// The settings as given (a binary property list: their values are numbers and data), and
+    /// the format they ask for (made against each chunk's format).
+    private struct Requested {
+        var settings: Data?
+        var format: AudioOutputSettings?
+    }
+    private let requested = Mutex(Requested())
+    /// The conversion to the requested format, used by one source thread at a time.
+    private struct Conversion {
+        var converter: CaptureAudioConverter?
+        var lastConnection: AVCaptureConnection?
+    }
+    private let conversion = Mutex(Conversion())
 
     public override init() {
         super.init()
@@ -51,17 +50,13 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
             CaptureException.raise("AVCaptureAudioDataOutput", "setSampleBufferDelegate:queue:",
                                    "sampleBufferCallbackQueue must not be NULL when sampleBufferDelegate is non-nil")
         }
-        lock.withLock {
-            delegate = sampleBufferDelegate
-            callbackQueue = sampleBufferDelegate == nil ? nil : sampleBufferCallbackQueue
-            generation += 1
-        }
+        delivery.setDelegate(sampleBufferDelegate, queue: sampleBufferCallbackQueue)
     }
 
     /// The delegate.
-    open var sampleBufferDelegate: (any AVCaptureAudioDataOutputSampleBufferDelegate)? { lock.withLock { delegate } }
+    open var sampleBufferDelegate: (any AVCaptureAudioDataOutputSampleBufferDelegate)? { delivery.delegate }
     /// The delegate's queue.
-    open var sampleBufferCallbackQueue: DispatchQueue? { lock.withLock { callbackQueue } }
+    open var sampleBufferCallbackQueue: DispatchQueue? { delivery.queue }
 
     // MARK: Settings
 
@@ -76,7 +71,11 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     /// Other keys, compressed formats and invalid values raise (NSInvalidArgumentException).
     /// Applies from the next buffer, also while the session runs.
     open var audioSettings: [String: Any]! {
-        get { lock.withLock { settings } }
+        get {
+            requested.withLock { $0.settings }.flatMap {
+                try? PropertyListSerialization.propertyList(from: $0, options: [], format: nil) as? [String: Any]
+            }
+        }
         set {
             if let newValue {
                 let parsed: AudioOutputSettings
@@ -84,15 +83,10 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
                 case .success(let value): parsed = value
                 case .failure(let problem): CaptureException.raise("AVCaptureAudioDataOutput", "setAudioSettings:", problem.message)
                 }
-                lock.withLock {
-                    settings = newValue
-                    requested = newValue.isEmpty ? nil : parsed
-                }
+                let list = try? PropertyListSerialization.data(fromPropertyList: newValue, format: .binary, options: 0)
+                requested.withLock { $0 = Requested(settings: list, format: newValue.isEmpty ? nil : parsed) }
             } else {
-                lock.withLock {
-                    settings = nil
-                    requested = nil
-                }
+                requested.withLock { $0 = Requested() }
             }
         }
     }
@@ -137,7 +131,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
         guard let format = deviceFormat() else { return nil }
         guard [AVFileType.mov, .mp4, .m4a, .m4v].contains(outputFileType) else { return nil }
         var rate = format.sampleRate, channels = format.channelCount
-        if let requested = lock.withLock({ requested }), let (delivered, _) = Self.deliveredFormat(requested, source: format) {
+        if let requested = requested.withLock({ $0.format }), let (delivered, _) = Self.deliveredFormat(requested, source: format) {
             rate = Double(delivered.sampleRate)
             channels = delivered.channelCount
         }
@@ -156,70 +150,46 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     override func connectionLimit(for mediaType: AVMediaType) -> Int { mediaType == .audio ? 1 : 0 }
 
     override func captureWillStart() {
-        conversionLock.withLock { converter = nil }
-        lock.withLock {
-            accepting = true
-            generation += 1
-        }
+        conversion.withLock { $0.converter = nil }
+        delivery.start()
     }
 
     override func captureDidStop() {
         // The converter's last samples (its filter's delay) end the stream: the source has stopped.
-        let tail = conversionLock.withLock { () -> CMSampleBuffer? in
-            defer { converter = nil }
-            return converter?.flush()
-        }
-        let connection = conversionLock.withLock { () -> AVCaptureConnection? in
-            defer { lastConnection = nil }
-            return lastConnection
+        let (tail, connection) = conversion.withLock { c -> (CMSampleBuffer?, AVCaptureConnection?) in
+            defer { c = Conversion() }
+            return (c.converter?.flush(), c.lastConnection)
         }
         if let tail, let connection { enqueue([tail], from: connection) }
         // What was handed to the delegate's queue is delivered before stopRunning returns —
         // unless this runs in a delegate call or on the main thread with the main queue as the
         // delegate's (it would wait for itself; then what is still queued is dropped). Called
         // from some other block on the delegate's queue it waits at most a second, then drops.
-        let queue = lock.withLock { callbackQueue }
-        let mayWait = Thread.current.threadDictionary[Self.deliveringKey] == nil
-            && !(queue === DispatchQueue.main && Thread.isMainThread)
-        if mayWait {
-            let deadline = Date().addingTimeInterval(1)
-            idle.lock()
-            while lock.withLock({ queued }) > 0, Date() < deadline { _ = idle.wait(until: Date().addingTimeInterval(0.05)) }
-            idle.unlock()
-        }
-        lock.withLock {
-            accepting = false
-            generation += 1
-        }
-        // A delegate call under way finishes before stopRunning returns (unless this is it);
-        // calls queued after it see the new generation and do nothing.
-        guard Thread.current.threadDictionary[Self.deliveringKey] == nil else { return }
-        idle.lock()
-        while lock.withLock({ inFlight }) > 0 { _ = idle.wait(until: Date().addingTimeInterval(0.05)) }
-        idle.unlock()
+        // A delegate call under way finishes before it returns (unless this is it).
+        delivery.stop(drainLimit: 1)
     }
 
     override func receive(audio chunk: LiveAudioChunk, from connection: AVCaptureConnection) {
-        let (wanted, request) = lock.withLock { (accepting && delegate != nil && callbackQueue != nil, requested) }
-        guard wanted else { return }
+        guard delivery.isAccepting else { return }
+        let request = requested.withLock { $0.format }
         let sound = connection.applyingChannelGains(to: chunk)
-        let samples: [CMSampleBuffer] = conversionLock.withLock {
-            lastConnection = connection
+        let samples: [CMSampleBuffer] = conversion.withLock { c in
+            c.lastConnection = connection
             guard let request, let (format, layout) = Self.deliveredFormat(request, source: sound.format) else {
                 // The device's own format: a run converted so far ends here.
-                if let tail = converter?.flush() {
-                    converter = nil
+                if let tail = c.converter?.flush() {
+                    c.converter = nil
                     return [tail] + [sound.makeSampleBuffer()].compactMap { $0 }
                 }
-                converter = nil
+                c.converter = nil
                 return [sound.makeSampleBuffer()].compactMap { $0 }
             }
             var out: [CMSampleBuffer] = []
-            if converter?.output != format {
-                if let tail = converter?.flush() { out.append(tail) }
-                converter = CaptureAudioConverter(output: format, layout: layout)
+            if c.converter?.output != format {
+                if let tail = c.converter?.flush() { out.append(tail) }
+                c.converter = CaptureAudioConverter(output: format, layout: layout)
             }
-            out += converter?.convert(sound) ?? []
+            out += c.converter?.convert(sound) ?? []
             return out
         }
         enqueue(samples, from: connection)
@@ -227,53 +197,14 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// Hands `samples` to the delegate's queue, in order.
     private func enqueue(_ samples: [CMSampleBuffer], from connection: AVCaptureConnection) {
-        guard !samples.isEmpty else { return }
-        let target = lock.withLock { () -> (DispatchQueue, Int)? in
-            guard accepting, delegate != nil, let queue = callbackQueue else { return nil }
-            queued += samples.count
-            return (queue, generation)
-        }
-        guard let (queue, generation) = target else { return }
+        guard !samples.isEmpty, let target = delivery.target(handingOver: samples.count) else { return }
+        let generation = target.generation
         for sample in samples {
-            queue.async { [weak self] in self?.deliver(sample, from: connection, generation: generation) }
+            target.queue.async { [self] in
+                delivery.deliver(generation: generation, handedOver: true) { delegate in
+                    delegate.captureOutput(self, didOutput: sample, from: connection)
+                }
+            }
         }
-    }
-
-    private static let deliveringKey = "AVCaptureAudioDataOutput.delivering"
-
-    private func deliver(_ sample: CMSampleBuffer, from connection: AVCaptureConnection, generation: Int) {
-        guard let delegate = beginDelivery(generation: generation) else {
-            endQueued()
-            return
-        }
-        Thread.current.threadDictionary[Self.deliveringKey] = true
-        delegate.captureOutput(self, didOutput: sample, from: connection)
-        Thread.current.threadDictionary[Self.deliveringKey] = nil
-        endDelivery()
-    }
-
-    /// The delegate to call when `generation` is current (counting the call as under way).
-    private func beginDelivery(generation: Int) -> (any AVCaptureAudioDataOutputSampleBufferDelegate)? {
-        lock.lock()
-        defer { lock.unlock() }
-        queued -= 1
-        guard accepting, self.generation == generation, let current = delegate else { return nil }
-        inFlight += 1
-        return current
-    }
-
-    /// A queued buffer was dropped: wakes `captureDidStop` when it waits.
-    private func endQueued() {
-        idle.lock()
-        idle.broadcast()
-        idle.unlock()
-    }
-
-    /// A delegate call ended: wakes `captureDidStop` when it waits.
-    private func endDelivery() {
-        lock.withLock { inFlight -= 1 }
-        idle.lock()
-        idle.broadcast()
-        idle.unlock()
     }
 }

@@ -5,6 +5,7 @@ import CoreGraphics
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// Detects machine-readable codes in the frames of a session's video input and delivers them to
@@ -20,19 +21,18 @@ internal import MediaEngine
 /// On Linux the output is fed by the input's video port (its connection's input port is of type
 /// `.video`; Apple's has a `.metadataObject` port).
 open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
-    private let lock = NSLock()
-    private var delegate: (any AVCaptureMetadataOutputObjectsDelegate)?
-    private var callbackQueue: DispatchQueue?
-    private var types: [AVMetadataObject.ObjectType] = []
-    private var interest = CGRect(x: 0, y: 0, width: 1, height: 1)
-    private var accepting = false
-    private var busy = false
-    private var generation = 0
-    private var reportedObjects = false
-    private var scanner: CodeScanner?
+    private let delivery = CaptureDelivery<any AVCaptureMetadataOutputObjectsDelegate>()
+    /// What is scanned for, and where; whether a scan is under way.
+    private struct Scanning {
+        var types: [AVMetadataObject.ObjectType] = []
+        var interest = CGRect(x: 0, y: 0, width: 1, height: 1)
+        var scanner: CodeScanner?
+        var busy = false
+        /// The last frame reported had objects (the first frame without is reported once).
+        var reportedObjects = false
+    }
+    private let scanning = Mutex(Scanning())
     private let scanQueue = DispatchQueue(label: "com.avfoundation.capture.metadata-scan")
-    /// Scans and delegate calls under way (stopping waits for them).
-    private let inFlight = DispatchGroup()
 
     public override init() {
         super.init()
@@ -48,18 +48,14 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
             CaptureException.raise("AVCaptureMetadataOutput", "setMetadataObjectsDelegate:queue:",
                                    "objectsCallbackQueue must not be NULL when objectsDelegate is non-nil")
         }
-        lock.withLock {
-            delegate = objectsDelegate
-            callbackQueue = objectsDelegate == nil ? nil : objectsCallbackQueue
-            generation += 1
-            reportedObjects = false
-        }
+        delivery.setDelegate(objectsDelegate, queue: objectsCallbackQueue)
+        scanning.withLock { $0.reportedObjects = false }
     }
 
     /// The delegate.
-    open var metadataObjectsDelegate: (any AVCaptureMetadataOutputObjectsDelegate)? { lock.withLock { delegate } }
+    open var metadataObjectsDelegate: (any AVCaptureMetadataOutputObjectsDelegate)? { delivery.delegate }
     /// The delegate's queue.
-    open var metadataObjectsCallbackQueue: DispatchQueue? { lock.withLock { callbackQueue } }
+    open var metadataObjectsCallbackQueue: DispatchQueue? { delivery.queue }
 
     // MARK: Types and region
 
@@ -75,7 +71,7 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// The types reported (default none). Each must be in `availableMetadataObjectTypes`, or
     /// setting raises; nil means none.
     open var metadataObjectTypes: [AVMetadataObject.ObjectType]! {
-        get { lock.withLock { types } }
+        get { scanning.withLock { $0.types } }
         set {
             let wanted = newValue ?? []
             let available = Set(availableMetadataObjectTypes)
@@ -85,9 +81,9 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
             }
             var unique: [AVMetadataObject.ObjectType] = []
             for type in wanted where !unique.contains(type) { unique.append(type) }
-            lock.withLock {
-                types = unique
-                scanner = nil
+            scanning.withLock {
+                $0.types = unique
+                $0.scanner = nil
             }
         }
     }
@@ -95,8 +91,8 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// The part of the picture searched, normalised to the unrotated picture (top-left origin);
     /// default the whole picture. Codes outside it are not reported.
     open var rectOfInterest: CGRect {
-        get { lock.withLock { interest } }
-        set { lock.withLock { interest = newValue.standardized } }
+        get { scanning.withLock { $0.interest } }
+        set { scanning.withLock { $0.interest = newValue.standardized } }
     }
 
     // MARK: Sink
@@ -104,98 +100,70 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     override func connectionLimit(for mediaType: AVMediaType) -> Int { mediaType == .video ? 1 : 0 }
 
     override func captureWillStart() {
-        lock.withLock {
-            accepting = true
-            generation += 1
-            reportedObjects = false
-        }
+        scanning.withLock { $0.reportedObjects = false }
+        delivery.start()
     }
 
     override func captureDidStop() {
-        lock.withLock {
-            accepting = false
-            generation += 1
-        }
         // Waits for a scan, and for a delegate call already under way — not for calls still
         // queued (they see the stop and make no call), so a client queue that is the caller's own
         // (the main queue, say) cannot deadlock. Inside a delegate call (stopRunning called from
         // the callback) there is nothing to wait for.
-        if !Self.isDelivering { inFlight.wait() }
+        delivery.stop()
     }
 
     /// One scan: what it needs, taken under the lock.
-    private struct Job: @unchecked Sendable {
-        let delegate: any AVCaptureMetadataOutputObjectsDelegate
-        let queue: DispatchQueue
+    private struct Job {
         let scanner: CodeScanner
         let rect: CGRect
-        let generation: Int
     }
 
     override func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
-        let job = lock.withLock { () -> Job? in
-            guard accepting, !busy, let delegate, let callbackQueue, !types.isEmpty else { return nil }
-            let scanner: CodeScanner
-            if let current = self.scanner {
-                scanner = current
-            } else {
-                scanner = CodeScanner(symbologies: Set(types.compactMap { CodeScanner.Symbology(rawValue: $0.rawValue) }))
-                self.scanner = scanner
-            }
-            busy = true
-            return Job(delegate: delegate, queue: callbackQueue, scanner: scanner, rect: interest, generation: generation)
+        guard let target = delivery.target() else { return }
+        let generation = target.generation
+        let job = scanning.withLock { s -> Job? in
+            guard !s.busy, !s.types.isEmpty else { return nil }
+            let scanner = s.scanner ?? CodeScanner(symbologies: Set(s.types.compactMap { CodeScanner.Symbology(rawValue: $0.rawValue) }))
+            s.scanner = scanner
+            s.busy = true
+            return Job(scanner: scanner, rect: s.interest)
         }
         guard let job else { return }
-        inFlight.enter()
+        // The scan counts as under way: stopping waits for it.
+        guard delivery.begin(generation: generation) else {
+            scanning.withLock { $0.busy = false }
+            return
+        }
         scanQueue.async { [self] in
-            let objects = scan(frame, geometry: geometry, job: job)
-            // The camera's buffer is let go before the delegate is called.
-            let report = lock.withLock { () -> Bool in
-                guard generation == job.generation else { return false }
-                // Frames with objects are reported; the first frame without, once.
+            defer { delivery.end() }
+            let objects = scan(frame, geometry: geometry, rect: job.rect, scanner: job.scanner)
+            // The camera's buffer is let go before the delegate is called. Frames with objects
+            // are reported; the first frame without, once.
+            let report = delivery.current(generation) != nil && scanning.withLock { s -> Bool in
                 if objects.isEmpty {
-                    defer { reportedObjects = false }
-                    return reportedObjects
+                    defer { s.reportedObjects = false }
+                    return s.reportedObjects
                 }
-                reportedObjects = true
+                s.reportedObjects = true
                 return true
             }
-            guard report else {
-                finish(leaving: true)
+            guard report, let queue = delivery.queue else {
+                scanning.withLock { $0.busy = false }
                 return
             }
-            job.queue.async { [self] in
+            queue.async { [self] in
                 // A call begins only while capture runs; stopping waits for one that began.
-                let begins = lock.withLock { () -> Bool in
-                    guard accepting, generation == job.generation else { return false }
-                    inFlight.enter()
-                    return true
+                delivery.deliver(generation: generation) { delegate in
+                    delegate.metadataOutput(self, didOutput: objects, from: connection)
                 }
-                defer { finish(leaving: begins) }
-                guard begins else { return }
-                Thread.current.threadDictionary[Self.deliveringKey] = true
-                job.delegate.metadataOutput(self, didOutput: objects, from: connection)
-                Thread.current.threadDictionary[Self.deliveringKey] = nil
+                scanning.withLock { $0.busy = false }
             }
-            // The scan is over (the delegate call, if any, is tracked on its own).
-            inFlight.leave()
         }
     }
-
-    /// The scan (and its delegate call) is over: the next frame may be scanned.
-    private func finish(leaving: Bool) {
-        lock.withLock { busy = false }
-        if leaving { inFlight.leave() }
-    }
-
-    private static let deliveringKey = "AVCaptureMetadataOutput.delivering"
-
-    /// Whether the current thread is inside a delegate call of a metadata output.
-    static var isDelivering: Bool { Thread.current.threadDictionary[deliveringKey] != nil }
 
     /// The codes in `frame` inside the rect of interest, in the delivered picture's normalised
     /// coordinates.
-    private func scan(_ frame: LiveFrame, geometry: CaptureVideoGeometry, job: Job) -> [AVMetadataObject] {
+    private func scan(_ frame: LiveFrame, geometry: CaptureVideoGeometry, rect: CGRect, scanner: CodeScanner) -> [AVMetadataObject] {
         let buffer = frame.pixelBuffer
         let sw = CGFloat(CVPixelBufferGetWidth(buffer)), sh = CGFloat(CVPixelBufferGetHeight(buffer))
         guard sw > 0, sh > 0 else { return [] }
@@ -204,11 +172,11 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         let crop = CGRect(x: CGFloat(c.x) / sw, y: CGFloat(c.y) / sh, width: CGFloat(c.width) / sw, height: CGFloat(c.height) / sh)
             .intersection(CGRect(x: 0, y: 0, width: 1, height: 1))
         guard !crop.isNull, crop.width > 0, crop.height > 0 else { return [] }
-        let roi = job.rect.intersection(CGRect(x: 0, y: 0, width: 1, height: 1))
+        let roi = rect.intersection(CGRect(x: 0, y: 0, width: 1, height: 1))
         guard !roi.isNull, roi.width > 0, roi.height > 0 else { return [] }
         let region = CGRect(x: crop.minX + roi.minX * crop.width, y: crop.minY + roi.minY * crop.height,
                             width: roi.width * crop.width, height: roi.height * crop.height)
-        guard let symbols = try? job.scanner.scan(buffer, rectOfInterest: region) else { return [] }
+        guard let symbols = try? scanner.scan(buffer, rectOfInterest: region) else { return [] }
         func toPicture(_ p: CGPoint) -> CGPoint {
             CGPoint(x: min(max((p.x - crop.minX) / crop.width, 0), 1), y: min(max((p.y - crop.minY) / crop.height, 0), 1))
         }

@@ -6,6 +6,7 @@ import CoreMedia
 import CoreVideo
 import Foundation
 import ImageIO
+import Synchronization
 internal import MediaEngine
 
 /// Delivers each captured frame to a delegate as a `CMSampleBuffer`.
@@ -30,17 +31,16 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     /// A frame on its way to the delegate. A frame about to be dropped lets go of the camera's
     /// buffer at once (`strip()`), so that frames waiting for their drop report on a busy
     /// delegate queue do not starve the camera's pool.
-    final class Pending: @unchecked Sendable {
+    final class Pending: Sendable {
         let pts: CMTime
         let duration: CMTime
         let connection: AVCaptureConnection
         let geometry: CaptureVideoGeometry
-        private let lock = NSLock()
-        private var frame: LiveFrame?
-        private var taken = false
+        /// The picture (nil once stripped or released) and whether delivery has begun.
+        private let picture: Mutex<(frame: LiveFrame?, taken: Bool)>
 
         init(frame: LiveFrame, connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
-            self.frame = frame
+            picture = Mutex((frame, false))
             pts = frame.pts
             duration = frame.duration
             self.connection = connection
@@ -49,21 +49,21 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
 
         /// The frame for delivery (nil when it was stripped).
         func take() -> LiveFrame? {
-            lock.withLock {
-                taken = true
-                return frame
+            picture.withLock {
+                $0.taken = true
+                return $0.frame
             }
         }
 
         /// Drops the picture unless delivery has begun.
         func strip() {
-            lock.withLock { if !taken { frame = nil } }
+            picture.withLock { if !$0.taken { $0.frame = nil } }
         }
 
         /// Lets go of the picture once it was converted (the hand-over queue may keep the
         /// object a while after delivery).
         func release() {
-            lock.withLock { frame = nil }
+            picture.withLock { $0.frame = nil }
         }
     }
 
@@ -74,16 +74,17 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
         var height: Int?
     }
 
-    private let lock = NSLock()
-    private var delegate: (any AVCaptureVideoDataOutputSampleBufferDelegate)?
-    private var callbackQueue: DispatchQueue?
-    private var settings = Settings()
-    private var discardsLate = true
-    private var handOver: DropLateQueue<Pending>?
-    private var lastPending: Pending?
-    private var accepting = false
-    private var deliveryGeneration = 0
-    private var pools = BufferPools()
+    private let delivery = CaptureDelivery<any AVCaptureVideoDataOutputSampleBufferDelegate>()
+    /// The settings, the late-frame policy, the hand-over queue of the current delegate and run,
+    /// and the frame handed over last.
+    private struct State {
+        var settings = Settings()
+        var discardsLate = true
+        var handOver: DropLateQueue<Pending>?
+        var lastPending: Pending?
+    }
+    private let state = Mutex(State())
+    private let pools = BufferPools()
 
     public override init() {
         super.init()
@@ -99,18 +100,15 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
             CaptureException.raise("AVCaptureVideoDataOutput", "setSampleBufferDelegate:queue:",
                                    "sampleBufferCallbackQueue must not be NULL when sampleBufferDelegate is non-nil")
         }
-        let old = lock.withLock { () -> DropLateQueue<Pending>? in
-            delegate = sampleBufferDelegate
-            callbackQueue = sampleBufferDelegate == nil ? nil : sampleBufferCallbackQueue
-            return replaceHandOver()
-        }
+        delivery.setDelegate(sampleBufferDelegate, queue: sampleBufferCallbackQueue)
+        let old = state.withLock { replaceHandOver(&$0) }
         old?.close(dropPending: true, waiting: false)
     }
 
     /// The delegate.
-    open var sampleBufferDelegate: (any AVCaptureVideoDataOutputSampleBufferDelegate)? { lock.withLock { delegate } }
+    open var sampleBufferDelegate: (any AVCaptureVideoDataOutputSampleBufferDelegate)? { delivery.delegate }
     /// The delegate's queue.
-    open var sampleBufferCallbackQueue: DispatchQueue? { lock.withLock { callbackQueue } }
+    open var sampleBufferCallbackQueue: DispatchQueue? { delivery.queue }
 
     // MARK: Settings
 
@@ -129,7 +127,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     /// turning). nil or empty restores the default. Other pixel formats raise.
     open var videoSettings: [String: Any]! {
         get {
-            let s = lock.withLock { settings }
+            let s = state.withLock { $0.settings }
             var dictionary: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: s.pixelFormat)]
             if let w = s.width { dictionary[kCVPixelBufferWidthKey as String] = NSNumber(value: w) }
             if let h = s.height { dictionary[kCVPixelBufferHeightKey as String] = NSNumber(value: h) }
@@ -157,18 +155,18 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
                     s.height = h
                 }
             }
-            lock.withLock { settings = s }
+            state.withLock { $0.settings = s }
         }
     }
 
     /// Whether frames arriving while the delegate is busy are dropped (default true).
     open var alwaysDiscardsLateVideoFrames: Bool {
-        get { lock.withLock { discardsLate } }
+        get { state.withLock { $0.discardsLate } }
         set {
-            let old = lock.withLock { () -> DropLateQueue<Pending>? in
-                guard discardsLate != newValue else { return nil }
-                discardsLate = newValue
-                return replaceHandOver()
+            let old = state.withLock { s -> DropLateQueue<Pending>? in
+                guard s.discardsLate != newValue else { return nil }
+                s.discardsLate = newValue
+                return replaceHandOver(&s)
             }
             old?.close(dropPending: false, waiting: false)
         }
@@ -188,7 +186,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// The delivered size (after turning) for the current session configuration, or nil.
     private func deliveredSize() -> (Int, Int)? {
-        let s = lock.withLock { settings }
+        let s = state.withLock { $0.settings }
         guard let connection = connection(with: .video), let session = owningSession,
               let input = connection.inputPorts.first?.input as? AVCaptureDeviceInput,
               let choice = CaptureGraph.videoChoice(for: input.device, preset: session.sessionPreset) else { return nil }
@@ -211,31 +209,29 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     override func connectionLimit(for mediaType: AVMediaType) -> Int { mediaType == .video ? 1 : 0 }
 
     override func captureWillStart() {
-        let old = lock.withLock { () -> DropLateQueue<Pending>? in
-            accepting = true
-            return replaceHandOver()
-        }
+        delivery.start()
+        let old = state.withLock { replaceHandOver(&$0) }
         old?.close(dropPending: true, waiting: false)
     }
 
     override func captureDidStop() {
-        let queue = lock.withLock { () -> DropLateQueue<Pending>? in
-            accepting = false
-            deliveryGeneration += 1
-            lastPending = nil
-            defer { handOver = nil }
-            return handOver
-        }
         // On the delegate's own thread (stopRunning called from a callback) waiting would never
         // end; the generation check keeps any later delivery from reaching the delegate.
-        queue?.close(dropPending: true, waiting: !Self.isDelivering)
+        let waiting = !delivery.isDeliveringHere
+        delivery.stop()
+        let queue = state.withLock { s -> DropLateQueue<Pending>? in
+            s.lastPending = nil
+            defer { s.handOver = nil }
+            return s.handOver
+        }
+        queue?.close(dropPending: true, waiting: waiting)
     }
 
     override func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
         let pending = Pending(frame: frame, connection: connection, geometry: geometry)
-        let (queue, previous, keepNewest) = lock.withLock { () -> (DropLateQueue<Pending>?, Pending?, Bool) in
-            defer { lastPending = pending }
-            return (accepting ? handOver : nil, lastPending, discardsLate)
+        let (queue, previous, keepNewest) = state.withLock { s -> (DropLateQueue<Pending>?, Pending?, Bool) in
+            defer { s.lastPending = pending }
+            return (s.handOver, s.lastPending, s.discardsLate)
         }
         guard let queue else { return }
         if keepNewest {
@@ -248,18 +244,17 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
         queue.enqueue(pending)
     }
 
-    /// A new hand-over queue for the current delegate, queue and policy (called with the lock
-    /// held); returns the one it replaces.
-    private func replaceHandOver() -> DropLateQueue<Pending>? {
-        let old = handOver
-        deliveryGeneration += 1
-        guard accepting, let queue = callbackQueue else {
-            handOver = nil
+    /// A new hand-over queue for the current delegate, queue, run and policy (called with the
+    /// state locked); returns the one it replaces.
+    private func replaceHandOver(_ s: inout State) -> DropLateQueue<Pending>? {
+        let old = s.handOver
+        guard let target = delivery.target() else {
+            s.handOver = nil
             return old
         }
-        let generation = deliveryGeneration
-        let policy: DropLateQueue<Pending>.Policy = discardsLate ? .keepNewest(1) : .fifo(Self.keptLateFrames)
-        handOver = DropLateQueue<Pending>(policy: policy, queue: queue, deliver: { [weak self] pending in
+        let generation = target.generation
+        let policy: DropLateQueue<Pending>.Policy = s.discardsLate ? .keepNewest(1) : .fifo(Self.keptLateFrames)
+        s.handOver = DropLateQueue<Pending>(policy: policy, queue: target.queue, deliver: { [weak self] pending in
             self?.deliver(pending, generation: generation)
         }, drop: { [weak self] pending, reason in
             guard reason != .discontinuity else { return }
@@ -270,20 +265,13 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: Delivery (on the delegate's queue)
 
-    private static let deliveringKey = "AVCaptureVideoDataOutput.delivering"
-
-    /// Whether the current thread is inside a delegate call of a video data output.
-    static var isDelivering: Bool { Thread.current.threadDictionary[deliveringKey] != nil }
-
-    private func current(_ generation: Int) -> (any AVCaptureVideoDataOutputSampleBufferDelegate, Settings)? {
-        lock.withLock {
-            guard accepting, deliveryGeneration == generation, let delegate else { return nil }
-            return (delegate, settings)
-        }
+    /// The settings, when `generation`'s delegate is still the one to deliver to.
+    private func current(_ generation: Int) -> Settings? {
+        delivery.current(generation) == nil ? nil : state.withLock { $0.settings }
     }
 
     private func deliver(_ pending: Pending, generation: Int) {
-        guard let (delegate, settings) = current(generation) else { return }
+        guard let settings = current(generation) else { return }
         let rendered: Result<CVPixelBuffer?, any Error>
         do {
             // The camera's buffer is let go before the delegate runs.
@@ -300,13 +288,11 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
             return
         }
         guard let sample = Self.sampleBuffer(buffer, pts: pending.pts, duration: pending.duration) else { return }
-        Thread.current.threadDictionary[Self.deliveringKey] = true
-        delegate.captureOutput(self, didOutput: sample, from: pending.connection)
-        Thread.current.threadDictionary[Self.deliveringKey] = nil
+        delivery.deliver(generation: generation) { $0.captureOutput(self, didOutput: sample, from: pending.connection) }
     }
 
     private func reportDrop(_ pending: Pending, reason: DropLateQueue<Pending>.DropReason, generation: Int) {
-        guard let (delegate, settings) = current(generation) else { return }
+        guard let settings = current(generation) else { return }
         let size = outputSize(pending, settings: settings)
         var format: CMVideoFormatDescription?
         CMVideoFormatDescriptionCreate(allocator: nil, codecType: settings.pixelFormat, width: Int32(size.width),
@@ -322,9 +308,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
                                                       : kCMSampleBufferDroppedFrameReason_OutOfBuffers
         CMSetAttachment(sample, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: value,
                         attachmentMode: kCMAttachmentMode_ShouldPropagate)
-        Thread.current.threadDictionary[Self.deliveringKey] = true
-        delegate.captureOutput(self, didDrop: sample, from: pending.connection)
-        Thread.current.threadDictionary[Self.deliveringKey] = nil
+        delivery.deliver(generation: generation) { $0.captureOutput(self, didDrop: sample, from: pending.connection) }
     }
 
     /// The delivered size (after turning).
@@ -431,7 +415,7 @@ extension DropLateQueue {
 }
 
 /// The output's buffer pools, one per (pixel format, size, role), bounded by an allocation threshold.
-private final class BufferPools: @unchecked Sendable {
+private final class BufferPools: Sendable {
     private struct Key: Hashable {
         let format: OSType
         let width: Int
@@ -439,14 +423,13 @@ private final class BufferPools: @unchecked Sendable {
         let role: Int
     }
 
-    private let lock = NSLock()
-    private var pools: [Key: CVPixelBufferPool] = [:]
+    private let pools = Mutex<[Key: CVPixelBufferPool]>([:])
 
     /// A buffer from the pool for the key, or nil when `limit` buffers are all held. Role 0:
     /// delivered buffers; 1 and 2: scratch buffers for turning.
     func make(_ format: OSType, _ width: Int, _ height: Int, limit: Int, role: Int = 0) -> CVPixelBuffer? {
         let key = Key(format: format, width: width, height: height, role: role)
-        let pool: CVPixelBufferPool? = lock.withLock {
+        let pool: CVPixelBufferPool? = pools.withLock { pools in
             if let pool = pools[key] { return pool }
             // Each role uses one format and size at a time: forget the role's other pool.
             pools = pools.filter { $0.key.role != role }
