@@ -78,7 +78,7 @@ public func CMClockMightDrift(_ clock: CMClock, _ otherClock: CMClock) -> Bool {
 /// Converts a host time to the host's native units (nanoseconds of CLOCK_MONOTONIC on Linux).
 /// A scale conversion, not a clock conversion; a time that is not numeric or is negative gives 0.
 public func CMClockConvertHostTimeToSystemUnits(_ hostTime: CMTime) -> UInt64 {
-    guard hostTime.flags.contains(.valid), hostTime.flags.isDisjoint(with: .impliedValueFlagsMask),
+    guard hostTime.flags.rawValue & 0x1 != 0, hostTime.flags.rawValue & 0x1C == 0,
           hostTime.timescale > 0 else { return 0 }
     let ns = Int128(hostTime.value) * Int128(hostTimescale) / Int128(hostTime.timescale)
     return ns <= 0 ? 0 : UInt64(clamping: ns)

@@ -19,6 +19,9 @@ public let kCMTimeMaxTimescale: Int = 0x7fff_ffff
 let maxTimescaleInt32 = CMTimeScale(kCMTimeMaxTimescale)
 
 /// Flags of a CMTime.
+/// CoreMedia's own tests of these flags are plain integer masks on `rawValue` (0x1 valid, 0x2
+/// rounded, 0x4/0x8 ±infinity, 0x10 indefinite): OptionSet's generic `contains` and
+/// `intersection` run unspecialised in a debug build, and times are tested for every packet.
 public struct CMTimeFlags: OptionSet, Sendable, Hashable, Codable {
     /// The raw bits, as in C (`kCMTimeFlags_Valid` is bit 0).
     public let rawValue: UInt32
@@ -124,7 +127,7 @@ public func CMTimeMakeWithSeconds(_ seconds: Float64, preferredTimescale: Int32)
         if scaled.magnitude < 9_223_372_036_854_775_808.0 {
             let value = Int64(scaled)
             var time = CMTimeMake(value: value, timescale: timescale)
-            if Double(value) / Double(timescale) != seconds { time.flags.insert(.hasBeenRounded) }
+            if Double(value) / Double(timescale) != seconds { time.flags = CMTimeFlags(rawValue: time.flags.rawValue | 0x2) }
             return time
         }
         if timescale == 1 { return seconds > 0 ? kCMTimePositiveInfinity : kCMTimeNegativeInfinity }
@@ -148,22 +151,22 @@ extension CMTime {
 
 extension CMTime {
     /// True when the valid flag is set.
-    public var isValid: Bool { flags.contains(.valid) }
+    public var isValid: Bool { flags.rawValue & 0x1 != 0 }
 
     /// True for a valid time flagged +infinity.
-    public var isPositiveInfinity: Bool { isValid && flags.contains(.positiveInfinity) }
+    public var isPositiveInfinity: Bool { isValid && flags.rawValue & 0x4 != 0 }
 
     /// True for a valid time flagged -infinity.
-    public var isNegativeInfinity: Bool { isValid && flags.contains(.negativeInfinity) }
+    public var isNegativeInfinity: Bool { isValid && flags.rawValue & 0x8 != 0 }
 
     /// True for a valid time flagged indefinite.
-    public var isIndefinite: Bool { isValid && flags.contains(.indefinite) }
+    public var isIndefinite: Bool { isValid && flags.rawValue & 0x10 != 0 }
 
     /// True for a valid time that is not infinite and not indefinite.
-    public var isNumeric: Bool { flags.intersection([.valid, .impliedValueFlagsMask]) == .valid }
+    public var isNumeric: Bool { flags.rawValue & 0x1D == 0x1 }
 
     /// True for a numeric time whose value has been rounded at some point.
-    public var hasBeenRounded: Bool { isNumeric && flags.contains(.hasBeenRounded) }
+    public var hasBeenRounded: Bool { isNumeric && flags.rawValue & 0x2 != 0 }
 
     /// The time in seconds, as `CMTimeGetSeconds`.
     public var seconds: Double { CMTimeGetSeconds(self) }

@@ -58,7 +58,7 @@ func makeTime(numerator: Int128, denominator: Int128, timescale: Int32, halving:
             let (quotient, inexact) = roundedQuotient(product, denominator, .default)
             if let value = Int64(exactly: quotient) {
                 var flags: CMTimeFlags = .valid
-                if rounded || inexact { flags.insert(.hasBeenRounded) }
+                if rounded || inexact { flags = CMTimeFlags(rawValue: flags.rawValue | 0x2) }
                 return CMTime(value: value, timescale: scale, flags: flags, epoch: epoch)
             }
         }
@@ -97,14 +97,14 @@ private func addTimes(_ lhs: CMTime, _ rhs: CMTime, sign: Int) -> CMTime {
     // gives epoch 0 (a duration); epoch 0 (a duration) combines with any epoch.
     if lhs.epoch != 0 && rhs.epoch != 0 && lhs.epoch != rhs.epoch { return kCMTimeInvalid }
     let epoch = lhs.epoch == rhs.epoch ? 0 : (lhs.epoch == 0 ? rhs.epoch : lhs.epoch)
-    let rounded = lhs.flags.contains(.hasBeenRounded) || rhs.flags.contains(.hasBeenRounded)
+    let rounded = lhs.flags.rawValue & 0x2 != 0 || rhs.flags.rawValue & 0x2 != 0
 
     if lhs.timescale == rhs.timescale {
         let (value, overflow) = sign > 0 ? lhs.value.addingReportingOverflow(rhs.value)
                                          : lhs.value.subtractingReportingOverflow(rhs.value)
         if !overflow {
             var flags: CMTimeFlags = .valid
-            if rounded { flags.insert(.hasBeenRounded) }
+            if rounded { flags = CMTimeFlags(rawValue: flags.rawValue | 0x2) }
             return CMTime(value: value, timescale: lhs.timescale, flags: flags, epoch: epoch)
         }
     }
@@ -158,11 +158,11 @@ public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
         let (value, overflow) = time.value.multipliedReportingOverflow(by: Int64(multiplier))
         if !overflow {
             return CMTime(value: value, timescale: time.timescale,
-                          flags: time.flags.intersection([.valid, .hasBeenRounded]), epoch: time.epoch)
+                          flags: time.flags.intersection(CMTimeFlags(rawValue: 0x3)), epoch: time.epoch)
         }
         return makeTime(numerator: Int128(time.value) * Int128(multiplier), denominator: Int128(time.timescale),
                         timescale: time.timescale, halving: true,
-                        rounded: time.flags.contains(.hasBeenRounded), epoch: time.epoch)
+                        rounded: time.flags.rawValue & 0x2 != 0, epoch: time.epoch)
     }
 }
 
@@ -190,7 +190,7 @@ public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTi
             let rounded = exact.rounded(.toNearestOrAwayFromZero)
             if rounded.magnitude < 9_223_372_036_854_775_808.0 {
                 var flags: CMTimeFlags = .valid
-                if rounded != exact || time.flags.contains(.hasBeenRounded) { flags.insert(.hasBeenRounded) }
+                if rounded != exact || time.flags.rawValue & 0x2 != 0 { flags = CMTimeFlags(rawValue: flags.rawValue | 0x2) }
                 return CMTime(value: Int64(rounded), timescale: timescale, flags: flags, epoch: time.epoch)
             }
             if timescale == 1 { return product < 0 ? kCMTimeNegativeInfinity : kCMTimePositiveInfinity }
@@ -226,9 +226,9 @@ public func CMTimeMultiplyByRatio(_ time: CMTime, multiplier: Int32, divisor: In
         let gcd = Int64(greatestCommonDivisor(num.magnitude, den.magnitude))
         num /= gcd; den /= gcd
         if den < 0 { num = -num; den = -den }
-        let rounded = time.flags.contains(.hasBeenRounded)
+        let rounded = time.flags.rawValue & 0x2 != 0
         let numerator = Int128(time.value) * Int128(num)
-        let flags: CMTimeFlags = rounded ? [.valid, .hasBeenRounded] : .valid
+        let flags: CMTimeFlags = rounded ? CMTimeFlags(rawValue: 0x3) : .valid
         if numerator % Int128(den) == 0, let value = Int64(exactly: numerator / Int128(den)) {
             return CMTime(value: value, timescale: time.timescale, flags: flags, epoch: time.epoch)
         }
@@ -265,7 +265,7 @@ public func CMTimeConvertScale(_ time: CMTime, timescale newTimescale: Int32, me
         return time.value < 0 ? kCMTimeNegativeInfinity : kCMTimePositiveInfinity
     }
     var flags: CMTimeFlags = .valid
-    if inexact || time.flags.contains(.hasBeenRounded) { flags.insert(.hasBeenRounded) }
+    if inexact || time.flags.rawValue & 0x2 != 0 { flags = CMTimeFlags(rawValue: flags.rawValue | 0x2) }
     return CMTime(value: value, timescale: newTimescale, flags: flags, epoch: time.epoch)
 }
 

@@ -13,9 +13,9 @@ extension CMTime {
     /// value; it sorts (and propagates through arithmetic) as invalid.
     var sortClass: SortClass {
         guard isValid else { return .invalid }
-        if flags.contains(.positiveInfinity) { return .positiveInfinity }
-        if flags.contains(.negativeInfinity) { return .negativeInfinity }
-        if flags.contains(.indefinite) { return .indefinite }
+        if flags.rawValue & 0x4 != 0 { return .positiveInfinity }
+        if flags.rawValue & 0x8 != 0 { return .negativeInfinity }
+        if flags.rawValue & 0x10 != 0 { return .indefinite }
         return timescale > 0 ? .numeric : .invalid
     }
 

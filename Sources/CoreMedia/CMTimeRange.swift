@@ -206,8 +206,8 @@ private func scale(_ time: CMTime, by numerator: CMTime, over denominator: CMTim
             if g > 1 { top[i] /= g; bottom[j] /= g }
         }
     }
-    let rounded = time.flags.contains(.hasBeenRounded) || numerator.flags.contains(.hasBeenRounded)
-        || denominator.flags.contains(.hasBeenRounded)
+    let rounded = time.flags.rawValue & 0x2 != 0 || numerator.flags.rawValue & 0x2 != 0
+        || denominator.flags.rawValue & 0x2 != 0
     var num: Int128 = 1, den: Int128 = 1, overflow = false
     for factor in top { let r = num.multipliedReportingOverflow(by: factor); num = r.partialValue; overflow = overflow || r.overflow }
     for factor in bottom { let r = den.multipliedReportingOverflow(by: factor); den = r.partialValue; overflow = overflow || r.overflow }
@@ -215,7 +215,7 @@ private func scale(_ time: CMTime, by numerator: CMTime, over denominator: CMTim
         // Beyond 128 bits: fall back to Float64, flagged as rounded.
         let seconds = time.seconds * numerator.seconds / denominator.seconds
         var result = CMTimeMakeWithSeconds(seconds, preferredTimescale: numerator.timescale)
-        if result.isNumeric { result.flags.insert(.hasBeenRounded) }
+        if result.isNumeric { result.flags = CMTimeFlags(rawValue: result.flags.rawValue | 0x2) }
         return result
     }
     if den < 0 { num = -num; den = -den }
@@ -291,7 +291,7 @@ public func CMTimeFoldIntoRange(_ time: CMTime, foldRange: CMTimeRange) -> CMTim
     let lcm = leastCommonMultiple(offset.timescale, duration.timescale)
     let timescale = lcm > Int64(maxTimescaleInt32) ? maxTimescaleInt32 : Int32(lcm)
     let folded = makeTime(numerator: remainder, denominator: denominator, timescale: timescale, halving: true,
-                          rounded: offset.flags.contains(.hasBeenRounded), epoch: 0)
+                          rounded: offset.flags.rawValue & 0x2 != 0, epoch: 0)
     return CMTimeAdd(foldRange.start, folded)
 }
 

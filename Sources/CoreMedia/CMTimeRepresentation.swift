@@ -20,7 +20,7 @@ extension CMTime {
         case .indefinite: return "{INDEFINITE}"
         case .numeric:
             var text = "{\(value)/\(timescale) = \(String(format: "%.3f", Double(value) / Double(timescale)))"
-            if flags.contains(.hasBeenRounded) { text += ", rounded" }
+            if flags.rawValue & 0x2 != 0 { text += ", rounded" }
             if epoch != 0 { text += ", epoch = \(epoch)" }
             return text + "}"
         }

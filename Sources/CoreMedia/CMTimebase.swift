@@ -321,7 +321,7 @@ struct WeakTimebase: Sendable {
 
 /// A numeric time: valid and neither infinite nor indefinite.
 func isNumericTime(_ time: CMTime) -> Bool {
-    time.flags.contains(.valid) && time.flags.isDisjoint(with: .impliedValueFlagsMask) && time.timescale > 0
+    time.flags.rawValue & 0x1 != 0 && time.flags.rawValue & 0x1C == 0 && time.timescale > 0
 }
 
 // MARK: - C-style functions

@@ -103,8 +103,8 @@ package struct FrameTimeline: Sendable {
     /// the time is invalid or indefinite.
     package func frameIndex(containing time: CMTime) -> Int? {
         guard !frames.isEmpty, time.isValid, !time.isIndefinite else { return nil }
-        if time.flags.contains(.negativeInfinity) { return 0 }
-        if time.flags.contains(.positiveInfinity) { return frames.count - 1 }
+        if time.flags.rawValue & 0x8 != 0 { return 0 }
+        if time.flags.rawValue & 0x4 != 0 { return frames.count - 1 }
         // The last frame whose time is <= `time`.
         var lo = 0, hi = frames.count
         while lo < hi {
@@ -194,7 +194,7 @@ package struct FrameTimeline: Sendable {
 
     /// A tolerance as used: invalid or negative means zero.
     private static func tolerance(_ t: CMTime) -> CMTime {
-        guard t.isValid, !t.isIndefinite, !t.flags.contains(.negativeInfinity) else { return .zero }
+        guard t.isValid, !t.isIndefinite, t.flags.rawValue & 0x8 == 0 else { return .zero }
         return CMTimeCompare(t, .zero) < 0 ? .zero : t
     }
 }
