@@ -1,6 +1,8 @@
 // The export cases of `avtool bench`: whole processes each — `avtool convert` against the ffmpeg
 // command with the same encoder settings (a 1280×720 transcode), and against `ffmpeg -ss … -t …
-// -c copy` (a passthrough trim), on 20 s of 1080p30 H.264 + AAC made once in `dir`.
+// -c copy` (a passthrough trim), and `avtool compose` of three cuts with the passthrough preset
+// against `ffmpeg -f concat … -c copy` (the clips' sound is not used by compose: `-an`), on 20 s
+// of 1080p30 H.264 + AAC made once in `dir`.
 import AVFoundation
 
 /// Times (a) `avtool convert -p Preset1280x720` against `ffmpeg -vf scale=1280:720 -c:v libx264
@@ -20,6 +22,14 @@ func benchExport(in dir: URL, repeats: Int) throws -> [(label: String, ours: Dou
     try? FileManager.default.removeItem(at: out)
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: out) }
+    // A composition of three cuts of the source (on its 2 s keyframes), exported as passthrough
+    // by `avtool compose` against ffmpeg's concat demuxer with the same in and out points.
+    let timeline = dir.appendingPathComponent("export-cuts.json")
+    let cuts = [(0, 4), (6, 4), (12, 4)]
+    let clips = cuts.map { "{\"file\": \"\(source.lastPathComponent)\", \"start\": \($0.0), \"duration\": \($0.1)}" }
+    try Data("{\"videos\": [\(clips.joined(separator: ", "))]}".utf8).write(to: timeline)
+    let list = dir.appendingPathComponent("export-cuts.txt")
+    try Data(cuts.map { "file '\(source.path)'\ninpoint \($0.0)\noutpoint \($0.0 + $0.1)\n" }.joined().utf8).write(to: list)
     let cases: [(label: String, ours: [String], ffmpeg: [String])] = [
         ("convert Preset1280x720, 20 s 1080p30",
          ["convert", "-s", source.path, "-p", "Preset1280x720", "--quiet", "--replace", "-o"],
@@ -28,6 +38,9 @@ func benchExport(in dir: URL, repeats: Int) throws -> [(label: String, ours: Dou
         ("passthrough trim 7.3 s + 5 s",
          ["convert", "-s", source.path, "-p", "PresetPassthrough", "--start", "7.3", "--duration", "5", "--quiet", "--replace", "-o"],
          ["-v", "error", "-nostdin", "-y", "-ss", "7.3", "-t", "5", "-i", source.path, "-c", "copy"]),
+        ("passthrough composition, 3 cuts of 4 s",
+         ["compose", timeline.path, "-p", "PresetPassthrough", "--quiet", "--replace", "-o"],
+         ["-v", "error", "-nostdin", "-y", "-f", "concat", "-safe", "0", "-i", list.path, "-an", "-c", "copy"]),
     ]
     var results: [(String, Double, Double)] = []
     for (index, c) in cases.enumerated() {
