@@ -30,3 +30,20 @@ public struct AudioBuffer: @unchecked Sendable {
         self.mData = UnsafeMutableRawPointer(typedBuffer.baseAddress)
     }
 }
+
+extension UnsafeMutableBufferPointer {
+    /// The buffer's bytes as elements (Apple's CoreAudio overlay): `mDataByteSize` bytes at
+    /// `mData`, as many whole elements as they hold.
+    public init(_ audioBuffer: AudioBuffer) {
+        self.init(start: audioBuffer.mData?.assumingMemoryBound(to: Element.self),
+                  count: Int(audioBuffer.mDataByteSize) / MemoryLayout<Element>.stride)
+    }
+}
+
+extension UnsafeBufferPointer {
+    /// The buffer's bytes as elements (Apple's CoreAudio overlay), read-only.
+    public init(_ audioBuffer: AudioBuffer) {
+        self.init(start: audioBuffer.mData.map { UnsafePointer($0.assumingMemoryBound(to: Element.self)) },
+                  count: Int(audioBuffer.mDataByteSize) / MemoryLayout<Element>.stride)
+    }
+}

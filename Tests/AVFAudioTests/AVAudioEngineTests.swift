@@ -74,6 +74,54 @@ import TestSupport
         #expect(engine.manualRenderingSampleTime == AVAudioFramePosition(left.count))
     }
 
+    /// A source node as published synthesiser code writes one: a sine written sample by sample
+    /// through `UnsafeMutableAudioBufferListPointer`, asked for in order with contiguous sample
+    /// times; its volume applies; a 16-bit interleaved block format is converted; a block that
+    /// says silence, or fails, is silent.
+    @Test func aSourceNodesBlockIsWhatIsHeard() throws {
+        let mono = try #require(AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 1))
+        let times = Mutex<[Float64]>([])
+        var phase = 0.0
+        let sine = AVAudioSourceNode(format: mono) { _, timestamp, frameCount, audioBufferList -> OSStatus in
+            times.withLock { $0.append(timestamp.pointee.mSampleTime) }
+            let buffers = UnsafeMutableAudioBufferListPointer(audioBufferList)
+            for frame in 0..<Int(frameCount) {
+                let value = Float(0.5 * sin(phase))
+                phase += 2 * Double.pi * 441 / 44_100
+                for buffer in buffers { UnsafeMutableBufferPointer<Float>(buffer)[frame] = value }
+            }
+            return noErr
+        }
+        let int16 = try #require(AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 44_100, channels: 2, interleaved: true))
+        let constant = AVAudioSourceNode(format: int16) { _, _, frameCount, audioBufferList -> OSStatus in
+            let samples = UnsafeMutableAudioBufferListPointer(audioBufferList)[0].mData!.assumingMemoryBound(to: Int16.self)
+            for i in 0..<Int(frameCount) * 2 { samples[i] = i % 2 == 0 ? 8192 : 0 }
+            return noErr
+        }
+        let quiet = AVAudioSourceNode(format: mono) { isSilence, _, frameCount, audioBufferList -> OSStatus in
+            isSilence.pointee = true
+            return noErr
+        }
+        let engine = try offlineEngine { engine in
+            for node in [sine, constant, quiet] { engine.attach(node) }
+            engine.connect(sine, to: engine.mainMixerNode, format: mono)
+            engine.connect(constant, to: engine.mainMixerNode, format: int16)
+            engine.connect(quiet, to: engine.mainMixerNode, format: mono)
+        }
+        sine.volume = 0.5
+        let (left, right) = try render(engine, frames: 44_100)
+        // Left: the sine at half volume plus the 16-bit block's 0.25; right: the sine alone.
+        var worst: Float = 0
+        for i in 0..<44_100 {
+            let expected = Float(0.25 * sin(2 * Double.pi * 441 * Double(i) / 44_100))
+            worst = max(worst, abs(left[i] - expected - 0.25), abs(right[i] - expected))
+        }
+        #expect(worst < 1e-4, "largest difference \(worst)")
+        let asked = times.withLock { $0 }
+        #expect(asked.first == 0 && asked.count == 11)
+        #expect(zip(asked, asked.dropFirst()).allSatisfy { $1 - $0 == 4096 || $1 == 40_960 }, "\(asked)")
+    }
+
     @Test func twoPlayersMixWithTheirVolumesAndPans() throws {
         let a = AVAudioPlayerNode(), b = AVAudioPlayerNode()
         let engine = try offlineEngine { engine in
