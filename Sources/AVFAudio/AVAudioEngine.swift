@@ -23,6 +23,11 @@ internal import CVolk
     case cannotDoInCurrentContext = 2
 }
 
+/// Renders `numberOfFrames` frames of a manual-rendering engine into `outputData` (buffers in the
+/// manual rendering format); on `.error`, `outError` (when given) holds the status.
+public typealias AVAudioEngineManualRenderingBlock = (AVAudioFrameCount, UnsafeMutablePointer<AudioBufferList>,
+                                                      UnsafeMutablePointer<OSStatus>?) -> AVAudioEngineManualRenderingStatus
+
 extension NSNotification.Name {
     /// The engine's I/O configuration changed (its old name).
     public static let AVAudioEngineConfigurationChange = NSNotification.Name("AVAudioEngineConfigurationChangeNotification")
@@ -266,5 +271,51 @@ open class AVAudioEngine: NSObject {
         let block = graph.render(output.renderer, frames: frames, format: manual.format, hostTime: nil)
         buffer.fill(planes: block.planes, frames: frames)
         return .success
+    }
+
+    /// A block that renders in manual rendering mode into an `AudioBufferList` (the render
+    /// call of `renderOffline(_:to:)` without an `AVAudioPCMBuffer`): it renders into the
+    /// list's buffers, or, where a buffer's `mData` is nil, into memory of the engine's that
+    /// stays valid until the next call. The engine is held weakly.
+    open var manualRenderingBlock: AVAudioEngineManualRenderingBlock {
+        let scratch = ManualRenderingScratch()
+        return { [weak self] frames, outputData, outError in
+            func fail(_ status: OSStatus) -> AVAudioEngineManualRenderingStatus {
+                outError?.pointee = status
+                return .error
+            }
+            guard let self, let format = self.state.manual?.format else { return fail(-10_867) }
+            guard frames <= self.manualRenderingMaximumFrameCount else { return fail(-10_874) }
+            guard let buffer = scratch.buffer(format: format, frames: frames) else { return fail(-50) }
+            do {
+                guard try self.renderOffline(frames, to: buffer) == .success else { return fail(-10_867) }
+            } catch {
+                return fail(OSStatus(truncatingIfNeeded: (error as NSError).code))
+            }
+            let source = UnsafeMutableAudioBufferListPointer(buffer.mutableAudioBufferList)
+            let target = UnsafeMutableAudioBufferListPointer(outputData)
+            for b in 0..<min(source.count, target.count) {
+                let bytes = Int(buffer.frameLength) * Int(format.streamDescription.pointee.mBytesPerFrame)
+                if target[b].mData == nil {
+                    target[b].mData = source[b].mData
+                } else if let to = target[b].mData, let from = source[b].mData {
+                    memcpy(to, from, min(bytes, Int(target[b].mDataByteSize) > 0 ? Int(target[b].mDataByteSize) : bytes))
+                }
+                target[b].mDataByteSize = UInt32(bytes)
+            }
+            return .success
+        }
+    }
+}
+
+/// The manual rendering block's buffer, reused from call to call (a caller's nil `mData` points
+/// into it until the next call).
+private final class ManualRenderingScratch {
+    private var current: AVAudioPCMBuffer?
+
+    func buffer(format: AVAudioFormat, frames: AVAudioFrameCount) -> AVAudioPCMBuffer? {
+        if let current, current.format.isEqual(format), current.frameCapacity >= frames { return current }
+        current = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: max(frames, 4096))
+        return current
     }
 }

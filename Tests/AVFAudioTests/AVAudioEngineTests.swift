@@ -122,6 +122,32 @@ import TestSupport
         #expect(zip(asked, asked.dropFirst()).allSatisfy { $1 - $0 == 4096 || $1 == 40_960 }, "\(asked)")
     }
 
+    /// The manual rendering block renders into a caller's AudioBufferList (its own buffers, or
+    /// the engine's where `mData` is nil), and refuses more frames than the maximum.
+    @Test func theManualRenderingBlockFillsABufferList() throws {
+        let player = AVAudioPlayerNode()
+        let engine = try offlineEngine { engine in
+            engine.attach(player)
+            engine.connect(player, to: engine.mainMixerNode, format: Self.stereo)
+        }
+        player.scheduleBuffer(constantBuffer(0.25, frames: 8192), at: nil)
+        player.play()
+        let render = engine.manualRenderingBlock
+        let buffer = try #require(AVAudioPCMBuffer(pcmFormat: engine.manualRenderingFormat, frameCapacity: 1024))
+        var status: OSStatus = 0
+        #expect(render(1024, buffer.mutableAudioBufferList, &status) == .success && status == 0)
+        let list = UnsafeMutableAudioBufferListPointer(buffer.mutableAudioBufferList)
+        #expect(list.allSatisfy { UnsafeBufferPointer<Float>($0).prefix(1024).allSatisfy { $0 == 0.25 } })
+        // Buffers without memory get the engine's.
+        let empty = AudioBufferList.allocate(maximumBuffers: 2)
+        defer { free(empty.unsafeMutablePointer) }
+        for b in 0..<2 { empty[b] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 0, mData: nil) }
+        #expect(render(512, empty.unsafeMutablePointer, nil) == .success)
+        #expect(empty.allSatisfy { $0.mDataByteSize == 512 * 4 && UnsafeBufferPointer<Float>($0).allSatisfy { $0 == 0.25 } })
+        #expect(engine.manualRenderingSampleTime == 1536)
+        #expect(render(8192, buffer.mutableAudioBufferList, &status) == .error && status == -10_874)
+    }
+
     @Test func twoPlayersMixWithTheirVolumesAndPans() throws {
         let a = AVAudioPlayerNode(), b = AVAudioPlayerNode()
         let engine = try offlineEngine { engine in
