@@ -8,10 +8,21 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 cd "$ROOT"
 
+# `--sanitize thread` (or address, undefined): the whole suite built and run under that sanitizer,
+# in a build directory of its own (.build-thread…), so the normal build is left as it is. Slow
+# (ThreadSanitizer: several times the normal run); not what CI runs.
+build=(--build-tests)
+testing=()
+if [[ "${1:-}" == "--sanitize" && -n "${2:-}" ]]; then
+    build+=(--sanitize="$2" --scratch-path "$ROOT/.build-$2")
+    testing+=(--sanitize="$2" --scratch-path "$ROOT/.build-$2")
+    shift 2
+fi
+
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 echo "test: building" >&2
-if ! swift build --build-tests >"$log" 2>&1; then
+if ! swift build "${build[@]}" >"$log" 2>&1; then
     grep -E "error:" "$log" | head -50 >&2 || tail -50 "$log" >&2
     echo "test: build failed" >&2
     exit 1
@@ -42,4 +53,4 @@ set -a
 # shellcheck disable=SC1090
 . "$services"
 set +a
-swift test --skip-build "$@"
+swift test --skip-build "${testing[@]}" "$@"
