@@ -1,6 +1,7 @@
 // UTTypeRegistry: the system type declarations this implementation knows, plus types declared
 // at run time with UTType(exportedAs:) / UTType(importedAs:).
 import Foundation
+import Synchronization
 
 /// One declared type: its identifier, direct supertypes and tags.
 struct UTTypeDeclaration: Sendable {
@@ -12,35 +13,37 @@ struct UTTypeDeclaration: Sendable {
     var isSystem = true
 }
 
-/// The table of declared types. Reads and run-time declarations are serialised by a lock.
-final class UTTypeRegistry: @unchecked Sendable {
+/// The table of declared types, by lowercased identifier (reads and run-time declarations in a Mutex).
+final class UTTypeRegistry: Sendable {
     static let shared = UTTypeRegistry()
 
-    private let lock = NSLock()
-    private var declarations: [String: UTTypeDeclaration] = [:]
+    private let table: Mutex<[String: UTTypeDeclaration]>
 
     private init() {
+        var declarations: [String: UTTypeDeclaration] = [:]
         for d in Self.system { declarations[d.identifier.lowercased()] = d }
+        table = Mutex(declarations)
     }
 
     func declaration(_ identifier: String) -> UTTypeDeclaration? {
-        lock.lock(); defer { lock.unlock() }
-        return declarations[identifier.lowercased()]
+        table.withLock { $0[identifier.lowercased()] }
     }
 
     func declare(_ declaration: UTTypeDeclaration) {
-        lock.lock(); defer { lock.unlock() }
-        if declarations[declaration.identifier.lowercased()] == nil {
-            declarations[declaration.identifier.lowercased()] = declaration
+        table.withLock { declarations in
+            if declarations[declaration.identifier.lowercased()] == nil {
+                declarations[declaration.identifier.lowercased()] = declaration
+            }
         }
     }
 
     /// Declared types carrying `tag` in `tagClass`, system declarations in table order first.
     func declarations(tag: String, tagClass: UTTagClass) -> [UTTypeDeclaration] {
         let needle = tag.lowercased()
-        lock.lock(); defer { lock.unlock() }
-        let all = Self.system.map { declarations[$0.identifier.lowercased()] ?? $0 }
-            + declarations.values.filter { !$0.isSystem }.sorted { $0.identifier < $1.identifier }
+        let all = table.withLock { declarations in
+            Self.system.map { declarations[$0.identifier.lowercased()] ?? $0 }
+                + declarations.values.filter { !$0.isSystem }.sorted { $0.identifier < $1.identifier }
+        }
         return all.filter { d in
             switch tagClass {
             case .filenameExtension: return d.extensions.contains(needle)

@@ -1,6 +1,7 @@
 // AVAssetReader: reads an asset's media as sample buffers, through the outputs added to it.
 import CoreMedia
 import Foundation
+import Synchronization
 
 /// Reads the media data of an asset: add outputs (`AVAssetReaderTrackOutput`, …), call
 /// `startReading()`, then pull each output's sample buffers with `copyNextSampleBuffer()` until it
@@ -27,9 +28,8 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
     /// The asset the reader reads.
     public let asset: AVAsset
     private let session = ReaderSession()
-    private let lock = NSLock()
-    private var outputList: [AVAssetReaderOutput] = []
-    private var range = CMTimeRange(start: .zero, duration: .positiveInfinity)
+    /// The outputs added, in order, and the range to read.
+    private let settings = Mutex<(outputs: [AVAssetReaderOutput], range: CMTimeRange)>(([], CMTimeRange(start: .zero, duration: .positiveInfinity)))
 
     /// A reader for `asset`. Throws `AVError.operationNotSupportedForAsset` for assets that have
     /// no media to read (neither a media file nor tracks of segments).
@@ -57,7 +57,7 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
     /// samples whose presentation overlaps it (passthrough outputs also the samples decoding
     /// them needs, from the keyframe before). Can only be set before `startReading()`.
     open var timeRange: CMTimeRange {
-        get { lock.withLock { range } }
+        get { settings.withLock { $0.range } }
         set {
             let method = "*** -[AVAssetReader setTimeRange:]"
             if session.hasStarted { raiseReaderException(.invalidArgument, "\(method) cannot be called after reading has started") }
@@ -67,12 +67,12 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
                                      "\(method) invalid parameter not satisfying: CMTIMERANGE_IS_VALID(timeRange) "
                                          + "with a numeric start and a numeric or positive infinite duration")
             }
-            lock.withLock { range = newValue }
+            settings.withLock { $0.range = newValue }
         }
     }
 
     /// The outputs added to the reader, in order.
-    open var outputs: [AVAssetReaderOutput] { lock.withLock { outputList } }
+    open var outputs: [AVAssetReaderOutput] { settings.withLock { $0.outputs } }
 
     /// Whether `output` can be added: reading has not started, the output belongs to no reader,
     /// and it reads tracks of this reader's asset.
@@ -90,7 +90,7 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
             raiseReaderException(.invalidArgument, "*** -[AVAssetReader addOutput:] cannot add an output that has already been added to another AVAssetReader")
         }
         session.add(output)
-        lock.withLock { outputList.append(output) }
+        settings.withLock { $0.outputs.append(output) }
     }
 
     /// Why `output` cannot be added, nil when it can.
@@ -115,7 +115,7 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
             raiseReaderException(.internalInconsistency,
                                  "*** -[AVAssetReader startReading] cannot be called again after reading has already started")
         }
-        let (outputs, range) = lock.withLock { (outputList, self.range) }
+        let (outputs, range) = settings.withLock { ($0.outputs, $0.range) }
         do {
             for output in outputs { try output.startSource(timeRange: range) }
         } catch {

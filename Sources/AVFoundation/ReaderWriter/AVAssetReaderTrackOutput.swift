@@ -2,6 +2,7 @@
 import CoreAudioTypes
 import CoreMedia
 import Foundation
+import Synchronization
 
 /// Reads the media data of one track of the reader's asset.
 ///
@@ -21,8 +22,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// The settings the output was created with; nil vends the samples as stored.
     public let outputSettings: [String: Any]?
     private let videoSettings: ReaderVideoSettings?
-    private let pitchLock = NSLock()
-    private var pitchAlgorithm = AVAudioTimePitchAlgorithm.spectral
+    private let pitchAlgorithm = Mutex(AVAudioTimePitchAlgorithm.spectral)
 
     /// An output reading `track` with `outputSettings` (nil: the samples as stored).
     public init(track: AVAssetTrack, outputSettings: [String: Any]?) {
@@ -56,7 +56,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// default for offline processing): all but `.varispeed` keep pitch. Only Apple's four
     /// constants are accepted, before reading starts.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
-        get { pitchLock.withLock { pitchAlgorithm } }
+        get { pitchAlgorithm.withLock { $0 } }
         set {
             if hasStartedReading {
                 raiseReaderException(.invalidArgument,
@@ -67,7 +67,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
                                      "*** -[AVAssetReaderTrackOutput setAudioTimePitchAlgorithm:] "
                                          + "invalid time pitch algorithm \(newValue.rawValue)")
             }
-            pitchLock.withLock { pitchAlgorithm = newValue }
+            pitchAlgorithm.withLock { $0 = newValue }
         }
     }
 

@@ -3,6 +3,7 @@
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// Appends pixel buffers to an `AVAssetWriterInput` that encodes video.
 ///
@@ -15,8 +16,7 @@ open class AVAssetWriterInputPixelBufferAdaptor: NSObject, @unchecked Sendable {
     /// The attributes of the pixel buffers that will be appended (also the pool's attributes).
     public let sourcePixelBufferAttributes: [String: Any]?
 
-    private let lock = NSLock()
-    private var pool: CVPixelBufferPool?
+    private let pool = Mutex<CVPixelBufferPool?>(nil)
 
     /// Creates an adaptor for `input`, which must not have started writing or have an adaptor.
     public init(assetWriterInput input: AVAssetWriterInput, sourcePixelBufferAttributes: [String: Any]? = nil) {
@@ -41,7 +41,7 @@ open class AVAssetWriterInputPixelBufferAdaptor: NSObject, @unchecked Sendable {
     /// A pool of pixel buffers for appending; nil before writing starts (or when writing failed).
     open var pixelBufferPool: CVPixelBufferPool? {
         guard assetWriterInput.hasStartedWriting else { return nil }
-        return lock.withLock { () -> CVPixelBufferPool? in
+        return pool.withLock { pool -> CVPixelBufferPool? in
             if let pool { return pool }
             var attributes = sourcePixelBufferAttributes ?? [:]
             if attributes[kCVPixelBufferPixelFormatTypeKey as String] == nil {

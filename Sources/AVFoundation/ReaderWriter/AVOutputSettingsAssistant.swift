@@ -2,6 +2,7 @@
 import CoreAudioTypes
 import CoreMedia
 import Foundation
+import Synchronization
 
 /// Builds video and audio output settings for a preset, refined by what is known of the source.
 ///
@@ -36,11 +37,14 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
     }
 
     private let preset: Preset
-    private let lock = NSLock()
-    private var storedVideoFormat: CMFormatDescription?
-    private var storedAudioFormat: CMFormatDescription?
-    private var storedAverageFrameDuration = CMTime(value: 1, timescale: 30)
-    private var storedMinFrameDuration = CMTime(value: 1, timescale: 30)
+    /// What is known of the source.
+    private struct Source {
+        var videoFormat: CMFormatDescription?
+        var audioFormat: CMFormatDescription?
+        var averageFrameDuration = CMTime(value: 1, timescale: 30)
+        var minFrameDuration = CMTime(value: 1, timescale: 30)
+    }
+    private let source = Mutex(Source())
 
     /// An assistant for `presetIdentifier`; nil for presets this framework cannot produce.
     public convenience init?(preset presetIdentifier: AVOutputSettingsPreset) {
@@ -59,19 +63,19 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
     /// The format of the source video (nil: unknown). Setting it keeps `videoSettings` from
     /// enlarging the picture.
     open var sourceVideoFormat: CMVideoFormatDescription? {
-        get { lock.withLock { storedVideoFormat } }
-        set { lock.withLock { storedVideoFormat = newValue } }
+        get { source.withLock { $0.videoFormat } }
+        set { source.withLock { $0.videoFormat = newValue } }
     }
 
     /// The format of the source audio (nil: unknown).
     open var sourceAudioFormat: CMAudioFormatDescription? {
-        get { lock.withLock { storedAudioFormat } }
-        set { lock.withLock { storedAudioFormat = newValue } }
+        get { source.withLock { $0.audioFormat } }
+        set { source.withLock { $0.audioFormat = newValue } }
     }
 
     /// The average duration of a source frame (default 1/30 s).
     open var sourceVideoAverageFrameDuration: CMTime {
-        get { lock.withLock { storedAverageFrameDuration } }
+        get { source.withLock { $0.averageFrameDuration } }
         set {
             if !newValue.isNumeric {
                 WriterError.raise("AVOutputSettingsAssistant", "setSourceVideoAverageFrameDuration:",
@@ -81,19 +85,19 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
                 WriterError.raise("AVOutputSettingsAssistant", "setSourceVideoAverageFrameDuration:",
                                   "invalid parameter not satisfying: CMTIME_COMPARE_INLINE(sourceVideoAverageFrameDuration, >, kCMTimeZero)")
             }
-            lock.withLock { storedAverageFrameDuration = newValue }
+            source.withLock { $0.averageFrameDuration = newValue }
         }
     }
 
     /// The shortest duration of a source frame (default 1/30 s); gives the expected frame rate.
     open var sourceVideoMinFrameDuration: CMTime {
-        get { lock.withLock { storedMinFrameDuration } }
-        set { lock.withLock { storedMinFrameDuration = newValue } }
+        get { source.withLock { $0.minFrameDuration } }
+        set { source.withLock { $0.minFrameDuration = newValue } }
     }
 
     /// Settings for an `AVAssetWriterInput` of video.
     open var videoSettings: [String: Any]? {
-        let (format, average, minimum) = lock.withLock { (storedVideoFormat, storedAverageFrameDuration, storedMinFrameDuration) }
+        let (format, average, minimum) = source.withLock { ($0.videoFormat, $0.averageFrameDuration, $0.minFrameDuration) }
         var width = Double(preset.width), height = Double(preset.height)
         if let format {
             // Fit the source inside the preset size, never enlarging it.
@@ -130,7 +134,7 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
     /// layout. The writer applies them (`canApply(outputSettings:forMediaType:)` is true for the
     /// preset's file type).
     open var audioSettings: [String: Any]? {
-        let format = lock.withLock { storedAudioFormat }
+        let format = source.withLock { $0.audioFormat }
         var sampleRate = 44_100.0
         var channels = 2
         if let format, let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(format)?.pointee {
