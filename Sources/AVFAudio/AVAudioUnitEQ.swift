@@ -141,24 +141,8 @@ final class EQRenderer: NodeRenderer {
         }
         guard let graph else { return block }
         let frames = block.frames
-        withPlanePointers(&block) { try? graph.process($0, frames: frames) }
+        block.withPlanePointers { try? graph.process($0, frames: frames) }
         return block
-    }
-
-    /// Calls `body` with a pointer to each of `block`'s planes.
-    private func withPlanePointers(_ block: inout EngineBlock, _ body: ([UnsafeMutablePointer<Float>]) -> Void) {
-        let frames = block.frames
-        var pointers: [UnsafeMutablePointer<Float>] = []
-        for c in block.planes.indices {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: max(frames, 1))
-            block.planes[c].withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: frames) }
-            pointers.append(p)
-        }
-        body(pointers)
-        for (c, p) in pointers.enumerated() {
-            block.planes[c] = Array(UnsafeBufferPointer(start: p, count: frames))
-            p.deallocate()
-        }
     }
 
     func reset() { filters.withLock { $0 = nil } }

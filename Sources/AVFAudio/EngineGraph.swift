@@ -43,6 +43,22 @@ struct EngineBlock {
         self.frames = frames
     }
 
+    /// Calls `body` with a pointer to a copy of each plane, then takes the copies back (for C
+    /// code that works in place).
+    mutating func withPlanePointers(_ body: ([UnsafeMutablePointer<Float>]) -> Void) {
+        var pointers: [UnsafeMutablePointer<Float>] = []
+        for c in planes.indices {
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: max(frames, 1))
+            planes[c].withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: frames) }
+            pointers.append(p)
+        }
+        body(pointers)
+        for (c, p) in pointers.enumerated() {
+            planes[c] = Array(UnsafeBufferPointer(start: p, count: frames))
+            p.deallocate()
+        }
+    }
+
     /// Appends `other` (same channel count).
     mutating func append(_ other: EngineBlock) {
         for c in planes.indices { planes[c].append(contentsOf: other.planes[min(c, other.planes.count - 1)].prefix(other.frames)) }

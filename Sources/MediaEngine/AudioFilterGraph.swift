@@ -1,6 +1,7 @@
-// AudioFilterGraph: planar Float32 sound through a chain of libavfilter's audio filters (the
+// AudioFilterGraph: planar Float32 sound through a graph of libavfilter's audio filters (the
 // equalizer's biquads: equalizer, lowpass, highpass, bandpass, bandreject, lowshelf, highshelf;
-// volume) — per-sample work in FFmpeg's C, block by block, as the engine's EQ node needs it.
+// volume; the reverb's convolution with a generated impulse response: aevalsrc, asplit, afir,
+// amix) — per-sample work in FFmpeg's C, block by block, as the engine's effect nodes need it.
 // libavfilter is loaded on first use (CFFmpeg's `cffmpeg_avfilter()`), not linked.
 internal import CFFmpeg
 import Foundation
@@ -15,10 +16,15 @@ package final class AudioFilterGraph: @unchecked Sendable {
     package let sampleRate: Int
     package let channels: Int
     private var pts: Int64 = 0
+    /// Filtered sound not yet handed out, per channel (it starts with `latency` frames of silence).
+    private var backlog: [[Float]]
 
     /// A graph running `chain` (libavfilter's syntax, e.g. "equalizer=f=1000:t=o:w=1:g=6,volume=-3dB";
-    /// empty: pass-through) on `channels` channels at `sampleRate`.
-    package init(chain: String, sampleRate: Int, channels: Int) throws(MediaError) {
+    /// empty: pass-through; a graph with several inputs labels its ends `[in]` and `[out]`) on
+    /// `channels` channels at `sampleRate`. `latency`: frames of silence the output starts with,
+    /// at least what the filters hold back at any time (a convolution's partition), so that each
+    /// block in gives a block out.
+    package init(chain: String, sampleRate: Int, channels: Int, latency: Int = 0) throws(MediaError) {
         MediaEngine.configure()
         guard let loaded = cffmpeg_avfilter()?.pointee else {
             throw MediaError.decoderNotFound(code: -1, message: "libavfilter (libavfilter.so.8, from FFmpeg 5.1) cannot be loaded")
@@ -28,6 +34,7 @@ package final class AudioFilterGraph: @unchecked Sendable {
         graph = made
         self.sampleRate = sampleRate
         self.channels = channels
+        backlog = Array(repeating: [Float](repeating: 0, count: max(0, latency)), count: channels)
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, Int32(channels))
         var layoutName = [CChar](repeating: 0, count: 64)
@@ -65,8 +72,8 @@ package final class AudioFilterGraph: @unchecked Sendable {
 
     deinit { api.graph_free(&graph) }
 
-    /// Filters `frames` frames of `planes` (one pointer per channel) in place. The biquads have no
-    /// delay: the same number of frames comes out.
+    /// Filters `frames` frames of `planes` (one pointer per channel) in place: the next `frames`
+    /// frames of the filtered stream (which lags the input by `latency`; the biquads have none).
     package func process(_ planes: [UnsafeMutablePointer<Float>], frames: Int) throws(MediaError) {
         guard frames > 0, planes.count >= channels else { return }
         guard let frame = av_frame_alloc() else { throw MediaError.other(code: -12, message: "out of memory") }
@@ -82,21 +89,27 @@ package final class AudioFilterGraph: @unchecked Sendable {
         for c in 0..<channels {
             frame.pointee.extended_data[c]!.withMemoryRebound(to: Float.self, capacity: frames) { $0.update(from: planes[c], count: frames) }
         }
-        var result = api.buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+        let result = api.buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         guard result >= 0 else { throw MediaError.other(code: result, message: "the audio filters refused a block") }
-        var written = 0
         guard let out = av_frame_alloc() else { throw MediaError.other(code: -12, message: "out of memory") }
         var ownedOut: UnsafeMutablePointer<AVFrame>? = out
         defer { av_frame_free(&ownedOut) }
-        while written < frames {
-            result = api.buffersink_get_frame(sink, out)
-            if result < 0 { break }
-            let n = min(Int(out.pointee.nb_samples), frames - written)
+        // Everything the filters give now joins the backlog.
+        while api.buffersink_get_frame(sink, out) >= 0 {
+            let n = Int(out.pointee.nb_samples)
             for c in 0..<channels {
-                out.pointee.extended_data[c]!.withMemoryRebound(to: Float.self, capacity: n) { (planes[c] + written).update(from: $0, count: n) }
+                out.pointee.extended_data[c]!.withMemoryRebound(to: Float.self, capacity: n) {
+                    backlog[c].append(contentsOf: UnsafeBufferPointer(start: $0, count: n))
+                }
             }
-            written += n
             av_frame_unref(out)
+        }
+        let ready = min(frames, backlog.first?.count ?? 0)
+        for c in 0..<channels {
+            backlog[c].withUnsafeBufferPointer { planes[c].update(from: $0.baseAddress!, count: ready) }
+            // Held back longer than the latency allows (not expected): silence, not stale input.
+            if ready < frames { (planes[c] + ready).update(repeating: 0, count: frames - ready) }
+            backlog[c].removeFirst(ready)
         }
     }
 }

@@ -148,6 +148,60 @@ import TestSupport
         #expect(render(8192, buffer.mutableAudioBufferList, &status) == .error && status == -10_874)
     }
 
+    /// A reverb leaves a tail after the sound stops, as long as its preset's hall is large; the
+    /// reverberated sound has the dry sound's level; with a mix of 0 or bypassed it is the dry
+    /// sound exactly.
+    @Test func aReverbLeavesATailAsLongAsItsPreset() throws {
+        // Half a second of 1 kHz at 0.5, then silence; and a second of white noise.
+        let tone = AVAudioPCMBuffer(pcmFormat: Self.stereo, frameCapacity: 22_050)!
+        tone.frameLength = 22_050
+        for c in 0..<2 {
+            for i in 0..<22_050 { tone.floatChannelData![c][i] = Float(0.5 * sin(2 * Double.pi * 1000 * Double(i) / 44_100)) }
+        }
+        let noise = AVAudioPCMBuffer(pcmFormat: Self.stereo, frameCapacity: 44_100)!
+        noise.frameLength = 44_100
+        var seed: UInt32 = 12_345
+        for c in 0..<2 {
+            for i in 0..<44_100 {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                noise.floatChannelData![c][i] = Float(seed >> 8) / Float(1 << 24) * 0.6 - 0.3
+            }
+        }
+        func rendered(_ source: AVAudioPCMBuffer, _ configure: (AVAudioUnitReverb) -> Void) throws -> [Float] {
+            let player = AVAudioPlayerNode(), reverb = AVAudioUnitReverb()
+            configure(reverb)
+            let engine = try offlineEngine { engine in
+                engine.attach(player)
+                engine.attach(reverb)
+                engine.connect(player, to: reverb, format: Self.stereo)
+                engine.connect(reverb, to: engine.mainMixerNode, format: Self.stereo)
+            }
+            player.scheduleBuffer(source, at: nil)
+            player.play()
+            return try render(engine, frames: 4 * 44_100).left
+        }
+        func rms(_ samples: [Float], from start: Double, to end: Double) -> Double {
+            let part = samples[Int(start * 44_100)..<Int(end * 44_100)]
+            return (part.reduce(0) { $0 + Double($1) * Double($1) } / Double(part.count)).squareRoot()
+        }
+        // Wet only, once the small room's response is full: the noise's level (0.3/√3), ±2 dB.
+        let wet = rms(try rendered(noise) { $0.loadFactoryPreset(.smallRoom) }, from: 0.6, to: 0.95)
+        let level = 20 * log10(wet / (0.3 / 3.0.squareRoot()))
+        #expect(abs(level) < 2, "the reverberated noise is \(level) dB from the dry noise")
+        // After the tone: the hall still sounds half a second later, the small room has died away.
+        let hall = try rendered(tone) { $0.loadFactoryPreset(.largeHall); $0.wetDryMix = 50 }
+        let room = try rendered(tone) { $0.loadFactoryPreset(.smallRoom); $0.wetDryMix = 50 }
+        let hallTail = rms(hall, from: 0.9, to: 1.0), roomTail = rms(room, from: 0.9, to: 1.0)
+        #expect(hallTail > 0.01 && roomTail < hallTail / 100, "tails: hall \(hallTail), room \(roomTail)")
+        #expect(rms(hall, from: 3.5, to: 4) < 1e-3, "the hall's tail has ended by 3.5 s")
+        // Dry: the tone exactly, and silence after it.
+        for dry in [try rendered(tone) { $0.wetDryMix = 0 }, try rendered(tone) { $0.bypass = true }] {
+            var worst: Float = 0
+            for i in 0..<22_050 { worst = max(worst, abs(dry[i] - tone.floatChannelData![0][i])) }
+            #expect(worst < 1e-6 && dry[22_050...].allSatisfy { $0 == 0 })
+        }
+    }
+
     @Test func twoPlayersMixWithTheirVolumesAndPans() throws {
         let a = AVAudioPlayerNode(), b = AVAudioPlayerNode()
         let engine = try offlineEngine { engine in
