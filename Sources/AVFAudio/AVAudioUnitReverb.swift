@@ -2,8 +2,6 @@
 // impulse response made for the preset (decaying noise from aevalsrc, one decorrelated channel
 // per output channel), mixed with the dry sound by `wetDryMix` (amix).
 import Foundation
-import Synchronization
-internal import MediaEngine
 
 /// The factory presets of AVAudioUnitReverb.
 public enum AVAudioUnitReverbPreset: Int, Sendable {
@@ -41,72 +39,39 @@ public enum AVAudioUnitReverbPreset: Int, Sendable {
     }
 }
 
-/// The reverb's renderer: the filter graph for the preset, mix, rate and channel count.
-final class ReverbRenderer: NodeRenderer {
-    let common = RendererCommon(defaultFormat: AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)!, inputs: 1, outputs: 1)
-    struct Settings: Equatable {
-        var preset = AVAudioUnitReverbPreset.mediumHall
-        var wetDryMix: Float = 100
-        var bypass = false
-    }
-    let settings = Mutex(Settings())
-    private struct Built {
-        var settings: Settings
-        var rate: Int
-        var channels: Int
-        var graph: AudioFilterGraph?
-    }
-    private let filters = Mutex<Built?>(nil)
+/// What a reverb does.
+struct ReverbSettings: GraphEffectSettings {
+    var preset = AVAudioUnitReverbPreset.mediumHall
+    var wetDryMix: Float = 100
+    var bypass = false
+
     /// Frames the convolution may hold back (afir's smallest partition): the output's latency.
     static let latency = 256
 
-    /// libavfilter's graph for `settings` on `channels` channels at `rate`: the input split, one
-    /// branch convolved with the preset's impulse response (white noise under an exponential
-    /// decay reaching −60 dB at the decay time, scaled for unit energy gain), mixed back.
-    static func graph(_ settings: Settings, rate: Int, channels: Int) -> String {
-        let decay = settings.preset.decayTime
+    /// libavfilter's graph on `channels` channels at `rate`: the input split, one branch
+    /// convolved with the preset's impulse response (white noise under an exponential decay
+    /// reaching −60 dB at the decay time), mixed back; nil (the dry sound) with no wet share.
+    func graph(rate: Int, channels: Int) -> String? {
+        guard wetDryMix > 0 else { return nil }
+        let decay = preset.decayTime
         // Noise in [-1, 1) has power 1/3; Σ e^(-2·6.9·t/T) over T·rate samples ≈ rate·T/13.8:
-        // this scale gives the response unit energy. FFmpeg 5.1's afir (gtype=none) gives white
-        // noise 6 dB more than its response's energy (measured at 22.05–48 kHz, 0.4–3.6 s), so
-        // the response is halved: the wet sound has the dry sound's level.
+        // this scale gives the response unit energy (halved for afir: see GraphEffectRenderer).
         let scale = 0.5 * (3 * 13.8 / (Double(rate) * decay)).squareRoot()
         let expressions = (0..<channels).map { "(random(\($0))*2-1)*\(scale)*exp(-6.9*t/\(decay))" }.joined(separator: "|")
-        let wet = Double(settings.wetDryMix) / 100
+        let wet = Double(wetDryMix) / 100
         return "[in]asplit[dry][wet];aevalsrc=exprs='\(expressions)':s=\(rate):d=\(decay)[ir];"
-            + "[wet][ir]afir=gtype=none:minp=\(latency)[reverb];"
+            + "[wet][ir]afir=gtype=none:minp=\(Self.latency)[reverb];"
             + "[dry][reverb]amix=inputs=2:weights='\(1 - wet) \(wet)':normalize=0[out]"
     }
-
-    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
-        let channels = Int(format.channelCount)
-        var block = pass.pullInput(of: self, bus: 0, frames: frames)?.mapped(to: channels) ?? .silence(channels: channels, frames: frames)
-        let wanted = settings.withLock { $0 }
-        guard !wanted.bypass, wanted.wetDryMix > 0 else { return block }
-        let rate = Int(format.sampleRate.rounded())
-        let graph: AudioFilterGraph? = filters.withLock { built in
-            if built == nil || built!.settings != wanted || built!.rate != rate || built!.channels != channels {
-                built = Built(settings: wanted, rate: rate, channels: channels,
-                              graph: try? AudioFilterGraph(chain: Self.graph(wanted, rate: rate, channels: channels), sampleRate: rate,
-                                                           channels: channels, latency: Self.latency))
-            }
-            return built?.graph
-        }
-        guard let graph else { return block }
-        let count = block.frames
-        block.withPlanePointers { try? graph.process($0, frames: count) }
-        return block
-    }
-
-    func reset() { filters.withLock { $0 = nil } }
 }
 
 /// A reverb.
 open class AVAudioUnitReverb: AVAudioUnitEffect {
     public init() {
-        super.init(renderer: ReverbRenderer())
+        super.init(renderer: GraphEffectRenderer(ReverbSettings(), latency: ReverbSettings.latency))
     }
 
-    private var reverb: ReverbRenderer { renderer as! ReverbRenderer }
+    private var reverb: GraphEffectRenderer<ReverbSettings> { renderer as! GraphEffectRenderer<ReverbSettings> }
 
     /// Takes the settings of one of the factory presets (default `.mediumHall`).
     open func loadFactoryPreset(_ preset: AVAudioUnitReverbPreset) {

@@ -202,6 +202,43 @@ import TestSupport
         }
     }
 
+    /// A delay's echoes come `delayTime` apart, each `feedback` times the one before, mixed by
+    /// `wetDryMix`: a click comes back at 0.1 s at half level, at 0.2 s at a quarter (negative
+    /// feedback: inverted), nothing in between.
+    @Test func aDelaysEchoesComeAtTheirTimesAndLevels() throws {
+        let click = AVAudioPCMBuffer(pcmFormat: Self.stereo, frameCapacity: 1)!
+        click.frameLength = 1
+        click.floatChannelData![0][0] = 0.8
+        click.floatChannelData![1][0] = 0.8
+        func rendered(_ configure: (AVAudioUnitDelay) -> Void) throws -> [Float] {
+            let player = AVAudioPlayerNode(), delay = AVAudioUnitDelay()
+            #expect(delay.delayTime == 1 && delay.feedback == 50 && delay.lowPassCutoff == 15_000 && delay.wetDryMix == 100)
+            configure(delay)
+            let engine = try offlineEngine { engine in
+                engine.attach(player)
+                engine.attach(delay)
+                engine.connect(player, to: delay, format: Self.stereo)
+                engine.connect(delay, to: engine.mainMixerNode, format: Self.stereo)
+            }
+            player.scheduleBuffer(click, at: nil)
+            player.play()
+            return try render(engine, frames: 22_050).left
+        }
+        let out = try rendered {
+            $0.delayTime = 0.1
+            $0.feedback = -50
+            $0.wetDryMix = 50
+            $0.lowPassCutoff = 22_050
+        }
+        let latency = 256, echo = 4_410
+        // The dry click at half, then the echoes: 0.8 · 0.5 · (1, −0.5, 0.25).
+        #expect(abs(out[latency] - 0.4) < 1e-4)
+        #expect(abs(out[latency + echo] - 0.4) < 1e-4 && abs(out[latency + 2 * echo] + 0.2) < 1e-4
+                && abs(out[latency + 3 * echo] - 0.1) < 1e-4, "\(out[latency + echo]) \(out[latency + 2 * echo])")
+        let between = out.indices.filter { ![latency, latency + echo, latency + 2 * echo, latency + 3 * echo, latency + 4 * echo].contains($0) }
+        #expect(between.allSatisfy { abs(out[$0]) < 1e-4 }, "sound between the echoes")
+    }
+
     @Test func twoPlayersMixWithTheirVolumesAndPans() throws {
         let a = AVAudioPlayerNode(), b = AVAudioPlayerNode()
         let engine = try offlineEngine { engine in
