@@ -265,30 +265,6 @@ func withSourcePlanes(_ image: CGImage, model: DestinationModel, _ body: (Source
 @inline(__always)
 private func byte(_ value: Float) -> UInt8 { UInt8(min(max(value, 0), 1) * 255 + 0.5) }
 
-/// Pixel moves for the other modules (MediaEngine turns decoded pictures by a track's matrix with
-/// it), run by pixman so they cost the same in a client's debug build as in its release build.
-package enum PixelRemap {
-    /// Fills the `outWidth`×`outHeight` picture of 32-bit pixels at `destination` from the
-    /// `width`×`height` one at `source` (rows `bytesPerRow` apart, a multiple of 4; tightly packed
-    /// when nil — a pixel buffer's padded rows are used as they are): each destination pixel takes the
-    /// source pixel whose centre `destinationToSource` maps its centre to (pixel coordinates,
-    /// y down, nearest). Meant for quarter turns and mirrors, which map centres onto centres.
-    /// False when pixman cannot address the pictures (then nothing is written).
-    package static func remap32(source: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int? = nil,
-                                into destination: UnsafeMutableRawPointer, width outWidth: Int, height outHeight: Int,
-                                bytesPerRow outBytesPerRow: Int? = nil,
-                                destinationToSource: CGAffineTransform) -> Bool {
-        guard let from = PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height,
-                                     bits: UnsafeMutableRawPointer(mutating: source), bytesPerRow: bytesPerRow ?? width * 4),
-              let to = PixmanImage(format: PIXMAN_a8r8g8b8, width: outWidth, height: outHeight, bits: destination,
-                                   bytesPerRow: outBytesPerRow ?? outWidth * 4),
-              from.configure(transform: destinationToSource, nearest: true, repeat: PIXMAN_REPEAT_PAD)
-        else { return false }
-        pixmanComposite(PIXMAN_OP_SRC, from, mask: nil, onto: to, box: PixelBox(x: 0, y: 0, width: outWidth, height: outHeight))
-        return true
-    }
-}
-
 extension PixmanImage {
     /// A fully opaque `a8` plane of `width`×`height`: the alpha of an image without one, so
     /// that it can fade at rotated or projected edges.
