@@ -99,46 +99,43 @@ package enum PixelRemap {
     /// Copies a bit string out of each of `rows` rows: `bitCount` bits starting `bitOffset` bits
     /// into the row at `source` (rows `bytesPerRow` apart), to the start of the rows at
     /// `destination` (`outBytesPerRow` apart), most significant bit first in every byte — Core
-    /// Graphics' order for sub-byte pixels. The destination's other bits in the bytes written are
-    /// zero. pixman reads 1-bit pixels least significant bit first on little-endian hosts, so the
-    /// bytes are bit-reversed on the way in and out by a 256-entry palette (`c8` read through
-    /// `reversedBits`, stored as `a8`), and the string moved as `a1` pixels between them.
+    /// Graphics' order for sub-byte pixels. The bits after the string in its last byte are zero.
+    /// With s = `bitOffset` mod 8, output byte i is (in[i] << s) | (in[i+1] >> (8 − s)): two
+    /// byte lookups through `c8` palettes stored as `a8` (the entry's alpha), the second added
+    /// onto the first (their bits are disjoint); the last byte's palettes also clear the bits past
+    /// the string. Rows are copied aligned for pixman first (a memcpy per row, one zero byte after).
     package static func copyBits(from source: UnsafeRawPointer, bytesPerRow: Int, bitOffset: Int, bitCount: Int, rows: Int,
                                  into destination: UnsafeMutableRawPointer, bytesPerRow outBytesPerRow: Int) -> Bool {
         guard bitCount > 0, rows > 0 else { return true }
         let firstByte = bitOffset / 8, shift = bitOffset % 8
         let inBytes = (shift + bitCount + 7) / 8, outBytes = (bitCount + 7) / 8
-        let inStride = (inBytes + 3) & ~3, outStride = (outBytes + 3) & ~3
-        // Aligned copies of the rows' bytes (a memcpy per row: pixman needs strides of 4).
+        let inStride = (inBytes + 1 + 3) & ~3, outStride = (outBytes + 3) & ~3
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: (inStride + outStride) * rows, alignment: 16)
         defer { scratch.deallocate() }
+        memset(scratch, 0, inStride * rows)
         let inRows = scratch, outRows = scratch + inStride * rows
         for row in 0 ..< rows {
             (inRows + row * inStride).copyMemory(from: source + row * bytesPerRow + firstByte, byteCount: inBytes)
         }
-        guard reverseBits(inRows, width: inBytes, rows: rows, bytesPerRow: inStride),
-              let from = PixmanImage(format: PIXMAN_a1, width: shift + bitCount, height: rows, bits: inRows, bytesPerRow: inStride),
-              let to = PixmanImage(format: PIXMAN_a1, width: outStride * 8, height: rows, bits: outRows, bytesPerRow: outStride)
+        let tail = bitCount % 8 == 0 ? 8 : bitCount % 8
+        let keep = UInt8(truncatingIfNeeded: 0xFF << (8 - tail))
+        let palettes = [BytePalette { UInt8(truncatingIfNeeded: $0 << shift) },
+                        BytePalette { shift == 0 ? 0 : $0 >> (8 - shift) },
+                        BytePalette { UInt8(truncatingIfNeeded: $0 << shift) & keep },
+                        BytePalette { (shift == 0 ? 0 : $0 >> (8 - shift)) & keep }]
+        guard let from = PixmanImage(format: PIXMAN_c8, width: inStride, height: rows, bits: inRows, bytesPerRow: inStride),
+              let to = PixmanImage(format: PIXMAN_a8, width: outStride, height: rows, bits: outRows, bytesPerRow: outStride)
         else { return false }
-        // Bits past the string in its last byte stay zero.
-        memset(outRows, 0, outStride * rows)
-        pixmanComposite(PIXMAN_OP_SRC, from, mask: nil, onto: to, box: PixelBox(x: 0, y: 0, width: bitCount, height: rows),
-                        sourceOrigin: (-shift, 0))
-        guard reverseBits(outRows, width: outBytes, rows: rows, bytesPerRow: outStride) else { return false }
+        let body = PixelBox(x: 0, y: 0, width: outBytes - 1, height: rows)
+        let last = PixelBox(x: outBytes - 1, y: 0, width: 1, height: rows)
+        for (index, (box, op, sourceShift)) in [(body, PIXMAN_OP_SRC, 0), (body, PIXMAN_OP_ADD, 1),
+                                                (last, PIXMAN_OP_SRC, 0), (last, PIXMAN_OP_ADD, 1)].enumerated() {
+            pixman_image_set_indexed(from.pointer, palettes[index].pointer)
+            pixmanComposite(op, from, mask: nil, onto: to, box: box, sourceOrigin: (-sourceShift, 0))
+        }
         for row in 0 ..< rows {
             (destination + row * outBytesPerRow).copyMemory(from: outRows + row * outStride, byteCount: outBytes)
         }
-        return true
-    }
-
-    /// Reverses the bit order of each byte, in place (pixman: `c8` through the bit-reversing
-    /// palette, stored as `a8`, which keeps the palette entry's alpha byte).
-    static func reverseBits(_ bytes: UnsafeMutableRawPointer, width: Int, rows: Int, bytesPerRow: Int) -> Bool {
-        guard let indexed = PixmanImage(format: PIXMAN_c8, width: width, height: rows, bits: bytes, bytesPerRow: bytesPerRow),
-              let out = PixmanImage(format: PIXMAN_a8, width: width, height: rows, bits: bytes, bytesPerRow: bytesPerRow)
-        else { return false }
-        pixman_image_set_indexed(indexed.pointer, PixmanPalettes.reversedBits)
-        pixmanComposite(PIXMAN_OP_SRC, indexed, mask: nil, onto: out, box: PixelBox(x: 0, y: 0, width: width, height: rows))
         return true
     }
 
@@ -173,26 +170,19 @@ package enum PixelRemap {
     }
 }
 
-/// Palettes shared by every pixman image that reads through one (never written after creation).
-enum PixmanPalettes {
-    /// Index v → alpha = v with its 8 bits in reverse order (colour channels zero).
-    nonisolated(unsafe) static let reversedBits: UnsafeMutablePointer<pixman_indexed_t> = {
-        let palette = UnsafeMutablePointer<pixman_indexed_t>.allocate(capacity: 1)
-        palette.initialize(to: pixman_indexed_t())
-        withUnsafeMutableBytes(of: &palette.pointee.rgba) { raw in
-            let entries = raw.bindMemory(to: UInt32.self)
-            for v in 0 ..< 256 { entries[v] = UInt32(UInt8(v).bitReversed) << 24 }
-        }
-        return palette
-    }()
-}
+/// A pixman palette mapping each byte value to a byte (as the entry's alpha, colour channels zero):
+/// a lookup table pixman applies when an `a8` image is composited from a `c8` one.
+final class BytePalette {
+    let pointer: UnsafeMutablePointer<pixman_indexed_t>
 
-extension UInt8 {
-    /// The byte with its bits in reverse order.
-    var bitReversed: UInt8 {
-        var v = self
-        v = (v & 0xF0) >> 4 | (v & 0x0F) << 4
-        v = (v & 0xCC) >> 2 | (v & 0x33) << 2
-        return (v & 0xAA) >> 1 | (v & 0x55) << 1
+    init(_ map: (UInt8) -> UInt8) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: pixman_indexed_t())
+        withUnsafeMutableBytes(of: &pointer.pointee.rgba) { raw in
+            let entries = raw.bindMemory(to: UInt32.self)
+            for v in 0 ..< 256 { entries[v] = UInt32(map(UInt8(v))) << 24 }     // per table entry, not per pixel
+        }
     }
+
+    deinit { pointer.deallocate() }
 }
