@@ -55,7 +55,8 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
         // C: VOLK (GNU Radio's SIMD vector kernels) through pkg-config. AVFoundation (the audio
-        // mixer's gain-and-sum) and MediaEngine (the pixel converter's 'b64a' byte order) import it.
+        // mixer's gain-and-sum), MediaEngine (the pixel converter's 'b64a' byte order, PNG/TIFF
+        // un-premultiplication) and CoreGraphics (decoding 16-bit, float and indexed images) import it.
         .systemLibrary(
             name: "CVolk",
             pkgConfig: "volk",
@@ -111,7 +112,7 @@ let package = Package(
         // Swift layers, bottom up.
         .target(name: "CoreFoundationCompat", swiftSettings: strict),
         .target(name: "CoreAudioTypes", dependencies: ["CoreFoundationCompat"], swiftSettings: strict),
-        .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat", "CPixman", "CCairo", "_Testing_CoreGraphics"],
+        .target(name: "CoreGraphics", dependencies: ["CoreFoundationCompat", "CPixman", "CCairo", "CVolk", "_Testing_CoreGraphics"],
                 swiftSettings: strict),
         // Empty stand-in for the Testing library's CoreGraphics cross-import overlay (see its source).
         .target(name: "_Testing_CoreGraphics", swiftSettings: strict),

@@ -74,3 +74,48 @@ static inline void avf_volk_interleave2(float *interleaved, const float *left, c
 static inline void avf_volk_convert_16i_32f(float *out, const int16_t *source, float scale, unsigned int count) {
     volk_16i_s32f_convert_32f(out, source, scale, count);
 }
+
+/// out[i] = a[i] / b[i]
+static inline void avf_volk_divide(float *out, const float *a, const float *b, unsigned int count) {
+    volk_32f_x2_divide_32f(out, a, b, count);
+}
+
+/// out[i] = min(a[i], b[i])
+static inline void avf_volk_min(float *out, const float *a, const float *b, unsigned int count) {
+    volk_32f_x2_min_32f(out, a, b, count);
+}
+
+/// out[i] = (float)source[i] (32-bit integers → float; exact below 2^24)
+static inline void avf_volk_convert_32i_32f(float *out, const int32_t *source, unsigned int count) {
+    volk_32i_s32f_convert_32f(out, source, 1.0f, count);
+}
+
+/// out[i] = source[i] as a 32-bit integer (for whole-number floats: exact)
+static inline void avf_volk_convert_32f_32i(int32_t *out, const float *source, unsigned int count) {
+    volk_32f_s32f_convert_32i(out, source, 1.0f, count);
+}
+
+/// out[i] = (double)source[i]
+static inline void avf_volk_convert_32f_64f(double *out, const float *source, unsigned int count) {
+    volk_32f_convert_64f(out, source, count);
+}
+
+/// out[i] = (float)source[i]
+static inline void avf_volk_convert_64f_32f(float *out, const double *source, unsigned int count) {
+    volk_64f_convert_32f(out, source, count);
+}
+
+/// out[i] = a[i] + b[i] (doubles)
+static inline void avf_volk_add64(double *out, const double *a, const double *b, unsigned int count) {
+    volk_64f_x2_add_64f(out, a, b, count);
+}
+
+/// out[i] = a[i] * b[i] (doubles)
+static inline void avf_volk_multiply64(double *out, const double *a, const double *b, unsigned int count) {
+    volk_64f_x2_multiply_64f(out, a, b, count);
+}
+
+/// out[i] = min(a[i], b[i]) (doubles)
+static inline void avf_volk_min64(double *out, const double *a, const double *b, unsigned int count) {
+    volk_64f_x2_min_64f(out, a, b, count);
+}

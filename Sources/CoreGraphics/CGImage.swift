@@ -145,28 +145,22 @@ public final class CGImage: @unchecked Sendable, CustomStringConvertible {
         let rowBytes = (w * bitsPerPixel + 7) / 8
         var out = Data(count: rowBytes * h)
         let source = bytes
-        source.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
-            out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) in
-                for row in 0..<h {
-                    let rowStart = (y + row) * bytesPerRow
-                    if bitsPerPixel % 8 == 0 {
-                        let start = rowStart + x * bitsPerPixel / 8
+        let copied = source.withUnsafeBytes { (src: UnsafeRawBufferPointer) -> Bool in
+            out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) -> Bool in
+                let first = src.baseAddress! + y * bytesPerRow
+                if bitsPerPixel % 8 == 0 {
+                    for row in 0..<h {
                         dst.baseAddress!.advanced(by: row * rowBytes)
-                            .copyMemory(from: src.baseAddress!.advanced(by: start), byteCount: rowBytes)
-                    } else {
-                        // Sub-byte pixels: copy bit by bit (most significant bit first).
-                        let firstBit = x * bitsPerPixel
-                        for bit in 0..<(w * bitsPerPixel) {
-                            let s = firstBit + bit
-                            let value = src[rowStart + s / 8] >> (7 - UInt8(s % 8)) & 1
-                            if value != 0 {
-                                dst[row * rowBytes + bit / 8] |= 1 << (7 - UInt8(bit % 8))
-                            }
-                        }
+                            .copyMemory(from: first + row * bytesPerRow + x * bitsPerPixel / 8, byteCount: rowBytes)
                     }
+                    return true
                 }
+                // Sub-byte pixels (most significant bit first): a bit string per row, moved by pixman.
+                return PixelRemap.copyBits(from: first, bytesPerRow: bytesPerRow, bitOffset: x * bitsPerPixel,
+                                           bitCount: w * bitsPerPixel, rows: h, into: dst.baseAddress!, bytesPerRow: rowBytes)
             }
         }
+        guard copied else { return nil }
         return CGImage(validatingWidth: w, height: h, bitsPerComponent: bitsPerComponent,
                        bitsPerPixel: bitsPerPixel, bytesPerRow: rowBytes, space: colorSpace,
                        bitmapInfo: bitmapInfo, provider: CGDataProvider(bytes: out),

@@ -166,7 +166,7 @@ struct SourcePlanes {
 /// images that cannot be drawn (CMYK, Lab, XYZ colour spaces, 5-bit, packed or half-float
 /// layouts). Common 8-bit layouts are read in place (rows copied only when pixman cannot address
 /// them: a stride that is not a multiple of 4 or memory not 4-byte aligned); other layouts are
-/// converted once (`DecodedImage`).
+/// converted once (`ImageDecoder`).
 func withSourcePlanes(_ image: CGImage, model: DestinationModel, _ body: (SourcePlanes) -> Void) {
     let w = image.width, h = image.height
     let direct = DirectImageLayout(image)
@@ -225,68 +225,9 @@ func withSourcePlanes(_ image: CGImage, model: DestinationModel, _ body: (Source
         }
         return
     }
-    // Any other layout: converted once to premultiplied 8-bit planes.
-    guard let decoded = DecodedImage(image, model: model) else { return }
-    decoded.pixels.withUnsafeBufferPointer { pixels in
-        var planes = SourcePlanes()
-        if model == .gray {
-            guard let luma = PixmanImage(format: PIXMAN_a8, width: w, height: h, bits: nil, bytesPerRow: (w + 3) & ~3),
-                  let alpha = PixmanImage(format: PIXMAN_a8, width: w, height: h, bits: nil, bytesPerRow: (w + 3) & ~3),
-                  let lumaBits = pixman_image_get_data(luma.pointer), let alphaBits = pixman_image_get_data(alpha.pointer)
-            else { return }
-            let stride = Int(pixman_image_get_stride(luma.pointer))   // pixman chose it (a multiple of 4)
-            let l = UnsafeMutableRawPointer(lumaBits).assumingMemoryBound(to: UInt8.self)
-            let a = UnsafeMutableRawPointer(alphaBits).assumingMemoryBound(to: UInt8.self)
-            for y in 0..<h {
-                for x in 0..<w {
-                    let o = (y * w + x) * 4
-                    l[y * stride + x] = byte(pixels[o])
-                    a[y * stride + x] = byte(pixels[o + 3])
-                }
-            }
-            planes.luma = luma
-            planes.alpha = alpha
-        } else {
-            guard let color = PixmanImage(format: PIXMAN_a8r8g8b8, width: w, height: h, bits: nil, bytesPerRow: w * 4),
-                  let bits = pixman_image_get_data(color.pointer)
-            else { return }
-            let stride = Int(pixman_image_get_stride(color.pointer)) / 4
-            for i in 0..<(w * h) {
-                let o = i * 4
-                bits[i / w * stride + i % w] = UInt32(byte(pixels[o + 3])) << 24 | UInt32(byte(pixels[o])) << 16
-                    | UInt32(byte(pixels[o + 1])) << 8 | UInt32(byte(pixels[o + 2]))
-            }
-            planes.color = color
-        }
-        body(planes)
-    }
-}
-
-@inline(__always)
-private func byte(_ value: Float) -> UInt8 { UInt8(min(max(value, 0), 1) * 255 + 0.5) }
-
-/// Pixel moves for the other modules (MediaEngine turns decoded pictures by a track's matrix with
-/// it), run by pixman so they cost the same in a client's debug build as in its release build.
-package enum PixelRemap {
-    /// Fills the `outWidth`×`outHeight` picture of 32-bit pixels at `destination` from the
-    /// `width`×`height` one at `source` (rows `bytesPerRow` apart, a multiple of 4; tightly packed
-    /// when nil — a pixel buffer's padded rows are used as they are): each destination pixel takes the
-    /// source pixel whose centre `destinationToSource` maps its centre to (pixel coordinates,
-    /// y down, nearest). Meant for quarter turns and mirrors, which map centres onto centres.
-    /// False when pixman cannot address the pictures (then nothing is written).
-    package static func remap32(source: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int? = nil,
-                                into destination: UnsafeMutableRawPointer, width outWidth: Int, height outHeight: Int,
-                                bytesPerRow outBytesPerRow: Int? = nil,
-                                destinationToSource: CGAffineTransform) -> Bool {
-        guard let from = PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height,
-                                     bits: UnsafeMutableRawPointer(mutating: source), bytesPerRow: bytesPerRow ?? width * 4),
-              let to = PixmanImage(format: PIXMAN_a8r8g8b8, width: outWidth, height: outHeight, bits: destination,
-                                   bytesPerRow: outBytesPerRow ?? outWidth * 4),
-              from.configure(transform: destinationToSource, nearest: true, repeat: PIXMAN_REPEAT_PAD)
-        else { return false }
-        pixmanComposite(PIXMAN_OP_SRC, from, mask: nil, onto: to, box: PixelBox(x: 0, y: 0, width: outWidth, height: outHeight))
-        return true
-    }
+    // Any other layout: converted once to premultiplied 8-bit planes (pixman and VOLK, ImageDecoder).
+    guard let planes = ImageDecoder.planes(image, model: model) else { return }
+    body(planes)
 }
 
 extension PixmanImage {

@@ -271,20 +271,18 @@ public func CVPixelBufferFillExtendedPixels(_ pixelBuffer: CVPixelBuffer) -> CVR
         let topRows = e.top >> geometry.heightShift
         let bottomRows = max(0, geometry.height(forImageHeight: fullHeight) - topRows - p.height)
         guard visibleBytes >= element, p.height > 0 else { continue }
-        // Left and right edges of every visible row.
-        for row in 0..<p.height {
-            let line = p.baseAddress + row * p.bytesPerRow
-            var x = element
-            while x <= leftBytes {
-                (line - x).copyMemory(from: line, byteCount: element)
-                x += element
-            }
-            let last = line + visibleBytes - element
-            var offset = 0
-            while offset + element <= rightBytes {
-                (line + visibleBytes + offset).copyMemory(from: last, byteCount: element)
-                offset += element
-            }
+        // Left and right edges of every visible row: the edge element tiled outward by pixman
+        // (CoreGraphics' PixelRemap), which a client's debug build runs at full speed.
+        let line = p.baseAddress
+        let leftCopies = leftBytes / element * element
+        if leftCopies > 0 {
+            PixelRemap.replicate(element, bytesAt: line, into: line - leftCopies, byteCount: leftCopies,
+                                 rows: p.height, bytesPerRow: p.bytesPerRow)
+        }
+        let rightCopies = rightBytes / element * element
+        if rightCopies > 0 {
+            PixelRemap.replicate(element, bytesAt: line + visibleBytes - element, into: line + visibleBytes,
+                                 byteCount: rightCopies, rows: p.height, bytesPerRow: p.bytesPerRow)
         }
         // Whole padded rows above and below.
         let rowStart = -leftBytes

@@ -1,5 +1,6 @@
 // FrameImage: a decoded picture straight to a CGImage of its final size and orientation.
 internal import CFFmpeg
+internal import CPixman
 import CoreGraphics
 import CoreVideo
 import Foundation
@@ -71,12 +72,16 @@ package enum FrameImage {
         }
         // Opaque: the skip byte is 255 whatever the source format carried. libswscale already
         // writes 255 when the source has no alpha (every decoded Y'CbCr picture), so only sources
-        // with alpha pay for this loop (a per-pixel loop runs unoptimised in a client's debug build).
+        // with alpha pay for this pass, which pixman runs (ADD of opaque black: a saturating add
+        // that sets alpha to 255 and leaves the colours alone) — a per-pixel Swift loop would run
+        // unoptimised in a client's debug build.
         let sourceFormat = PixelFormat.mapping(for: CVPixelBufferGetPixelFormatType(buffer))
         if sourceFormat.map({ (av_pix_fmt_desc_get($0.avFormat)?.pointee.flags ?? UInt64(AV_PIX_FMT_FLAG_ALPHA))
                                 & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 }) ?? true {
-            let pixels = bytes.assumingMemoryBound(to: UInt32.self)
-            for i in 0 ..< width * height { pixels[i] |= UInt32(0xFF00_0000).littleEndian }
+            guard makeOpaque(bytes, width: width, height: height, bytesPerRow: bytesPerRow) else {
+                free(bytes)
+                throw .allocationFailed
+            }
         }
         var data = Data(bytesNoCopy: bytes, count: count, deallocator: .free)
         var (outWidth, outHeight) = (width, height)
@@ -93,6 +98,19 @@ package enum FrameImage {
                                    intent: .defaultIntent)
         else { throw .allocationFailed }
         return result
+    }
+
+    /// Sets the fourth byte of every 32-bit pixel (BGRA in memory) to 255, in place, with pixman;
+    /// false when pixman cannot address the picture (then nothing is written).
+    static func makeOpaque(_ bytes: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int) -> Bool {
+        guard let image = PixmanPicture(format: PIXMAN_a8r8g8b8, width: width, height: height, bits: bytes,
+                                        bytesPerRow: bytesPerRow),
+              let black = PixmanPicture(solidFormat: PIXMAN_a8r8g8b8)
+        else { return false }
+        black.setSolid(0xFF00_0000)
+        pixman_image_composite32(PIXMAN_OP_ADD, black.pointer, nil, image.pointer, 0, 0, 0, 0, 0, 0,
+                                 Int32(width), Int32(height))
+        return true
     }
 
     /// The 32-bit pixels of a `width`×`height` picture rearranged by `orientation`, moved by pixman

@@ -251,35 +251,6 @@ package enum ImageCodec {
         return frame
     }
 
-    /// Divides colour by alpha in a packed frame whose alpha is its last component
-    /// (RGBA, YA8 or their 16-bit big-endian forms). Exact where alpha is fully opaque.
-    private static func unpremultiply(_ frame: UnsafeMutablePointer<AVFrame>, components: Int, is16Bit: Bool) {
-        guard let plane = frame.pointee.data.0 else { return }
-        let w = Int(frame.pointee.width), h = Int(frame.pointee.height)
-        let stride = Int(frame.pointee.linesize.0)
-        for y in 0 ..< h {
-            let row = plane + y * stride
-            for x in 0 ..< w {
-                if is16Bit {
-                    let px = row + x * components * 2
-                    func get(_ i: Int) -> UInt32 { UInt32(px[i * 2]) << 8 | UInt32(px[i * 2 + 1]) }
-                    let a = get(components - 1)
-                    for c in 0 ..< components - 1 {
-                        let v = a == 0 ? 0 : min(65535, (get(c) * 65535 + a / 2) / a)
-                        px[c * 2] = UInt8(v >> 8)
-                        px[c * 2 + 1] = UInt8(v & 0xFF)
-                    }
-                } else {
-                    let px = row + x * components
-                    let a = UInt32(px[components - 1])
-                    for c in 0 ..< components - 1 {
-                        px[c] = a == 0 ? 0 : UInt8(min(255, (UInt32(px[c]) * 255 + a / 2) / a))
-                    }
-                }
-            }
-        }
-    }
-
     // MARK: Encoding
 
     /// Encodes `image` as a `format` file. `quality` (0…1) applies to JPEG; nil means
@@ -307,7 +278,14 @@ package enum ImageCodec {
             guard let f = convert(source, to: straight, width: image.width, height: image.height, sourceRange: nil) else {
                 return nil
             }
-            unpremultiply(f, components: layout.isGray ? 2 : 4, is16Bit: layout.is16Bit)
+            guard let plane = f.pointee.data.0,
+                  AlphaUnpremultiply.unpremultiply(plane, width: image.width, height: image.height,
+                                                   linesize: Int(f.pointee.linesize.0),
+                                                   components: layout.isGray ? 2 : 4, is16Bit: layout.is16Bit)
+            else {
+                freeFrame(f)
+                return nil
+            }
             intermediate = f
             working = f
         }

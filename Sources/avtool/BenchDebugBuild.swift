@@ -11,8 +11,10 @@ import AVFoundation
 /// through AVAssetReader, ten exact thumbnails through AVAssetImageGenerator, writing 150
 /// 640×360 JPEG images drawn with CGContext into 1280×720 pool buffers as H.264
 /// (AVAssetWriterInputPixelBufferAdaptor), and an AVAssetExportPreset640x480 export, plain and with
-/// a fading text title, a turning shape and a watermark drawn by AVVideoCompositionCoreAnimationTool. The inputs
-/// are made once in `dir` with ffmpeg. Figures are the client's own timing of each task (process
+/// a fading text title, a turning shape and a watermark drawn by AVVideoCompositionCoreAnimationTool; then
+/// the per-pixel paths moved into libraries (issue 24): a PNG of a premultiplied image, EXIF turns of 8- and
+/// 24-bit images, drawing 16-bit, float and indexed images, sub-byte crops, extended-pixel fills and
+/// thumbnails of a movie with alpha. The movie inputs are made once in `dir` with ffmpeg. Figures are the client's own timing of each task (process
 /// start-up excluded). Prints one line per task; returns (task, debug, release) seconds.
 @discardableResult
 func benchDebugBuild(in dir: URL, repeats: Int) throws -> [(task: String, debug: Double, release: Double)] {
@@ -36,6 +38,11 @@ func benchDebugBuild(in dir: URL, repeats: Int) throws -> [(task: String, debug:
         try runTool("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=30",
                                "-frames:v", "150", "-q:v", "3", images.appendingPathComponent("img%03d.jpg").path])
     }
+    let alphaMovie = dir.appendingPathComponent("debug-alpha-720p-2s.mov")
+    if !FileManager.default.fileExists(atPath: alphaMovie.path) {
+        try runTool("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=2,format=rgba",
+                               "-c:v", "png", "-pix_fmt", "rgba", alphaMovie.path])
+    }
     let out = dir.appendingPathComponent("debug-out-\(getpid())")
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: out) }
@@ -54,6 +61,13 @@ func benchDebugBuild(in dir: URL, repeats: Int) throws -> [(task: String, debug:
         ("images-to-movie 150 × 640×360 → 720p", ["images-to-movie", images.path, out.appendingPathComponent("movie.mp4").path]),
         ("export Preset640x480, 10 s 720p", ["export", movie.path, out.appendingPathComponent("export.mp4").path]),
         ("… with titles (Core Animation tool)", ["titled-export", movie.path, out.appendingPathComponent("titled.mp4").path]),
+        // The per-pixel paths issue 24 moved into pixman and VOLK, one task each.
+        ("PNG of a premultiplied 720p image × 5", ["png-premultiplied"]),
+        ("EXIF turn, 8- and 24-bit 1600×1200 × 5", ["turn-thumbnails"]),
+        ("draw 16-bit, float, 4-bit indexed × 3", ["draw-deep"]),
+        ("crop 1- and 4-bit 4096² images × 10", ["crop-bits"]),
+        ("fill extended pixels, 1080p BGRA+420v × 30", ["extend-edges"]),
+        ("10 thumbnails of a movie with alpha", ["alpha-thumbnails", alphaMovie.path]),
     ]
     // Wall time is what a user waits for, but on a busy machine a multithreaded task's wall time
     // swings with the load; the CPU time (user + system, whole process) is steadier, so both

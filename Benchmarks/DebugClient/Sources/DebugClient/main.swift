@@ -5,6 +5,18 @@
 //   images-to-movie DIR OUT      every image file in DIR (sorted), drawn with CGContext into
 //                                1280×720 buffers from the adaptor's pool, written as H.264
 //   export MOVIE OUT             AVAssetExportSession, AVAssetExportPreset640x480, MP4
+//   titled-export MOVIE OUT      the same export with a Core Animation title, shape and watermark
+//   png-premultiplied            a 1280×720 premultiplied BGRA image encoded as PNG 5 times
+//                                (ImageIO un-premultiplies it first)
+//   turn-thumbnails              10 thumbnails "with transform" of an 8-bit grey and a 24-bit RGB
+//                                1600×1200 PNG carrying EXIF orientation 6 (decoded once, cached)
+//   draw-deep                    a 1280×720 16-bit RGBA, 32-bit float RGBA and 4-bit indexed image
+//                                each drawn 3 times into a 1280×720 BGRA CGContext
+//   crop-bits                    20 crops at odd offsets of a 4096×4096 1-bit and 4-bit image
+//   extend-edges                 CVPixelBufferFillExtendedPixels 30 times on 1920×1080 BGRA and
+//                                420v buffers with 32 extended pixels on each side
+//   alpha-thumbnails MOVIE       10 exact thumbnails of a movie with alpha (PNG in QuickTime)
+// Tasks that first make their inputs reset the clock after (`workStarts()`), so only the work is timed.
 import AVFoundation
 import Foundation
 import ImageIO
@@ -185,10 +197,165 @@ func titledExport(_ url: URL, _ out: URL) throws -> Int {
     return 1
 }
 
+/// When the timed work began: tasks that make their inputs first call `workStarts()` after.
+nonisolated(unsafe) var workStart = Date()
+func workStarts() { workStart = Date() }
+
+/// Deterministic bytes.
+func noise(_ count: Int, seed: UInt32) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var state = seed
+    bytes.withUnsafeMutableBytes { raw in
+        let words = raw.bindMemory(to: UInt32.self)
+        for i in 0 ..< words.count {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            words[i] = state
+        }
+    }
+    return bytes
+}
+
+func makeImage(_ bytes: [UInt8], width: Int, height: Int, bitsPerComponent: Int, bitsPerPixel: Int,
+               space: CGColorSpace, info: UInt32) -> CGImage {
+    guard let image = CGImage(width: width, height: height, bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
+                              bytesPerRow: (width * bitsPerPixel + 7) / 8, space: space, bitmapInfo: CGBitmapInfo(rawValue: info),
+                              provider: CGDataProvider(data: Data(bytes) as CFData)!, decode: nil,
+                              shouldInterpolate: true, intent: .defaultIntent)
+    else { fail("bad image layout") }
+    return image
+}
+
+func pngPremultiplied() throws -> Int {
+    let (w, h) = (1280, 720)
+    var bytes = noise(w * h * 4, seed: 1)
+    for i in stride(from: 0, to: bytes.count, by: 4) {
+        let a = bytes[i + 3]
+        for k in 0 ..< 3 { bytes[i + k] = UInt8(UInt16(bytes[i + k]) * UInt16(a) / 255) }
+        // Smooth enough for deflate to matter little: a gradient under the noise.
+        bytes[i] = UInt8((Int(bytes[i]) + i / 4 % w / 5) / 2)
+    }
+    let image = makeImage(bytes, width: w, height: h, bitsPerComponent: 8, bitsPerPixel: 32, space: CGColorSpaceCreateDeviceRGB(),
+                          info: CGImageAlphaInfo.premultipliedFirst.rawValue | CGBitmapInfo.byteOrder32Little.rawValue)
+    workStarts()
+    var written = 0
+    for _ in 0 ..< 5 {
+        let data = NSMutableData()
+        guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, "public.png" as CFString, 1, nil)
+        else { fail("no PNG destination") }
+        CGImageDestinationAddImage(destination, image, nil)
+        guard CGImageDestinationFinalize(destination), data.length > 0 else { fail("PNG encode failed") }
+        written += 1
+    }
+    return written
+}
+
+func turnThumbnails() throws -> Int {
+    let (w, h) = (1600, 1200)
+    var sources: [CGImageSource] = []
+    for (bits, space) in [(8, CGColorSpaceCreateDeviceGray()), (24, CGColorSpaceCreateDeviceRGB())] {
+        let image = makeImage(noise(w * h * bits / 8, seed: UInt32(bits)), width: w, height: h, bitsPerComponent: 8,
+                              bitsPerPixel: bits, space: space, info: CGImageAlphaInfo.none.rawValue)
+        let data = NSMutableData()
+        guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, "public.png" as CFString, 1, nil)
+        else { fail("no PNG destination") }
+        CGImageDestinationAddImage(destination, image, [kCGImagePropertyOrientation as String: 6] as CFDictionary)
+        guard CGImageDestinationFinalize(destination),
+              let source = CGImageSourceCreateWithData(data as CFData, nil),
+              CGImageSourceCreateImageAtIndex(source, 0, nil) != nil   // decoded once, cached
+        else { fail("PNG round trip failed") }
+        sources.append(source)
+    }
+    let options = [kCGImageSourceCreateThumbnailFromImageAlways as String: true,
+                   kCGImageSourceCreateThumbnailWithTransform as String: true] as CFDictionary
+    workStarts()
+    var made = 0
+    for _ in 0 ..< 5 {
+        for source in sources {
+            guard let thumbnail = CGImageSourceCreateThumbnailAtIndex(source, 0, options), thumbnail.width == h
+            else { fail("no turned thumbnail") }
+            made += 1
+        }
+    }
+    return made
+}
+
+func drawDeep() throws -> Int {
+    let (w, h) = (1280, 720)
+    let rgb = CGColorSpaceCreateDeviceRGB()
+    let deep = makeImage(noise(w * h * 8, seed: 3), width: w, height: h, bitsPerComponent: 16, bitsPerPixel: 64, space: rgb,
+                         info: CGImageAlphaInfo.last.rawValue | CGBitmapInfo.byteOrder16Big.rawValue)
+    var floats = [Float](repeating: 0, count: w * h * 4)
+    for i in 0 ..< floats.count { floats[i] = Float(i % 977) / 977 }
+    let float = makeImage(floats.withUnsafeBytes { [UInt8]($0) }, width: w, height: h, bitsPerComponent: 32, bitsPerPixel: 128,
+                          space: rgb, info: CGImageAlphaInfo.premultipliedLast.rawValue | CGBitmapInfo.floatComponents.rawValue
+                              | CGBitmapInfo.byteOrder32Little.rawValue)
+    let table = noise(16 * 3, seed: 4)
+    guard let indexedSpace = CGColorSpace(indexedBaseSpace: rgb, last: 15, colorTable: table) else { fail("no indexed space") }
+    let indexed = makeImage(noise(w * h / 2, seed: 5), width: w, height: h, bitsPerComponent: 4, bitsPerPixel: 4,
+                            space: indexedSpace, info: CGImageAlphaInfo.none.rawValue)
+    guard let context = CGContext(data: nil, width: w, height: h, bitsPerComponent: 8, bytesPerRow: w * 4, space: rgb,
+                                  bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue | CGBitmapInfo.byteOrder32Little.rawValue)
+    else { fail("no context") }
+    workStarts()
+    var drawn = 0
+    for _ in 0 ..< 3 {
+        for image in [deep, float, indexed] {
+            context.clear(CGRect(x: 0, y: 0, width: w, height: h))
+            context.draw(image, in: CGRect(x: 0, y: 0, width: w, height: h))
+            drawn += 1
+        }
+    }
+    return drawn
+}
+
+func cropBits() throws -> Int {
+    let side = 4096
+    let gray = CGColorSpaceCreateDeviceGray()
+    let images = [1, 4].map { bits in
+        makeImage(noise(side * side * bits / 8, seed: UInt32(bits)), width: side, height: side, bitsPerComponent: bits,
+                  bitsPerPixel: bits, space: gray, info: CGImageAlphaInfo.none.rawValue)
+    }
+    workStarts()
+    var cropped = 0
+    for i in 0 ..< 10 {
+        for image in images {
+            guard let crop = image.cropping(to: CGRect(x: 1 + 2 * i, y: i, width: 4000 - 3 * i, height: 4000)),
+                  crop.width == 4000 - 3 * i else { fail("crop failed") }
+            cropped += 1
+        }
+    }
+    return cropped
+}
+
+func extendEdges() throws -> Int {
+    var buffers: [CVPixelBuffer] = []
+    for format in [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange] {
+        var buffer: CVPixelBuffer?
+        let attributes = [kCVPixelBufferExtendedPixelsLeftKey as String: 32, kCVPixelBufferExtendedPixelsRightKey as String: 32,
+                          kCVPixelBufferExtendedPixelsTopKey as String: 32, kCVPixelBufferExtendedPixelsBottomKey as String: 32]
+        guard CVPixelBufferCreate(kCFAllocatorDefault, 1920, 1080, format, attributes as CFDictionary, &buffer) == kCVReturnSuccess,
+              let buffer else { fail("no pixel buffer") }
+        buffers.append(buffer)
+    }
+    workStarts()
+    var filled = 0
+    for _ in 0 ..< 30 {
+        for buffer in buffers {
+            CVPixelBufferLockBaseAddress(buffer, [])
+            guard CVPixelBufferFillExtendedPixels(buffer) == kCVReturnSuccess else { fail("fill failed") }
+            CVPixelBufferUnlockBaseAddress(buffer, [])
+            filled += 1
+        }
+    }
+    return filled
+}
+
 let arguments = CommandLine.arguments.dropFirst()
-guard let task = arguments.first else { fail("usage: DebugClient decode|thumbnails|images-to-movie|export|titled-export ARGS") }
+guard let task = arguments.first else {
+    fail("usage: DebugClient decode|thumbnails|images-to-movie|export|titled-export|png-premultiplied|turn-thumbnails|"
+         + "draw-deep|crop-bits|extend-edges|alpha-thumbnails ARGS")
+}
 let paths = arguments.dropFirst().map { URL(fileURLWithPath: $0) }
-let start = Date()
 do {
     let count: Int
     switch (task, paths.count) {
@@ -197,10 +364,16 @@ do {
     case ("images-to-movie", 2): count = try imagesToMovie(paths[0], paths[1])
     case ("export", 2): count = try export(paths[0], paths[1])
     case ("titled-export", 2): count = try titledExport(paths[0], paths[1])
+    case ("png-premultiplied", 0): count = try pngPremultiplied()
+    case ("turn-thumbnails", 0): count = try turnThumbnails()
+    case ("draw-deep", 0): count = try drawDeep()
+    case ("crop-bits", 0): count = try cropBits()
+    case ("extend-edges", 0): count = try extendEdges()
+    case ("alpha-thumbnails", 1): count = try thumbnails(paths[0])
     default: fail("unknown task or wrong arguments: \(task)")
     }
     guard count > 0 else { fail("\(task) produced nothing") }
 } catch {
     fail("\(task): \(error)")
 }
-print(String(format: "%.4f", Date().timeIntervalSince(start)))
+print(String(format: "%.4f", Date().timeIntervalSince(workStart)))
