@@ -137,6 +137,14 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
     private var scalingPool: CVPixelBufferPool?
     private let conversionFormat: OSType?   // a Core Video format the encoder reads, when one exists
     private var draining = false
+    /// Decode times (see `normaliseDecodeTime`): the presentation times sent and not yet matched
+    /// to a packet, in the order sent; the first time sent; the reorder delay once known; the
+    /// last time sent; the last decode time handed out.
+    private var unmatchedTimes: [Int64] = []
+    private var firstTimeSent: Int64?
+    private var lastTimeSent: Int64?
+    private var reorderDelay: Int64?
+    private var lastDecodeTime: Int64?
 
     /// Opens an encoder. Throws `MediaError.decoderNotFound`-style `.other` errors when FFmpeg lacks
     /// the encoder, `.invalidArgument` for settings it refuses.
@@ -350,6 +358,13 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
             throw MediaError.other(code: result, message: "\(codecName) failed: \(MediaError.ffmpegMessage(result))")
         }
         framesSent += 1
+        unmatchedTimes.append(pts)
+        if firstTimeSent == nil { firstTimeSent = pts }
+        lastTimeSent = pts
+        // The encoder's reorder depth (libx264/libx265 set it: 2 with B-pyramid, 1 with plain
+        // B-frames, 0 without): decode times run that many pictures behind presentation.
+        let depth = Int(max(0, context.pointee.has_b_frames))
+        if reorderDelay == nil, framesSent == depth + 1, let first = firstTimeSent { reorderDelay = pts.saturatingSubtracting(first) }
     }
 
     /// Tells the encoder no more pictures follow; `receive()` then returns what it holds back.
@@ -364,7 +379,31 @@ package final class Encoder: EncoderContext, @unchecked Sendable {
 
     /// Every packet the encoder has ready (empty when it needs more pictures or is done).
     package func receivePackets() throws(MediaError) -> [EncodedPacket] {
-        try readyPackets(timeBase: timeBase, codecName: codecName)
+        try readyPackets(timeBase: timeBase, codecName: codecName) { normaliseDecodeTime($0) }
+    }
+
+    /// Makes a packet's decode time one the muxer takes: at or before its presentation time,
+    /// after the previous packet's, and not further back than the whole encode spans. libx265
+    /// computes decode times from the presentation time of the picture its B-frame delay waits
+    /// for, which an encode of fewer pictures never sends: the decode times of a two-frame HEVC
+    /// movie were whatever its memory held, and the muxer refused them ("pts/dts pair
+    /// unsupported"). Such a time is replaced by the one the encoder means: the k-th
+    /// presentation time sent less the reorder delay. Right decode times are left as they are.
+    private func normaliseDecodeTime(_ packet: UnsafeMutablePointer<AVPacket>) {
+        let pts = packet.pointee.pts, dts = packet.pointee.dts
+        let sent = unmatchedTimes.isEmpty ? nil : unmatchedTimes.removeFirst()
+        guard pts != cffmpeg_nopts(), let sent, let first = firstTimeSent, let last = lastTimeSent else { return }
+        let delay = reorderDelay ?? last.saturatingSubtracting(first)
+        let earliest = first.saturatingSubtracting(last.saturatingSubtracting(first))
+        var fixed = dts
+        if dts == cffmpeg_nopts() || dts > pts || dts < earliest || lastDecodeTime.map({ dts <= $0 }) == true {
+            fixed = min(pts, sent.saturatingSubtracting(delay))
+            if let previous = lastDecodeTime, fixed <= previous { fixed = previous.saturatingAdding(1) }
+            // Still impossible (the previous time is past this picture): leave it to the muxer's own check.
+            if fixed > pts { fixed = dts }
+        }
+        packet.pointee.dts = fixed
+        lastDecodeTime = fixed
     }
 
     // MARK: Frames

@@ -127,6 +127,25 @@ package enum MuxerStreamFormat {
         videoCodec(for: subtype).map { String(cString: avcodec_get_name($0.id)) }
     }
 
+    /// Whether libavformat's muxer `name` ("mp4", "ipod", "3gp", …) has a sample entry for the
+    /// codec of a passed-through `description` (its codec tag table lists it): the header of a
+    /// file it has none for fails ("could not find tag"), so such a passthrough is refused up
+    /// front. Linear PCM is the caller's to judge (its entry depends on the layout); formats
+    /// passthrough does not support at all answer false.
+    package static func muxer(_ name: String, stores description: CMFormatDescription) -> Bool {
+        let codec: AVCodecID?
+        switch CMFormatDescriptionGetMediaType(description) {
+        case kCMMediaType_Video: codec = videoCodec(for: CMFormatDescriptionGetMediaSubType(description))?.id
+        case kCMMediaType_Audio:
+            guard let asbd = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee else { return false }
+            if asbd.mFormatID == kAudioFormatLinearPCM { return true }
+            codec = audioCodec(for: asbd)
+        default: codec = nil
+        }
+        guard let codec, let format = av_guess_format(name, nil, nil) else { return false }
+        return avformat_query_codec(format, codec, FF_COMPLIANCE_NORMAL) == 1
+    }
+
     /// Whether passthrough of audio in the format `asbd` describes is supported.
     package static func canPassThroughAudio(_ asbd: AudioStreamBasicDescription) -> Bool { audioCodec(for: asbd) != nil }
 

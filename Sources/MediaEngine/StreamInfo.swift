@@ -97,7 +97,8 @@ package struct StreamInfo: Sendable {
     package var width: Int
     /// Coded picture height in pixels (0 for non-video).
     package var height: Int
-    /// Sample (pixel) aspect ratio as (horizontal, vertical); nil when unknown or square.
+    /// Sample (pixel) aspect ratio as (horizontal, vertical); nil when unknown, square or
+    /// implausible (see `plausibleAspectRatio`).
     package var sampleAspectRatio: (horizontal: Int, vertical: Int)?
     /// The display matrix (tkhd matrix) as Apple's `preferredTransform`; identity when none.
     package var transform: CGAffineTransform
@@ -166,7 +167,7 @@ package struct StreamInfo: Sendable {
         width = kind == .video ? Int(max(0, par.width)) : 0
         height = kind == .video ? Int(max(0, par.height)) : 0
         let sar = st.sample_aspect_ratio.num > 0 ? st.sample_aspect_ratio : par.sample_aspect_ratio
-        sampleAspectRatio = sar.num > 0 && sar.den > 0 && sar.num != sar.den ? (Int(sar.num), Int(sar.den)) : nil
+        sampleAspectRatio = StreamInfo.plausibleAspectRatio(Int(sar.num), Int(sar.den))
         transform = StreamInfo.displayMatrix(stream) ?? .identity
         sampleRate = kind == .audio ? Int(max(0, par.sample_rate)) : 0
         channelCount = kind == .audio ? Int(max(0, par.ch_layout.nb_channels)) : 0
@@ -243,5 +244,23 @@ package struct StreamInfo: Sendable {
         for i in 0..<9 { m[i] = UnsafeRawPointer(raw).loadUnaligned(fromByteOffset: i * 4, as: Int32.self) }
         let f = { (v: Int32) in CGFloat(Double(v) / 65536) }
         return CGAffineTransform(a: f(m[0]), b: f(m[1]), c: f(m[3]), d: f(m[4]), tx: f(m[6]), ty: f(m[7]))
+    }
+}
+
+extension StreamInfo {
+    /// How much wider (or taller) than square a pixel read from a file may be. Every ratio in use
+    /// is far inside it (H.264's table tops out at 32:11 (2.9), anamorphic lenses at 2:1); a file
+    /// claiming more (a 'pasp' box or a bitstream saying 684:1) would make a picture hundreds of
+    /// times wider than its decoded frame, so the ratio is dropped (square pixels), as FFmpeg's
+    /// decoders drop a ratio they cannot use.
+    package static let maximumPixelAspectRatio = 4
+
+    /// `horizontal:vertical` as a pixel aspect ratio: nil when either is not positive, when they
+    /// are equal (square pixels) or when the ratio is beyond `maximumPixelAspectRatio` either way.
+    package static func plausibleAspectRatio(_ horizontal: Int, _ vertical: Int) -> (horizontal: Int, vertical: Int)? {
+        guard horizontal > 0, vertical > 0, horizontal != vertical,
+              horizontal <= vertical.saturatingMultiplying(maximumPixelAspectRatio),
+              vertical <= horizontal.saturatingMultiplying(maximumPixelAspectRatio) else { return nil }
+        return (horizontal, vertical)
     }
 }

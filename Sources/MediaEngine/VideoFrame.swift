@@ -136,8 +136,10 @@ package enum VideoFrame {
             values[PixelFormatColor.chromaLocationTopFieldKey] = c
             values[PixelFormatColor.chromaLocationBottomFieldKey] = c
         }
+        // The bitstream's ratio, dropped when implausible (see StreamInfo.plausibleAspectRatio):
+        // it sizes the buffer's display size (CVImageBufferGetDisplaySize).
         let sar = f.sample_aspect_ratio
-        if sar.num > 0, sar.den > 0 {
+        if sar.num > 0, sar.den > 0, sar.num == sar.den || StreamInfo.plausibleAspectRatio(Int(sar.num), Int(sar.den)) != nil {
             values[PixelFormatColor.pixelAspectRatioKey] = ["HorizontalSpacing": NSNumber(value: sar.num),
                                                             "VerticalSpacing": NSNumber(value: sar.den)] as [String: Any]
         }

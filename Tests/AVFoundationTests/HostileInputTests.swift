@@ -77,8 +77,14 @@ import TestSupport
         if !lines.contains("DONE") {
             // What the runtime printed as it died (the trap's message and the backtrace), so a
             // trap that does not come back on a rerun still says where it was.
+            // swift-testing turns the backtracer off in exit-test children (SWIFT_BACKTRACE=enable=no
+            // unless the parent sets it), so a trap without a message prints nothing there: the
+            // child's own signal handler logs the stage it was in and the raw frames
+            // (`addr2line -fe <binary> <offset>` names a frame of the test binary).
             let stderr = String(decoding: result?.standardErrorContent.suffix(12_000) ?? [], as: UTF8.self)
-            Issue.record("the child ended (a trap or a hang) on \(lines.last { $0.hasPrefix("MUTANT ") } ?? "before the first mutant")\n\(stderr)")
+            let last = lines.lastIndex { $0.hasPrefix("MUTANT ") }
+            let tail = last.map { lines[$0...].joined(separator: "\n") } ?? "before the first mutant"
+            Issue.record("the child ended (a trap or a hang) on \(tail)\n\(stderr)")
         }
         #expect(ran == HostileRun.expectedCount(seeds: seedNames(dir).count, count: count, hand: hand.count), "\(ran) mutants ran")
         // The mutants are hostile: some of them must fail to load or read (else nothing was tested).
@@ -291,6 +297,7 @@ enum HostileRun {
     /// Runs the mutants; returns normally unless something trapped (which ends the process).
     static func run(seeds dir: String, first: Int, count: Int, hand: [String]) {
         logHandle = FileHandle(forWritingAtPath: logPath(seeds: dir))
+        if let logHandle { CrashRecorder.install(fileDescriptor: logHandle.fileDescriptor) }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -439,6 +446,7 @@ enum HostileRun {
     static func runAll(_ file: URL, work: URL, index: Int, problems: Box) -> Stages {
         var stages = Stages()
         // Loading.
+        say("STAGE loading")
         let asset = AVURLAsset(url: file)
         let loaded = wait { try await asset.load(.tracks, .duration, .metadata, .commonMetadata) }
         if case .failure(let error) = loaded { judge(error, "loading", problems, &stages) }
@@ -446,6 +454,7 @@ enum HostileRun {
         let duration = (try? loaded.get().1) ?? .invalid
 
         // Pictures, twice.
+        say("STAGE images")
         if tracks.contains(where: { $0.mediaType == .video }) {
             let generator = AVAssetImageGenerator(asset: asset)
             generator.maximumSize = CGSize(width: 64, height: 64)
@@ -459,6 +468,7 @@ enum HostileRun {
         }
 
         // Every sample of every track (stored), and decoded pictures of the first video track.
+        say("STAGE reading")
         if !tracks.isEmpty, let reader = try? AVAssetReader(asset: asset) {
             var outputs: [AVAssetReaderTrackOutput] = tracks.map { AVAssetReaderTrackOutput(track: $0, outputSettings: nil) }
             if let video = tracks.first(where: { $0.mediaType == .video }) {
@@ -485,6 +495,7 @@ enum HostileRun {
         var exports = [(AVAssetExportPresetPassthrough, isAudioOnly && file.pathExtension == "m4a" ? AVFileType.m4a : .mov)]
         if index % 10 == 0 { exports.append(isAudioOnly ? (AVAssetExportPresetAppleM4A, .m4a) : (AVAssetExportPreset640x480, .mp4)) }
         for (number, (preset, type)) in exports.enumerated() {
+            say("STAGE export \(preset)")
             let outDir = work.appendingPathComponent("out-\(index)-\(number)")
             try? FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: outDir) }
@@ -511,7 +522,52 @@ enum HostileRun {
                 if !left.isEmpty { problems.add("a failed \(preset) export left \(left) behind") }
             }
         }
+        say("STAGE edit-list rewrite")
         rewriteEditList(file, work: work, index: index, problems: problems, &stages)
         return stages
+    }
+}
+
+/// The mutant child's record of a death by signal: the signal and the raw stack frames, written to
+/// the progress log (the child's stderr carries no backtrace: swift-testing disables the
+/// backtracer in exit-test children, and a trap without a message prints nothing).
+enum CrashRecorder {
+    typealias Backtrace = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
+    typealias SymbolsToFile = @convention(c) (UnsafePointer<UnsafeMutableRawPointer?>?, Int32, Int32) -> Void
+    static let frameCapacity: Int32 = 48
+    nonisolated(unsafe) static var fd: Int32 = -1
+    nonisolated(unsafe) static var backtrace: Backtrace?
+    nonisolated(unsafe) static var symbolsToFile: SymbolsToFile?
+    /// Memory the handler uses, allocated up front (a handler must not allocate).
+    nonisolated(unsafe) static var frames = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: Int(frameCapacity))
+    nonisolated(unsafe) static var text = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
+
+    /// Installs the handlers for the signals a trap or a memory fault raises. glibc's `backtrace`
+    /// (not in Swift's Glibc module) is found with dlsym and called once here, so that the
+    /// handler itself loads nothing.
+    static func install(fileDescriptor: Int32) {
+        fd = fileDescriptor
+        let handle = dlopen(nil, RTLD_NOW)
+        backtrace = dlsym(handle, "backtrace").map { unsafeBitCast($0, to: Backtrace.self) }
+        symbolsToFile = dlsym(handle, "backtrace_symbols_fd").map { unsafeBitCast($0, to: SymbolsToFile.self) }
+        _ = backtrace?(frames, frameCapacity)
+        for sig in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT] {
+            signal(sig) { sig in
+                // Only async-signal-safe work: "SIGNAL <n>" by hand, backtrace, backtrace_symbols_fd.
+                let prefix: StaticString = "SIGNAL "
+                _ = write(CrashRecorder.fd, prefix.utf8Start, prefix.utf8CodeUnitCount)
+                let text = CrashRecorder.text
+                var n = Int(sig), digits = 0
+                repeat { text[15 - digits] = UInt8(48 + n % 10); n /= 10; digits += 1 } while n > 0 && digits < 15
+                _ = write(CrashRecorder.fd, text + 16 - digits, digits)
+                let newline: StaticString = "\n"
+                _ = write(CrashRecorder.fd, newline.utf8Start, 1)
+                if let count = CrashRecorder.backtrace?(CrashRecorder.frames, CrashRecorder.frameCapacity) {
+                    CrashRecorder.symbolsToFile?(CrashRecorder.frames, count, CrashRecorder.fd)
+                }
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
     }
 }

@@ -78,7 +78,7 @@ struct WriterContainer: Sendable {
             guard mediaTypes.contains(.video), let codec = MuxerStreamFormat.videoCodecName(for: subtype) else {
                 return "AVAssetWriter does not support passthrough of media with type 'vide' and subtype '\(name)' to file type \(fileType.rawValue)"
             }
-            if fileType != .mov && codec != "h264" && codec != "hevc" {
+            if fileType != .mov && codec != "h264" && codec != "hevc" || !MuxerStreamFormat.muxer(muxer, stores: description) {
                 return "AVAssetWriter does not support passthrough of media with type 'vide' and subtype '\(name)' to file type \(fileType.rawValue)"
             }
             return nil
@@ -93,8 +93,10 @@ struct WriterContainer: Sendable {
                 }
                 return canStore(pcm)
             }
+            // The muxer must have a sample entry for it too (FFmpeg's ipod muxer, .m4a and .m4v,
+            // has none for MP3 or E-AC-3; its 3gp muxer none for MP3, AC-3 or Apple Lossless).
             let allowed = audio.passThroughFormats
-            return allowed.contains(asbd.mFormatID) ? nil
+            return allowed.contains(asbd.mFormatID) && MuxerStreamFormat.muxer(muxer, stores: description) ? nil
                 : "AVAssetWriter does not support passthrough of media with type 'soun' and subtype '\(name)' to file type \(fileType.rawValue)"
         default:
             return "AVAssetWriter does not support passthrough of media with subtype '\(name)' to file type \(fileType.rawValue)"
