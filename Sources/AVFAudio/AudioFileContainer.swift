@@ -114,13 +114,9 @@ package struct AudioFileContainer: Sendable, Equatable {
         return ok ? nil : "AVAssetWriter does not support \(layout) linear PCM in file type \(typeName)"
     }
 
-    /// The compressed audio formats stored as they are (passthrough): those the file type holds
-    /// that its muxer's own codec table accepts.
+    /// The compressed audio formats stored as they are (passthrough; the writer also asks the
+    /// muxer's own codec table, `MuxerStreamFormat.muxer(_:stores:)`).
     package var passThroughFormats: [AudioFormatID] {
-        declaredPassThroughFormats.filter { MuxerStreamFormat.muxer(muxer, stores: $0) }
-    }
-
-    private var declaredPassThroughFormats: [AudioFormatID] {
         switch kind {
         case .mov, .caf: return [kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2, kAudioFormatAppleLossless,
                                  kAudioFormatMPEGLayer3, kAudioFormatAC3, kAudioFormatEnhancedAC3, kAudioFormatULaw, kAudioFormatALaw]

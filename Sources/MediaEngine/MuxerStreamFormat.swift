@@ -149,17 +149,6 @@ package enum MuxerStreamFormat {
     /// Whether passthrough of audio in the format `asbd` describes is supported.
     package static func canPassThroughAudio(_ asbd: AudioStreamBasicDescription) -> Bool { audioCodec(for: asbd) != nil }
 
-    /// Whether libavformat's `formatName` muxer stores audio of `formatID` (an Apple format ID)
-    /// as it is — its own codec table (`avformat_query_codec`), so a file type is never offered
-    /// for a stream its muxer then refuses (MP3 in M4A or 3GP, AC-3 or ALAC in 3GP). A muxer
-    /// without a table (WAV, CAF) is taken at its word: true.
-    package static func muxer(_ formatName: String, stores formatID: AudioFormatID) -> Bool {
-        var asbd = AudioStreamBasicDescription()
-        asbd.mFormatID = formatID
-        guard let codec = audioCodec(for: asbd), let format = av_guess_format(formatName, nil, nil) else { return false }
-        return avformat_query_codec(format, codec, FF_COMPLIANCE_NORMAL) != 0
-    }
-
     /// The audio codec an audio format ID names; nil when passthrough of it is not supported.
     static func audioCodec(for asbd: AudioStreamBasicDescription) -> AVCodecID? {
         switch asbd.mFormatID {

@@ -437,27 +437,6 @@ enum ExportFixtures {
         #expect(abs(written - sourceDuration) < 0.05, "\(written) s written for \(sourceDuration) s")
     }
 
-    /// Passthrough never offers a file type whose muxer refuses the stream: MP3 is not stored in
-    /// M4A, M4V or 3GP (libavformat's ipod and 3gp muxers have no MP3), and every type offered
-    /// for it exports and reads back as MP3.
-    @Test func passthroughOffersOnlyTypesThatHoldTheStream() async throws {
-        let mp3 = try AssetFixtures.generate("tone.mp3", ["-f", "lavfi", "-i", "sine=frequency=500:sample_rate=44100:duration=1",
-                                                          "-c:a", "libmp3lame"])
-        let session = try #require(AVAssetExportSession(asset: AVURLAsset(url: mp3), presetName: AVAssetExportPresetPassthrough))
-        let types = session.supportedFileTypes
-        #expect(types.contains(.mov) && types.contains(.mp4), "\(types)")
-        #expect(!types.contains(.m4a) && !types.contains(.m4v) && !types.contains(.mobile3GPP) && !types.contains(.mobile3GPP2), "\(types)")
-        #expect(await session.compatibleFileTypes == types)
-        for (index, type) in types.enumerated() {
-            let url = try ExportFixtures.output("mp3-passthrough-\(index)")
-            try? FileManager.default.removeItem(at: url)
-            let done = try await ExportFixtures.export(mp3, preset: AVAssetExportPresetPassthrough, to: url, type: type)
-            #expect(done.status == .completed, "\(type.rawValue): \(String(describing: done.error))")
-            let codec = try TestTools.runText("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", url.path]).output
-            #expect(codec.trimmingCharacters(in: .whitespacesAndNewlines) == "mp3", "\(type.rawValue): \(codec)")
-        }
-    }
-
     @Test func estimatedOutputFileLengthIsPlausible() async throws {
         let sourceURL = try #require(ExportFixtures.trimSource)
         let asset = AVURLAsset(url: sourceURL)
