@@ -32,6 +32,7 @@ internal import MediaEngine
 // Invariant: `startHandler` is set before `start()`; everything mutable after is in `locked`.
 package final class MovieRecorder: @unchecked Sendable {
     /// What to record and how.
+    // Invariant: a value (its settings dictionaries are copied, never shared mutable state).
     package struct Configuration: @unchecked Sendable {
         /// The file to write; it must not exist.
         package var outputURL: URL

@@ -511,6 +511,7 @@ package final class PulseDirectory: @unchecked Sendable {
 }
 
 /// An operation's result, filled on libpulse's thread; `finish` wakes the waiter.
+// Invariant: written only on libpulse's thread before `finish`, read by the waiter only after it.
 private class Request: @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     func finish() { done.signal() }

@@ -159,6 +159,7 @@ package struct X11ScreenDevice: LiveDeviceDescriptor, Hashable {
 
 /// One XCB connection: the screens, the extensions screen capture uses. Not thread-safe: one
 /// thread at a time (the capture thread owns the one it captures with).
+// Invariant: owns the XCB connection, used by one thread at a time (its owner's).
 final class X11Connection: @unchecked Sendable {
     struct Screen {
         let root: UInt32
@@ -243,6 +244,7 @@ final class X11Connection: @unchecked Sendable {
 /// A MIT-SHM segment shared with the X server: one frame's pixels. Removed (IPC_RMID) as soon as
 /// both sides are attached, so nothing leaks if the process dies; detached when the last pixel
 /// buffer over it goes.
+// Invariant: owns the attached segment; its fields are immutable after `init`.
 private final class SharedSegment: @unchecked Sendable {
     let address: UnsafeMutableRawPointer
     let size: Int
@@ -308,6 +310,7 @@ private final class SegmentPool: @unchecked Sendable {
 
 /// Captures one screen area of one connection into BGRA pixel buffers, with the cursor and click
 /// rings drawn in and scaled when asked. Used from one thread (the source's capture thread).
+// Invariant: owns XCB and pixman handles and the segments, used only on the source's capture thread.
 final class X11Grabber: @unchecked Sendable {
     private let connection: X11Connection
     private let root: UInt32

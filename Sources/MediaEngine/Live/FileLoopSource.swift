@@ -16,6 +16,7 @@ import Synchronization
 /// when they are not already so. Not thread-safe: one owner at a time.
 package final class FileLoopReader {
     /// A picture and its place on the looped timeline.
+    // Invariant: holds a pixel buffer (C memory) that no one writes once it is handed out.
     package struct Picture: @unchecked Sendable {
         package let pixelBuffer: CVPixelBuffer
         package let mediaTime: CMTime
