@@ -1,22 +1,25 @@
 // AVCaptureAudioChannel: one channel of an audio connection, with its levels.
 import Foundation
+import Synchronization
 
 /// One channel of an audio connection: its levels (dBFS) and, on macOS, volume and enabling.
 open class AVCaptureAudioChannel: NSObject, @unchecked Sendable {
-    private let lock = NSLock()
-    private var average: Float = -160
-    private var peak: Float = -160
-    private var _volume: Float = 1
-    private var _enabled = true
+    private struct State {
+        var average: Float = -160
+        var peak: Float = -160
+        var volume: Float = 1
+        var enabled = true
+    }
+    private let state = Mutex(State())
 
     override init() {
         super.init()
     }
 
     /// The average power of recent samples, dBFS (≤ 0; −160 for silence). Not observable: poll it.
-    open var averagePowerLevel: Float { lock.withLock { average } }
+    open var averagePowerLevel: Float { state.withLock { $0.average } }
     /// The peak of recent samples, held for a while, dBFS (≤ 0). Not observable: poll it.
-    open var peakHoldLevel: Float { lock.withLock { peak } }
+    open var peakHoldLevel: Float { state.withLock { $0.peak } }
     /// The gain applied to the channel (macOS): 1 (the default) leaves the samples alone, 0.5
     /// lowers them by 6 dB, 0 silences them; as Apple's header says, values above 1 boost the
     /// gain in software (float samples may then exceed full scale; integer output clips). Negative
@@ -24,24 +27,24 @@ open class AVCaptureAudioChannel: NSObject, @unchecked Sendable {
     /// (audio data output buffers, movie file output recordings) from the next chunk of sound,
     /// and to the levels.
     open var volume: Float {
-        get { lock.withLock { _volume } }
-        set { lock.withLock { _volume = newValue.isFinite ? max(0, newValue) : 0 } }
+        get { state.withLock { $0.volume } }
+        set { state.withLock { $0.volume = newValue.isFinite ? max(0, newValue) : 0 } }
     }
     /// Whether the channel's sound flows (macOS; default true): a disabled channel is delivered
     /// as silence (the buffers keep their channel count) and meters −160 dB.
     open var isEnabled: Bool {
-        get { lock.withLock { _enabled } }
-        set { lock.withLock { _enabled = newValue } }
+        get { state.withLock { $0.enabled } }
+        set { state.withLock { $0.enabled = newValue } }
     }
 
     /// The gain the channel applies: `volume`, or 0 when disabled.
-    var gain: Float { lock.withLock { _enabled ? _volume : 0 } }
+    var gain: Float { state.withLock { $0.enabled ? $0.volume : 0 } }
 
     /// Sets the levels (the audio metering stage calls it per delivered buffer).
     func setLevels(average newAverage: Float, peakHold newPeak: Float) {
-        lock.withLock {
-            average = newAverage
-            peak = newPeak
+        state.withLock {
+            $0.average = newAverage
+            $0.peak = newPeak
         }
     }
 }

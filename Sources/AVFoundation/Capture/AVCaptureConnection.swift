@@ -4,6 +4,7 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
+import Synchronization
 
 /// A link from input ports to an output, or from one video port to an
 /// `AVCaptureVideoPreviewLayer`. Sessions make connections greedily when inputs and outputs are
@@ -20,20 +21,27 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     private weak var _output: AVCaptureOutput?
     /// The preview layer fed (held weakly: the layer holds its session, the session its connections).
     private weak var _videoPreviewLayer: AVCaptureVideoPreviewLayer?
-    private let lock = NSLock()
-    private var enabled = true
-    private var rotationAngle: CGFloat = 0
-    private var mirrored = false
-    private var autoMirroring = true
-    private var minFrameDuration = CMTime.invalid
-    private var maxFrameDuration = CMTime.invalid
-    private var scaleAndCrop: CGFloat = 1
-    private var preferredStabilization = AVCaptureVideoStabilizationMode.off
-    private var channels: [AVCaptureAudioChannel] = []
+    /// The settings, the channels, the session and the frame-rate limiting.
+    private struct State {
+        var enabled = true
+        var rotationAngle: CGFloat = 0
+        var mirrored = false
+        var autoMirroring = true
+        var minFrameDuration = CMTime.invalid
+        var maxFrameDuration = CMTime.invalid
+        var scaleAndCrop: CGFloat = 1
+        var preferredStabilization = AVCaptureVideoStabilizationMode.off
+        var channels: [AVCaptureAudioChannel] = []
+        weak var session: AVCaptureSession?
+        /// The PTS of the last frame passed to the output (frame-rate limiting).
+        var lastDeliveredPTS = CMTime.invalid
+    }
+    private let state = Mutex(State())
     /// The session the connection is in, if any.
-    weak var session: AVCaptureSession?
-    /// The PTS of the last frame passed to the output (frame-rate limiting).
-    var lastDeliveredPTS = CMTime.invalid
+    var session: AVCaptureSession? {
+        get { state.withLock { $0.session } }
+        set { state.withLock { $0.session = newValue } }
+    }
 
     /// A connection from `ports` to `output`, to add with `AVCaptureSession.addConnection(_:)`.
     public init(inputPorts ports: [AVCaptureInput.Port], output: AVCaptureOutput) {
@@ -41,7 +49,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
         _output = output
         super.init()
         // One channel per source channel (the audio port's format; stereo when it has none).
-        channels = (0..<Self.audioChannelCount(of: ports)).map { _ in AVCaptureAudioChannel() }
+        let channels = (0..<Self.audioChannelCount(of: ports)).map { _ in AVCaptureAudioChannel() }
+        state.withLock { $0.channels = channels }
     }
 
     /// A connection from the video port `port` to `layer`, to add with
@@ -70,11 +79,11 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// Whether the connection delivers (default true). Observable; a preview layer's connection
     /// disabled while running stops the picture (`isPreviewing` becomes false).
     open var isEnabled: Bool {
-        get { lock.withLock { enabled } }
+        get { state.withLock { $0.enabled } }
         set {
-            let old = lock.withLock { () -> Bool in
-                defer { enabled = newValue }
-                return enabled
+            let old = state.withLock { state -> Bool in
+                defer { state.enabled = newValue }
+                return state.enabled
             }
             guard old != newValue else { return }
             KVORegistry.shared.didChange(self, \AVCaptureConnection.isEnabled, old: old)
@@ -86,7 +95,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     open var isActive: Bool { isEnabled && ports.allSatisfy(\.isEnabled) && session != nil }
 
     /// The audio channels of an audio connection (empty for video).
-    open var audioChannels: [AVCaptureAudioChannel] { lock.withLock { channels } }
+    open var audioChannels: [AVCaptureAudioChannel] { state.withLock { $0.channels } }
 
     var isVideo: Bool { ports.contains { $0.mediaType == .video } }
 
@@ -108,7 +117,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
             guard isVideo else {
                 CaptureException.raise("AVCaptureConnection", "setVideoOrientation:", "videoOrientation is not supported for this connection")
             }
-            lock.withLock { rotationAngle = CGFloat(newValue.rotationAngle) }
+            state.withLock { $0.rotationAngle = CGFloat(newValue.rotationAngle) }
         }
     }
 
@@ -122,12 +131,12 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// The clockwise angle delivered pictures are turned by, degrees (default 0). Setting an
     /// unsupported angle raises.
     open var videoRotationAngle: CGFloat {
-        get { lock.withLock { rotationAngle } }
+        get { state.withLock { $0.rotationAngle } }
         set {
             guard isVideoRotationAngleSupported(newValue) else {
                 CaptureException.raise("AVCaptureConnection", "setVideoRotationAngle:", "Unsupported videoRotationAngle \(newValue)")
             }
-            lock.withLock { rotationAngle = newValue.truncatingRemainder(dividingBy: 360) }
+            state.withLock { $0.rotationAngle = newValue.truncatingRemainder(dividingBy: 360) }
         }
     }
 
@@ -141,8 +150,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// other connections, and cameras at other positions (every camera here reports
     /// `.unspecified`), are not mirrored. Set it to false before setting `isVideoMirrored`.
     open var automaticallyAdjustsVideoMirroring: Bool {
-        get { lock.withLock { autoMirroring } }
-        set { lock.withLock { autoMirroring = newValue } }
+        get { state.withLock { $0.autoMirroring } }
+        set { state.withLock { $0.autoMirroring = newValue } }
     }
 
     /// Whether pictures are mirrored left to right (after turning). Setting it while
@@ -157,7 +166,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
                 CaptureException.raise("AVCaptureConnection", "setVideoMirrored:",
                                        "Cannot be set when automaticallyAdjustsVideoMirroring is YES")
             }
-            lock.withLock { mirrored = newValue }
+            state.withLock { $0.mirrored = newValue }
         }
     }
 
@@ -169,12 +178,12 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// The shortest time between delivered frames: frames closer than this to the last one
     /// delivered are skipped. Default `.invalid` (every frame the device makes).
     open var videoMinFrameDuration: CMTime {
-        get { lock.withLock { minFrameDuration } }
+        get { state.withLock { $0.minFrameDuration } }
         set {
             guard isVideo else {
                 CaptureException.raise("AVCaptureConnection", "setVideoMinFrameDuration:", "videoMinFrameDuration is not supported for this connection")
             }
-            lock.withLock { minFrameDuration = newValue }
+            state.withLock { $0.minFrameDuration = newValue }
         }
     }
 
@@ -184,12 +193,12 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// The longest time between frames; default `.invalid`. Stored: sources here never slow
     /// down below their frame rate.
     open var videoMaxFrameDuration: CMTime {
-        get { lock.withLock { maxFrameDuration } }
+        get { state.withLock { $0.maxFrameDuration } }
         set {
             guard isVideo else {
                 CaptureException.raise("AVCaptureConnection", "setVideoMaxFrameDuration:", "videoMaxFrameDuration is not supported for this connection")
             }
-            lock.withLock { maxFrameDuration = newValue }
+            state.withLock { $0.maxFrameDuration = newValue }
         }
     }
 
@@ -200,13 +209,13 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
 
     /// The still-image scale-and-crop factor (1…`videoMaxScaleAndCropFactor`; others raise).
     open var videoScaleAndCropFactor: CGFloat {
-        get { lock.withLock { scaleAndCrop } }
+        get { state.withLock { $0.scaleAndCrop } }
         set {
             guard newValue >= 1, newValue <= videoMaxScaleAndCropFactor else {
                 CaptureException.raise("AVCaptureConnection", "setVideoScaleAndCropFactor:",
                                        "videoScaleAndCropFactor \(newValue) is out of range [1, \(videoMaxScaleAndCropFactor)]")
             }
-            lock.withLock { scaleAndCrop = newValue }
+            state.withLock { $0.scaleAndCrop = newValue }
         }
     }
 
@@ -215,8 +224,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
 
     /// The stabilization asked for (default `.off`); stored, as no camera here stabilizes.
     open var preferredVideoStabilizationMode: AVCaptureVideoStabilizationMode {
-        get { lock.withLock { preferredStabilization } }
-        set { lock.withLock { preferredStabilization = newValue } }
+        get { state.withLock { $0.preferredStabilization } }
+        set { state.withLock { $0.preferredStabilization = newValue } }
     }
 
     /// The stabilization applied: `.off`.
@@ -225,29 +234,29 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// Decides whether a frame at `pts` passes the frame-rate limit (`videoMinFrameDuration`),
     /// `sourceDuration` being the source's frame interval; records it when it passes.
     func admitsFrame(at pts: CMTime, sourceDuration: CMTime) -> Bool {
-        lock.withLock {
-            if minFrameDuration.isNumeric, minFrameDuration > .zero, lastDeliveredPTS.isNumeric {
+        state.withLock { state in
+            if state.minFrameDuration.isNumeric, state.minFrameDuration > .zero, state.lastDeliveredPTS.isNumeric {
                 let tolerance = sourceDuration.isNumeric ? CMTimeMultiplyByRatio(sourceDuration, multiplier: 1, divisor: 2) : .zero
-                if pts - lastDeliveredPTS < minFrameDuration - tolerance { return false }
+                if pts - state.lastDeliveredPTS < state.minFrameDuration - tolerance { return false }
             }
-            lastDeliveredPTS = pts
+            state.lastDeliveredPTS = pts
             return true
         }
     }
 
     /// Forgets the last delivered frame (a session starting).
-    func resetFrameLimit() { lock.withLock { lastDeliveredPTS = .invalid } }
+    func resetFrameLimit() { state.withLock { $0.lastDeliveredPTS = .invalid } }
 
     /// The mirroring applied: the stored setting, or for a preview connection deciding by
     /// itself, whether its camera faces the user.
     private var effectiveMirroring: Bool {
-        let (automatic, stored) = lock.withLock { (autoMirroring, mirrored) }
+        let (automatic, stored) = state.withLock { state in (state.autoMirroring, state.mirrored) }
         guard automatic, isPreview else { return stored }
         return ports.first?.sourceDevicePosition == .front
     }
 
     /// The settings outputs and the preview apply to a picture, read once per frame.
     var videoSettingsSnapshot: (angle: Int, mirrored: Bool) {
-        (Int(lock.withLock { rotationAngle }), effectiveMirroring)
+        (Int(state.withLock { state in state.rotationAngle }), effectiveMirroring)
     }
 }

@@ -3,6 +3,7 @@
 // and the configuration lock.
 import CoreMedia
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// A capture device: a camera (V4L2 or virtual) or a microphone.
@@ -247,41 +248,42 @@ extension AVCaptureDevice {
 }
 
 /// The state every object of one device shares (see `AVCaptureDevice`).
+// Invariant: `primary` is set once, in `init` (it needs `self`); everything mutable after is in `state`.
 final class CaptureDeviceCore: @unchecked Sendable {
     let uniqueID: String
-    private let lock = NSLock()
-    private var _descriptor: any LiveDeviceDescriptor
-    private var connectedOverride: Bool?
-    /// The connection state last reported to observers and in notifications.
-    private var reportedConnected: Bool
-    private var cachedFormats: [AVCaptureDevice.Format] = []
-    private var activeIndex: Int?
-    private var minDuration: CMTime?
-    private var maxDuration: CMTime?
-    private var lockCount = 0
-    private var handles: [WeakDevice] = []
-    /// The device object the class methods return.
+    private struct State {
+        var descriptor: any LiveDeviceDescriptor
+        var connectedOverride: Bool?
+        /// The connection state last reported to observers and in notifications.
+        var reportedConnected: Bool
+        var cachedFormats: [AVCaptureDevice.Format] = []
+        var activeIndex: Int?
+        var minDuration: CMTime?
+        var maxDuration: CMTime?
+        var lockCount = 0
+        var handles: [WeakDevice] = []
+        /// Device controls (focus, exposure, white balance, zoom, torch): what the backend offers
+        /// and their current values. Read from the backend at first use (`loadControls`).
+        var controls = CaptureDeviceControls()
+        /// The backend's controls, once loaded (nil: the device has none).
+        var cameraControls: (any LiveCameraControls)?
+        var controlsLoaded = false
+    }
+    private let state: Mutex<State>
+    /// The device object the class methods return (set once, in `init`).
     private(set) var primary: AVCaptureDevice!
-    /// Device controls (focus, exposure, white balance, zoom, torch): what the backend offers
-    /// and their current values. Read from the backend at first use (`loadControls`).
-    private var controls: CaptureDeviceControls
-    /// The backend's controls, once loaded (nil: the device has none).
-    private var cameraControls: (any LiveCameraControls)?
-    private var controlsLoaded = false
 
     private struct WeakDevice { weak var device: AVCaptureDevice? }
 
     init(descriptor: any LiveDeviceDescriptor) {
         uniqueID = descriptor.uniqueID
-        _descriptor = descriptor
-        reportedConnected = descriptor.isConnected
-        controls = CaptureDeviceControls()
+        state = Mutex(State(descriptor: descriptor, reportedConnected: descriptor.isConnected))
         let device = AVCaptureDevice(core: self)
         primary = device
-        handles = [WeakDevice(device: device)]
+        state.withLock { $0.handles = [WeakDevice(device: device)] }
     }
 
-    var descriptor: any LiveDeviceDescriptor { lock.withLock { _descriptor } }
+    var descriptor: any LiveDeviceDescriptor { state.withLock { $0.descriptor } }
 
     var deviceType: AVCaptureDevice.DeviceType {
         let d = descriptor
@@ -292,14 +294,14 @@ final class CaptureDeviceCore: @unchecked Sendable {
     }
 
     func addHandle(_ device: AVCaptureDevice) {
-        lock.withLock {
-            handles.removeAll { $0.device == nil }
-            handles.append(WeakDevice(device: device))
+        state.withLock { state in
+            state.handles.removeAll { $0.device == nil }
+            state.handles.append(WeakDevice(device: device))
         }
     }
 
     /// Every live object of the device (to notify observers).
-    var allHandles: [AVCaptureDevice] { lock.withLock { handles.compactMap(\.device) } }
+    var allHandles: [AVCaptureDevice] { state.withLock { $0.handles.compactMap(\.device) } }
 
     /// Tells observers of every object of the device that `keyPath` changed from `old`.
     func notify<Value>(_ keyPath: KeyPath<AVCaptureDevice, Value>, old: Value) {
@@ -311,14 +313,14 @@ final class CaptureDeviceCore: @unchecked Sendable {
     /// compares with the state last reported — so a query made between a device's arrival and
     /// the watcher's event does not swallow the notification.
     func update(_ descriptor: any LiveDeviceDescriptor) {
-        lock.withLock {
-            _descriptor = descriptor
-            connectedOverride = nil
+        state.withLock { state in
+            state.descriptor = descriptor
+            state.connectedOverride = nil
         }
     }
 
     var isConnected: Bool {
-        let (override, d) = lock.withLock { (connectedOverride, _descriptor) }
+        let (override, d) = state.withLock { state in (state.connectedOverride, state.descriptor) }
         return override ?? d.isConnected
     }
 
@@ -326,13 +328,13 @@ final class CaptureDeviceCore: @unchecked Sendable {
     /// plugged in again has its controls opened afresh at the next control access (the modes
     /// set before are kept while it still offers them).
     func setConnected(_ connected: Bool) -> Bool {
-        let old = lock.withLock { () -> Bool in
-            let was = reportedConnected
-            connectedOverride = connected
-            reportedConnected = connected
-            if connected, !was, cameraControls != nil {
-                cameraControls = nil
-                controlsLoaded = false
+        let old = state.withLock { state -> Bool in
+            let was = state.reportedConnected
+            state.connectedOverride = connected
+            state.reportedConnected = connected
+            if connected, !was, state.cameraControls != nil {
+                state.cameraControls = nil
+                state.controlsLoaded = false
             }
             return was
         }
@@ -345,20 +347,20 @@ final class CaptureDeviceCore: @unchecked Sendable {
     func liveFormats() -> [LiveVideoFormat] { formats().map(\.live) }
 
     func formats() -> [AVCaptureDevice.Format] {
-        if let cached = lock.withLock({ cachedFormats.isEmpty ? nil : cachedFormats }) { return cached }
+        if let cached = state.withLock({ $0.cachedFormats.isEmpty ? nil : $0.cachedFormats }) { return cached }
         let d = descriptor
         let made: [AVCaptureDevice.Format] = d.videoFormats.map { AVCaptureDevice.Format(live: $0) }
             + d.audioFormats.map { AVCaptureDevice.Format(audio: $0) }
-        return lock.withLock {
-            if cachedFormats.isEmpty { cachedFormats = made }
-            return cachedFormats
+        return state.withLock { state in
+            if state.cachedFormats.isEmpty { state.cachedFormats = made }
+            return state.cachedFormats
         }
     }
 
     func activeFormat() -> AVCaptureDevice.Format? {
         let all = formats()
         guard !all.isEmpty else { return nil }
-        let index = lock.withLock { activeIndex } ?? 0
+        let index = state.withLock { state in state.activeIndex } ?? 0
         return all[min(index, all.count - 1)]
     }
 
@@ -368,10 +370,10 @@ final class CaptureDeviceCore: @unchecked Sendable {
         guard let index = formats().firstIndex(of: format) else { return }
         let old = activeFormat()
         let oldDurations = frameDurations()
-        lock.withLock {
-            activeIndex = index
-            minDuration = nil
-            maxDuration = nil
+        state.withLock { state in
+            state.activeIndex = index
+            state.minDuration = nil
+            state.maxDuration = nil
         }
         if let old, old != format { notify(\.activeFormat, old: old) }
         let durations = frameDurations()
@@ -383,9 +385,9 @@ final class CaptureDeviceCore: @unchecked Sendable {
     func frameDurations() -> (min: CMTime, max: CMTime) {
         let format = activeFormat()
         let defaultDuration = format?.live.minFrameDuration ?? .invalid
-        return lock.withLock {
-            let lo = minDuration ?? defaultDuration
-            var hi = maxDuration ?? defaultDuration
+        return state.withLock { state in
+            let lo = state.minDuration ?? defaultDuration
+            var hi = state.maxDuration ?? defaultDuration
             if lo.isValid, hi.isValid, hi < lo { hi = lo }
             return (lo, hi)
         }
@@ -393,42 +395,42 @@ final class CaptureDeviceCore: @unchecked Sendable {
 
     func setFrameDurations(min newMin: CMTime?, max newMax: CMTime?, changeMax: Bool) {
         let old = frameDurations()
-        lock.withLock {
-            if changeMax { maxDuration = newMax } else { minDuration = newMin }
+        state.withLock { state in
+            if changeMax { state.maxDuration = newMax } else { state.minDuration = newMin }
         }
         let now = frameDurations()
         if now.min != old.min { notify(\.activeVideoMinFrameDuration, old: old.min) }
         if now.max != old.max { notify(\.activeVideoMaxFrameDuration, old: old.max) }
     }
 
-    func lockForConfiguration() { lock.withLock { lockCount += 1 } }
-    func unlockForConfiguration() { lock.withLock { lockCount = max(0, lockCount - 1) } }
-    var isLocked: Bool { lock.withLock { lockCount > 0 } }
+    func lockForConfiguration() { state.withLock { $0.lockCount += 1 } }
+    func unlockForConfiguration() { state.withLock { state in state.lockCount = max(0, state.lockCount - 1) } }
+    var isLocked: Bool { state.withLock { $0.lockCount > 0 } }
 
     /// Runs `body` on the controls under the lock.
-    func withControls<R>(_ body: (inout CaptureDeviceControls) -> R) -> R {
+    func withControls<R: Sendable>(_ body: (inout CaptureDeviceControls) -> R) -> R {
         loadControls()
-        return lock.withLock { body(&controls) }
+        return state.withLock { body(&$0.controls) }
     }
 
     /// The backend's controls (nil: none), loaded at first use.
     var backendControls: (any LiveCameraControls)? {
         loadControls()
-        return lock.withLock { cameraControls }
+        return state.withLock { $0.cameraControls }
     }
 
     /// Opens the backend's controls once: what they offer and the modes the camera is in
     /// become the device's; their reports (adjusting, a one-shot mode finished) update the
     /// device and tell its observers.
     private func loadControls() {
-        let (loaded, descriptor) = lock.withLock { (controlsLoaded, _descriptor) }
+        let (loaded, descriptor) = state.withLock { state in (state.controlsLoaded, state.descriptor) }
         guard !loaded else { return }
         let made = descriptor.deviceKind == .camera ? descriptor.makeCameraControls() : nil
-        let installed = lock.withLock { () -> Bool in
-            guard !controlsLoaded else { return false }
-            controlsLoaded = true
-            cameraControls = made
-            if let made { controls.adopt(made.capabilities) }
+        let installed = state.withLock { state -> Bool in
+            guard !state.controlsLoaded else { return false }
+            state.controlsLoaded = true
+            state.cameraControls = made
+            if let made { state.controls.adopt(made.capabilities) }
             return made != nil
         }
         guard installed, let made else { return }
@@ -438,9 +440,9 @@ final class CaptureDeviceCore: @unchecked Sendable {
     /// A one-shot mode that finished: the device is locked now (unless the mode was changed meanwhile).
     private func finishOneShot<Mode: Equatable>(_ mode: WritableKeyPath<CaptureDeviceControls, Mode>, from oneShot: Mode, to locked: Mode,
                                                 observed keyPath: KeyPath<AVCaptureDevice, Mode>) {
-        let finished = lock.withLock { () -> Bool in
-            guard controls[keyPath: mode] == oneShot else { return false }
-            controls[keyPath: mode] = locked
+        let finished = state.withLock { state -> Bool in
+            guard state.controls[keyPath: mode] == oneShot else { return false }
+            state.controls[keyPath: mode] = locked
             return true
         }
         if finished { notify(keyPath, old: oneShot) }
@@ -450,9 +452,9 @@ final class CaptureDeviceCore: @unchecked Sendable {
     private func handle(_ event: CameraControlEvent) {
         switch event {
         case .adjusting(let activity, let now):
-            let was = lock.withLock { () -> Bool in
-                let was = controls.adjusting.contains(activity)
-                if now { controls.adjusting.insert(activity) } else { controls.adjusting.remove(activity) }
+            let was = state.withLock { state -> Bool in
+                let was = state.controls.adjusting.contains(activity)
+                if now { state.controls.adjusting.insert(activity) } else { state.controls.adjusting.remove(activity) }
                 return was
             }
             guard was != now else { return }

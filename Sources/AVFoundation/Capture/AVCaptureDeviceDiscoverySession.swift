@@ -1,5 +1,6 @@
 // AVCaptureDevice.DiscoverySession: the connected devices of some types, media type and position.
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 extension AVCaptureDevice {
@@ -12,8 +13,8 @@ extension AVCaptureDevice {
         private let deviceTypes: [AVCaptureDevice.DeviceType]
         private let mediaType: AVMediaType?
         private let position: AVCaptureDevice.Position
-        private let lock = NSLock()
-        private var lastIDs: [String] = []
+        /// The unique IDs of `devices` when last evaluated.
+        private let lastIDs = Mutex<[String]>([])
 
         /// A discovery session for devices of any of `deviceTypes` with `mediaType` (nil: any)
         /// at `position` (`.unspecified`: any).
@@ -22,7 +23,8 @@ extension AVCaptureDevice {
             self.mediaType = mediaType
             self.position = position
             super.init()
-            lastIDs = devices.map(\.uniqueID)
+            let ids = devices.map(\.uniqueID)
+            lastIDs.withLock { $0 = ids }
             Self.register(self)
         }
 
@@ -43,11 +45,10 @@ extension AVCaptureDevice {
         // MARK: Re-evaluation on hot-plug
 
         private struct WeakSession { weak var session: DiscoverySession? }
-        private static let registryLock = NSLock()
-        nonisolated(unsafe) private static var sessions: [WeakSession] = []
+        private static let sessions = Mutex<[WeakSession]>([])
 
         private static func register(_ session: DiscoverySession) {
-            registryLock.withLock {
+            sessions.withLock { sessions in
                 sessions.removeAll { $0.session == nil }
                 sessions.append(WeakSession(session: session))
             }
@@ -55,13 +56,13 @@ extension AVCaptureDevice {
 
         /// Re-evaluates every live discovery session and tells observers of those whose list changed.
         static func devicesMayHaveChanged() {
-            let live = registryLock.withLock { sessions.compactMap(\.session) }
+            let live = sessions.withLock { $0.compactMap(\.session) }
             for session in live {
                 let now = session.devices
                 let ids = now.map(\.uniqueID)
-                let old: [String] = session.lock.withLock {
-                    defer { session.lastIDs = ids }
-                    return session.lastIDs
+                let old: [String] = session.lastIDs.withLock { lastIDs in
+                    defer { lastIDs = ids }
+                    return lastIDs
                 }
                 guard old != ids else { continue }
                 let oldDevices = old.compactMap { DeviceDirectory.shared.existingCore(uniqueID: $0)?.primary }

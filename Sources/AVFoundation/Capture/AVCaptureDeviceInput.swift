@@ -24,7 +24,7 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
             ports.append(AVCaptureInput.Port(input: self, mediaType: type, deviceType: device.deviceType,
                                              position: device.position) { core.activeFormat()?.formatDescription })
         }
-        inputLock.withLock { portList = ports }
+        portList.withLock { $0 = ports }
     }
 
     open override var description: String { "<AVCaptureDeviceInput: [\(device.localizedName)]>" }

@@ -3,6 +3,7 @@
 // real-time, on AVAssetWriter); concrete outputs say how it is configured and feed it.
 import CoreMedia
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// Methods for responding to events that occur while recording captured media to a file.
@@ -56,6 +57,8 @@ extension AVCaptureFileOutputRecordingDelegate {
 /// `AVErrorRecordingSuccessfullyFinishedKey` true when the file is playable.
 open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     /// One recording: its engine, file, delegate and what it has told the delegate.
+    // Invariant: `recorder` is set before the recording is shared; `started`, `toldWillFinish`
+    // and `done` change only under the output's `state` lock, `audioEnd` only on `work`.
     final class Recording: @unchecked Sendable {
         let url: URL
         let delegate: any AVCaptureFileOutputRecordingDelegate
@@ -79,15 +82,19 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
-    let fileLock = NSLock()
-    /// The recording samples go to (nil when none runs or it is ending).
-    var current: Recording?
-    private var lastRecording: Recording?
-    private var recordingFlag = false
-    private var pausedFlag = false
-    private var maxDuration: CMTime = .invalid
-    private var maxFileSize: Int64 = 0
-    private var minFreeSpace: Int64 = 0
+    /// The recordings, the flags and the limits; a recording's `started`, `toldWillFinish` and
+    /// `done` are read and written under this lock too.
+    private struct State {
+        /// The recording samples go to (nil when none runs or it is ending).
+        var current: Recording?
+        var lastRecording: Recording?
+        var recordingFlag = false
+        var pausedFlag = false
+        var maxDuration: CMTime = .invalid
+        var maxFileSize: Int64 = 0
+        var minFreeSpace: Int64 = 0
+    }
+    private let state = Mutex(State())
     /// The delegate's calls, in order.
     let callbacks = DispatchQueue(label: "com.avfoundation.capture.file-output.delegate")
     /// Samples on their way to the recorder (conversion and encoding never block the source).
@@ -100,40 +107,40 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     // MARK: State
 
     /// The URL of the file being recorded; nil when not recording.
-    open var outputFileURL: URL? { fileLock.withLock { current?.url } }
+    open var outputFileURL: URL? { state.withLock { $0.current?.url } }
 
     /// Whether the output is recording a file. Observable.
-    open var isRecording: Bool { fileLock.withLock { recordingFlag } }
+    open var isRecording: Bool { state.withLock { $0.recordingFlag } }
 
     /// Whether the recording is paused.
-    open var isRecordingPaused: Bool { fileLock.withLock { pausedFlag } }
+    open var isRecordingPaused: Bool { state.withLock { $0.pausedFlag } }
 
     /// How long the current (or last) recording is so far.
     open var recordedDuration: CMTime {
-        fileLock.withLock { (current ?? lastRecording)?.recorder?.recordedDuration } ?? .zero
+        state.withLock { state in (state.current ?? state.lastRecording)?.recorder?.recordedDuration } ?? .zero
     }
 
     /// The size in bytes of the current (or last) recording so far.
     open var recordedFileSize: Int64 {
-        fileLock.withLock { (current ?? lastRecording)?.recorder?.recordedFileSize } ?? 0
+        state.withLock { state in (state.current ?? state.lastRecording)?.recorder?.recordedFileSize } ?? 0
     }
 
     /// The longest a recording may get; `.invalid` (default): no limit. Read when a recording starts.
     open var maxRecordedDuration: CMTime {
-        get { fileLock.withLock { maxDuration } }
-        set { fileLock.withLock { maxDuration = newValue } }
+        get { state.withLock { $0.maxDuration } }
+        set { state.withLock { $0.maxDuration = newValue } }
     }
 
     /// The largest a recorded file may get, in bytes; 0 (default): no limit. Read when a recording starts.
     open var maxRecordedFileSize: Int64 {
-        get { fileLock.withLock { maxFileSize } }
-        set { fileLock.withLock { maxFileSize = newValue } }
+        get { state.withLock { $0.maxFileSize } }
+        set { state.withLock { $0.maxFileSize = newValue } }
     }
 
     /// The free space in bytes a recording must leave on its disk; 0 (default): no limit.
     open var minFreeDiskSpaceLimit: Int64 {
-        get { fileLock.withLock { minFreeSpace } }
-        set { fileLock.withLock { minFreeSpace = newValue } }
+        get { state.withLock { $0.minFreeSpace } }
+        set { state.withLock { $0.minFreeSpace = newValue } }
     }
 
     // MARK: Recording
@@ -155,7 +162,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
                 NSLocalizedFailureReasonErrorKey: "The recording could not start because the output is not in a running session."]))
             return
         }
-        let limits = fileLock.withLock { (maxDuration, maxFileSize, minFreeSpace) }
+        let limits = state.withLock { state in (state.maxDuration, state.maxFileSize, state.minFreeSpace) }
         guard let made = recorderConfiguration(for: outputFileURL, session: session) else {
             let recording = Recording(url: outputFileURL, delegate: delegate, connections: connections, width: 0, height: 0)
             report(recording, AVError(.noSourceTrack, userInfo: [
@@ -185,7 +192,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         recorder.startHandler = { [weak self] pts in
             guard let self else { return }
             self.callbacks.async {
-                let tell = self.fileLock.withLock { () -> Bool in
+                let tell = self.state.withLock { state -> Bool in
                     guard !recording.toldWillFinish else { return false }
                     recording.started = true
                     return true
@@ -193,16 +200,16 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
                 if tell { recording.delegate.fileOutput(self, didStartRecordingTo: recording.url, startPTS: pts, from: recording.connections) }
             }
         }
-        fileLock.withLock { lastRecording = recording }
+        state.withLock { $0.lastRecording = recording }
         setRecordingFlag(true)
         // The file is created (the writer started) before any sample can reach the recorder;
         // on failure (an existing file…) the completion reports the error.
         guard recorder.start() else { return }
-        let published = fileLock.withLock { () -> Bool in
+        let published = state.withLock { state -> Bool in
             // A failure right after the start may already have ended it.
             guard !recording.done else { return false }
-            current = recording
-            pausedFlag = false
+            state.current = recording
+            state.pausedFlag = false
             return true
         }
         if !published { setRecordingFlag(false) }
@@ -215,9 +222,9 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// Pauses the recording: captured media is left out until `resumeRecording()`.
     open func pauseRecording() {
-        guard let recording = fileLock.withLock({ () -> Recording? in
-            guard let current, !pausedFlag else { return nil }
-            pausedFlag = true
+        guard let recording = state.withLock({ state -> Recording? in
+            guard let current = state.current, !state.pausedFlag else { return nil }
+            state.pausedFlag = true
             return current
         }) else { return }
         work.async { recording.recorder.pause() }
@@ -226,9 +233,9 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// Resumes a paused recording; the file continues without a gap.
     open func resumeRecording() {
-        guard let recording = fileLock.withLock({ () -> Recording? in
-            guard let current, pausedFlag else { return nil }
-            pausedFlag = false
+        guard let recording = state.withLock({ state -> Recording? in
+            guard let current = state.current, state.pausedFlag else { return nil }
+            state.pausedFlag = false
             return current
         }) else { return }
         work.async { recording.recorder.resume() }
@@ -244,10 +251,10 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     /// Ends the current recording with `code` (nil: a plain stop) after the samples already
     /// queued; the delegate is told it will finish.
     func endCurrent(error code: AVError.Code?) {
-        guard let recording = fileLock.withLock({ () -> Recording? in
-            guard let current else { return nil }
-            self.current = nil
-            pausedFlag = false
+        guard let recording = state.withLock({ state -> Recording? in
+            guard let current = state.current else { return nil }
+            state.current = nil
+            state.pausedFlag = false
             return current
         }) else { return }
         setRecordingFlag(false)
@@ -257,7 +264,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// The recording samples go to now.
-    var activeRecording: Recording? { fileLock.withLock { current } }
+    var activeRecording: Recording? { state.withLock { $0.current } }
 
     override func captureDidStop() {
         // The session stopped, or a reconfiguration took the output (or its inputs) out of the
@@ -282,20 +289,20 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     // MARK: Ending
 
     private func setRecordingFlag(_ value: Bool) {
-        let old = fileLock.withLock { () -> Bool in
-            defer { recordingFlag = value }
-            return recordingFlag
+        let old = state.withLock { state -> Bool in
+            defer { state.recordingFlag = value }
+            return state.recordingFlag
         }
         if old != value { KVORegistry.shared.didChange(self, \AVCaptureFileOutput.isRecording, old: old) }
     }
 
     /// The recorder called its completion (on a global queue): the recording is over.
     private func recorderFinished(_ recording: Recording, error: (any Error)?) {
-        let wasCurrent = fileLock.withLock { () -> Bool in
+        let wasCurrent = state.withLock { state -> Bool in
             recording.done = true
-            guard current === recording else { return lastRecording === recording && recordingFlag }
-            current = nil
-            pausedFlag = false
+            guard state.current === recording else { return state.lastRecording === recording && state.recordingFlag }
+            state.current = nil
+            state.pausedFlag = false
             return true
         }
         if wasCurrent { setRecordingFlag(false) }
@@ -307,7 +314,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// Tells the delegate the recording will finish, once, when it started (on `callbacks`).
     private func tellWillFinish(_ recording: Recording, error: (any Error)?) {
-        let tell = fileLock.withLock { () -> Bool in
+        let tell = state.withLock { state -> Bool in
             defer { recording.toldWillFinish = true }
             return recording.started && !recording.toldWillFinish
         }

@@ -1,6 +1,7 @@
 // AVCaptureInput.Port: one stream of an input (a camera's video, a microphone's audio).
 import CoreMedia
 import Foundation
+import Synchronization
 
 extension AVCaptureInput {
     /// One stream an input provides; connections link ports to outputs.
@@ -9,8 +10,7 @@ extension AVCaptureInput {
         /// `input` is not optional (the input–port cycle lasts as long as the input is used).
         private let owner: AVCaptureInput
         private let type: AVMediaType
-        private let lock = NSLock()
-        private var enabled = true
+        private let enabled = Mutex(true)
         private let format: @Sendable () -> CMFormatDescription?
         private let deviceType: AVCaptureDevice.DeviceType?
         private let devicePosition: AVCaptureDevice.Position
@@ -34,8 +34,8 @@ extension AVCaptureInput {
         open var formatDescription: CMFormatDescription? { format() }
         /// Whether the port delivers to its connections (default true).
         open var isEnabled: Bool {
-            get { lock.withLock { enabled } }
-            set { lock.withLock { enabled = newValue } }
+            get { enabled.withLock { $0 } }
+            set { enabled.withLock { $0 = newValue } }
         }
         /// The clock the port's timestamps are on: the host time clock.
         open var clock: CMClock? { CMClockGetHostTimeClock() }

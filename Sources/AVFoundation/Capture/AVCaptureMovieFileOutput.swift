@@ -4,6 +4,7 @@ import CoreGraphics
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// Records video and audio to a QuickTime movie file (`.mp4`/`.m4v` extensions: MPEG-4).
@@ -19,13 +20,18 @@ internal import MediaEngine
 /// to its last fragment. `metadata` may be set at any time and is written when the file is
 /// finished.
 open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
-    private let movieLock = NSLock()
-    private var fragmentInterval = CMTime(value: 10, timescale: 1)
-    private var metadataItems: [AVMetadataItem]?
+    private struct State {
+        var fragmentInterval = CMTime(value: 10, timescale: 1)
+        var metadataItems: [AVMetadataItem]?
+        /// Video frames queued for the recorder and not yet appended.
+        var backlog = 0
+    }
+    private let state = Mutex(State())
+    /// Guards `settings`: a `[String: Any]` given by the caller cannot be sent into a `Mutex`.
+    private let settingsLock = NSLock()
     private var settings: [ObjectIdentifier: [String: Any]] = [:]
+    /// The pixel buffer pool of the recorded size (on the work queue only).
     private var pool: (width: Int, height: Int, pool: CVPixelBufferPool)?
-    /// Video frames queued for the recorder and not yet appended.
-    private var backlog = 0
     /// Frames waiting beyond this are dropped (the recorder could not keep up).
     private static let maxBacklog = 15
 
@@ -38,15 +44,15 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     /// How often a movie fragment is written (default 10 s); `.invalid`: no fragments (the movie
     /// header is written when the recording finishes). Read when a recording starts.
     open var movieFragmentInterval: CMTime {
-        get { movieLock.withLock { fragmentInterval } }
-        set { movieLock.withLock { fragmentInterval = newValue } }
+        get { state.withLock { $0.fragmentInterval } }
+        set { state.withLock { $0.fragmentInterval = newValue } }
     }
 
     /// File-level metadata written into the movie when it is finished; may be set while recording.
     open var metadata: [AVMetadataItem]? {
-        get { movieLock.withLock { metadataItems } }
+        get { state.withLock { $0.metadataItems } }
         set {
-            movieLock.withLock { metadataItems = newValue }
+            state.withLock { $0.metadataItems = newValue }
             activeRecording?.recorder.metadata = newValue ?? []
         }
     }
@@ -71,7 +77,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     /// `setOutputSettings(_:for:)` set).
     open func outputSettings(for connection: AVCaptureConnection) -> [String: Any] {
         let media = mediaType(of: connection, selector: "outputSettingsForConnection:")
-        let custom = movieLock.withLock { settings[ObjectIdentifier(connection)] } ?? [:]
+        let custom = settingsLock.withLock { settings[ObjectIdentifier(connection)] } ?? [:]
         if media == .video {
             let (width, height, fps) = videoShape(of: connection, preset: owningSession?.sessionPreset ?? .high) ?? (0, 0, 30)
             return Self.videoSettings(width: width, height: height, fps: fps, custom: custom)
@@ -107,7 +113,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
                 CaptureException.raise("AVCaptureMovieFileOutput", selector, problem)
             }
         }
-        movieLock.withLock { settings[ObjectIdentifier(connection)] = outputSettings }
+        settingsLock.withLock { settings[ObjectIdentifier(connection)] = outputSettings }
     }
 
     // MARK: Settings
@@ -243,7 +249,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
             configuration.audioSettings = outputSettings(for: audio)
         }
         guard configuration.videoSettings != nil || configuration.audioSettings != nil else { return nil }
-        let (interval, items) = movieLock.withLock { (fragmentInterval, metadataItems) }
+        let (interval, items) = state.withLock { state in (state.fragmentInterval, state.metadataItems) }
         configuration.movieFragmentInterval = interval
         configuration.metadata = items ?? []
         return (configuration, size.0, size.1)
@@ -255,15 +261,15 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
 
     override func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
         guard let recording = activeRecording, recording.width > 0 else { return }
-        let queued = movieLock.withLock { () -> Bool in
-            guard backlog < Self.maxBacklog else { return false }
-            backlog += 1
+        let queued = state.withLock { state -> Bool in
+            guard state.backlog < Self.maxBacklog else { return false }
+            state.backlog += 1
             return true
         }
         guard queued else { return }
         let crop = geometry.zoomedCrop
         work.async { [self] in
-            defer { movieLock.withLock { backlog -= 1 } }
+            defer { state.withLock { $0.backlog -= 1 } }
             guard let sample = sampleBuffer(frame, crop: crop, width: recording.width, height: recording.height) else { return }
             recording.recorder.appendVideo(sample)
         }

@@ -2,18 +2,22 @@
 // every concrete output implements (what the session's graph hands it).
 import CoreMedia
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// The abstract base of capture session outputs.
 open class AVCaptureOutput: NSObject, @unchecked Sendable {
-    private let outputLock = NSLock()
-    private var connectionList: [AVCaptureConnection] = []
-    private weak var session: AVCaptureSession?
+    /// The connections feeding the output, and the session it is in.
+    private struct Membership {
+        var connections: [AVCaptureConnection] = []
+        weak var session: AVCaptureSession?
+    }
+    private let membership = Mutex(Membership())
 
     /// The session the output is in.
     var owningSession: AVCaptureSession? {
-        get { outputLock.withLock { session } }
-        set { outputLock.withLock { session = newValue } }
+        get { membership.withLock { $0.session } }
+        set { membership.withLock { $0.session = newValue } }
     }
 
     override init() {
@@ -21,7 +25,7 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     }
 
     /// The connections feeding the output.
-    open var connections: [AVCaptureConnection] { outputLock.withLock { connectionList } }
+    open var connections: [AVCaptureConnection] { membership.withLock { $0.connections } }
 
     /// The first connection with an input port of `mediaType`, or nil.
     open func connection(with mediaType: AVMediaType) -> AVCaptureConnection? {
@@ -29,11 +33,11 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     }
 
     func addConnectionRecord(_ connection: AVCaptureConnection) {
-        outputLock.withLock { connectionList.append(connection) }
+        membership.withLock { $0.connections.append(connection) }
     }
 
     func removeConnectionRecord(_ connection: AVCaptureConnection) {
-        outputLock.withLock { connectionList.removeAll { $0 === connection } }
+        membership.withLock { m in m.connections.removeAll { $0 === connection } }
     }
 
     // MARK: Sink (overridden by concrete outputs)

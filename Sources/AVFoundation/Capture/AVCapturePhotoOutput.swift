@@ -5,6 +5,7 @@ import CoreGraphics
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 import ImageIO
 internal import MediaEngine
 
@@ -22,6 +23,7 @@ internal import MediaEngine
 /// cameras' `flash` option) is reported in the resolved settings and Exif but lights nothing.
 open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// A request waiting for its frame.
+    // Invariant: the delegate (not Sendable) is called only on `callbacks`.
     private struct Request: @unchecked Sendable {
         let settings: AVCapturePhotoSettings
         let resolved: AVCaptureResolvedPhotoSettings
@@ -32,11 +34,14 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         let delegate: any AVCapturePhotoCaptureDelegate
     }
 
-    private let lock = NSLock()
-    private var requests: [Request] = []
-    private var usedIDs = Set<Int64>()
-    private var accepting = false
-    private var maxDimensions: CMVideoDimensions?
+    /// The requests waiting, the settings IDs used, whether capture runs, the size limit set.
+    private struct State {
+        var requests: [Request] = []
+        var usedIDs = Set<Int64>()
+        var accepting = false
+        var maxDimensions: CMVideoDimensions?
+    }
+    private let state = Mutex(State())
     /// Delegate calls, in request order.
     private let callbacks = DispatchQueue(label: "com.avfoundation.capture.photo")
 
@@ -79,8 +84,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// The largest photo the output takes: by default the size the session delivers (0×0 when
     /// the output has no video connection). Photos are never larger than that size.
     open var maxPhotoDimensions: CMVideoDimensions {
-        get { lock.withLock { maxDimensions } ?? deliveredDimensions() ?? CMVideoDimensions() }
-        set { lock.withLock { maxDimensions = newValue } }
+        get { state.withLock { $0.maxDimensions } ?? deliveredDimensions() ?? CMVideoDimensions() }
+        set { state.withLock { $0.maxDimensions = newValue } }
     }
 
     /// The photo size for the current configuration (after turning), or nil.
@@ -102,7 +107,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// `didFinishCaptureFor` with `AVError.sessionNotRunning`.
     open func capturePhoto(with settings: AVCapturePhotoSettings, delegate: any AVCapturePhotoCaptureDelegate) {
         let selector = "capturePhotoWithSettings:delegate:"
-        let reused = lock.withLock { !usedIDs.insert(settings.uniqueID).inserted }
+        let reused = state.withLock { !$0.usedIDs.insert(settings.uniqueID).inserted }
         if reused {
             CaptureException.raise("AVCapturePhotoOutput", selector, "Settings may not be re-used")
         }
@@ -150,9 +155,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                                                       isFlashEnabled: settings.flashMode == .on)
         let request = Request(settings: settings, resolved: resolved, pixelFormat: pixelFormat, codec: codecType,
                               quality: quality, delegate: delegate)
-        let queued = lock.withLock { () -> Bool in
-            guard accepting else { return false }
-            requests.append(request)
+        let queued = state.withLock { state -> Bool in
+            guard state.accepting else { return false }
+            state.requests.append(request)
             return true
         }
         callbacks.async { [self] in
@@ -177,14 +182,14 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     override func connectionLimit(for mediaType: AVMediaType) -> Int { mediaType == .video ? 1 : 0 }
 
     override func captureWillStart() {
-        lock.withLock { accepting = true }
+        state.withLock { $0.accepting = true }
     }
 
     override func captureDidStop() {
-        let waiting = lock.withLock { () -> [Request] in
-            accepting = false
-            defer { requests = [] }
-            return requests
+        let waiting = state.withLock { state -> [Request] in
+            state.accepting = false
+            defer { state.requests = [] }
+            return state.requests
         }
         guard !waiting.isEmpty else { return }
         callbacks.async { [self] in
@@ -195,9 +200,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     override func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
-        let taken = lock.withLock { () -> [Request] in
-            defer { requests = [] }
-            return requests
+        let taken = state.withLock { state -> [Request] in
+            defer { state.requests = [] }
+            return state.requests
         }
         guard !taken.isEmpty else { return }
         let date = Date()

@@ -3,6 +3,7 @@
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// The settings of one photo capture request, passed to
 /// `AVCapturePhotoOutput.capturePhoto(with:delegate:)`.
@@ -11,21 +12,25 @@ import Foundation
 /// makes a new one). Settings are checked when the capture is requested; a settings object
 /// already used for a capture raises there.
 open class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
-    private static let idLock = NSLock()
-    nonisolated(unsafe) private static var lastID: Int64 = 0
+    private static let lastID = Mutex<Int64>(0)
 
     private static func nextID() -> Int64 {
-        idLock.withLock {
-            lastID += 1
-            return lastID
+        lastID.withLock {
+            $0 += 1
+            return $0
         }
     }
 
-    private let lock = NSLock()
     private let _uniqueID: Int64
     private let _format: [String: Any]?
-    private var _flashMode: AVCaptureDevice.FlashMode = .off
-    private var _maxPhotoDimensions = CMVideoDimensions()
+    /// The values a client sets, but the metadata.
+    private struct Values {
+        var flashMode: AVCaptureDevice.FlashMode = .off
+        var maxPhotoDimensions = CMVideoDimensions()
+    }
+    private let values = Mutex(Values())
+    /// Guards `_metadata`: a `[String: Any]` given by the caller cannot be sent into a `Mutex`.
+    private let metadataLock = NSLock()
     private var _metadata: [String: Any] = [:]
 
     private init(uniqueID: Int64, format: [String: Any]?) {
@@ -53,12 +58,10 @@ open class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     }
 
     private func copyValues(from other: AVCapturePhotoSettings) {
-        let (flash, dimensions, metadata) = other.lock.withLock { (other._flashMode, other._maxPhotoDimensions, other._metadata) }
-        lock.withLock {
-            _flashMode = flash
-            _maxPhotoDimensions = dimensions
-            _metadata = metadata
-        }
+        let copied = other.values.withLock { $0 }
+        values.withLock { $0 = copied }
+        let metadata = other.metadataLock.withLock { other._metadata }
+        metadataLock.withLock { _metadata = metadata }
     }
 
     /// A copy with the same `uniqueID` (using it for a second capture raises too).
@@ -87,21 +90,21 @@ open class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
 
     /// The flash mode (default `.off`).
     open var flashMode: AVCaptureDevice.FlashMode {
-        get { lock.withLock { _flashMode } }
-        set { lock.withLock { _flashMode = newValue } }
+        get { values.withLock { $0.flashMode } }
+        set { values.withLock { $0.flashMode = newValue } }
     }
 
     /// The largest photo wanted; 0×0 (the default) takes the output's `maxPhotoDimensions`.
     open var maxPhotoDimensions: CMVideoDimensions {
-        get { lock.withLock { _maxPhotoDimensions } }
-        set { lock.withLock { _maxPhotoDimensions = newValue } }
+        get { values.withLock { $0.maxPhotoDimensions } }
+        set { values.withLock { $0.maxPhotoDimensions = newValue } }
     }
 
     /// Metadata written into the photo's file in addition to the output's (ImageIO property
     /// dictionaries, e.g. `kCGImagePropertyExifDictionary` or `kCGImagePropertyTIFFDictionary`).
     open var metadata: [String: Any] {
-        get { lock.withLock { _metadata } }
-        set { lock.withLock { _metadata = newValue } }
+        get { metadataLock.withLock { _metadata } }
+        set { metadataLock.withLock { _metadata = newValue } }
     }
 
     /// A codec value as its name ("jpeg", "hvc1"), from an `AVVideoCodecType` or a string.

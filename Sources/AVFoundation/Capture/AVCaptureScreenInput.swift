@@ -3,6 +3,7 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// Captures what a screen shows (macOS API; on Linux an X11 screen of the `DISPLAY` server).
@@ -13,10 +14,13 @@ internal import MediaEngine
 /// commits a configuration; `capturesCursor`, `capturesMouseClicks` and
 /// `removesDuplicateFrames` at once.
 open class AVCaptureScreenInput: AVCaptureInput, @unchecked Sendable {
-    private let lock = NSLock()
     private let screen: X11ScreenDevice?
-    private var options = ScreenCaptureConfiguration()
-    private var device: AVCaptureDevice
+    /// The options and the internal device made for them.
+    private struct State {
+        var options = ScreenCaptureConfiguration()
+        var device: AVCaptureDevice
+    }
+    private let state: Mutex<State>
     private let sources = ScreenSources()
 
     /// An input capturing the display `displayID`; nil when that display cannot be opened (no X
@@ -31,7 +35,8 @@ open class AVCaptureScreenInput: AVCaptureInput, @unchecked Sendable {
         let display = ProcessInfo.processInfo.environment["DISPLAY"]
         let id = X11ScreenDevice.mainDisplayID(display: display)
         screen = X11ScreenDevice.screen(displayID: id, display: display)
-        device = Self.makeDevice(screen: screen, displayID: id, options: ScreenCaptureConfiguration(), sources: sources)
+        state = Mutex(State(device: Self.makeDevice(screen: screen, displayID: id, options: ScreenCaptureConfiguration(),
+                                                    sources: sources)))
         super.init()
         makePort()
     }
@@ -46,7 +51,8 @@ open class AVCaptureScreenInput: AVCaptureInput, @unchecked Sendable {
     private init(screen: X11ScreenDevice?, displayID: CGDirectDisplayID) {
         self.screen = screen
         let options = ScreenCaptureConfiguration()
-        device = Self.makeDevice(screen: screen, displayID: displayID, options: options, sources: sources)
+        state = Mutex(State(options: options,
+                            device: Self.makeDevice(screen: screen, displayID: displayID, options: options, sources: sources)))
         super.init()
         makePort()
     }
@@ -55,7 +61,7 @@ open class AVCaptureScreenInput: AVCaptureInput, @unchecked Sendable {
         let port = AVCaptureInput.Port(input: self, mediaType: .video, deviceType: nil, position: .unspecified) { [weak self] in
             self?.captureDevice.core.activeFormat()?.formatDescription
         }
-        inputLock.withLock { portList = [port] }
+        portList.withLock { $0 = [port] }
     }
 
     // MARK: Options
@@ -63,26 +69,26 @@ open class AVCaptureScreenInput: AVCaptureInput, @unchecked Sendable {
     /// The area captured, in screen pixels with the origin at the bottom-left corner; `.null`
     /// or an empty rectangle (the default: `.null`) captures the whole screen.
     open var cropRect: CGRect {
-        get { lock.withLock { options.cropRect } }
+        get { state.withLock { $0.options.cropRect } }
         set { change { $0.cropRect = newValue } }
     }
 
     /// Whether the pointer is drawn into the frames (default true).
     open var capturesCursor: Bool {
-        get { lock.withLock { options.capturesCursor } }
+        get { state.withLock { $0.options.capturesCursor } }
         set { change { $0.capturesCursor = newValue } }
     }
 
     /// Whether a ring is drawn around the pointer while a mouse button is down (default false).
     open var capturesMouseClicks: Bool {
-        get { lock.withLock { options.capturesMouseClicks } }
+        get { state.withLock { $0.options.capturesMouseClicks } }
         set { change { $0.capturesMouseClicks = newValue } }
     }
 
     /// The shortest time between frames (default 1/60 s). An invalid or non-positive time
     /// restores the default.
     open var minFrameDuration: CMTime {
-        get { lock.withLock { options.minFrameDuration } }
+        get { state.withLock { $0.options.minFrameDuration } }
         set {
             let value = newValue.isNumeric && newValue.seconds > 0 ? newValue : CMTime(value: 1, timescale: 60)
             change { $0.minFrameDuration = value }
@@ -92,7 +98,7 @@ open class AVCaptureScreenInput: AVCaptureInput, @unchecked Sendable {
     /// How much frames are scaled (default 1; 0.5 halves each side). Values that are not
     /// positive and finite are ignored.
     open var scaleFactor: CGFloat {
-        get { lock.withLock { options.scaleFactor } }
+        get { state.withLock { $0.options.scaleFactor } }
         set {
             guard newValue.isFinite, newValue > 0 else { return }
             change { $0.scaleFactor = newValue }
@@ -101,19 +107,19 @@ open class AVCaptureScreenInput: AVCaptureInput, @unchecked Sendable {
 
     /// Whether a frame equal to the one before it is left out (default false).
     open var removesDuplicateFrames: Bool {
-        get { lock.withLock { options.removesDuplicateFrames } }
+        get { state.withLock { $0.options.removesDuplicateFrames } }
         set { change { $0.removesDuplicateFrames = newValue } }
     }
 
     /// Applies a change: the running sources get the options at once (those they apply live);
     /// the area, scale and rate make a new internal device, used from the next start or commit.
     private func change(_ body: (inout ScreenCaptureConfiguration) -> Void) {
-        let updated = lock.withLock { () -> ScreenCaptureConfiguration in
-            let old = self.options
-            body(&self.options)
-            let now = self.options
+        let updated = state.withLock { state -> ScreenCaptureConfiguration in
+            let old = state.options
+            body(&state.options)
+            let now = state.options
             if old.cropRect != now.cropRect || old.scaleFactor != now.scaleFactor || old.minFrameDuration != now.minFrameDuration {
-                device = Self.makeDevice(screen: screen, displayID: screen?.displayID ?? 0, options: now, sources: sources)
+                state.device = Self.makeDevice(screen: screen, displayID: screen?.displayID ?? 0, options: now, sources: sources)
             }
             return now
         }
@@ -123,7 +129,7 @@ open class AVCaptureScreenInput: AVCaptureInput, @unchecked Sendable {
     // MARK: Capture
 
     /// The internal device the session's graph runs (not listed among devices).
-    var captureDevice: AVCaptureDevice { lock.withLock { device } }
+    var captureDevice: AVCaptureDevice { state.withLock { $0.device } }
 
     private static func makeDevice(screen: X11ScreenDevice?, displayID: CGDirectDisplayID, options: ScreenCaptureConfiguration,
                                    sources: ScreenSources) -> AVCaptureDevice {
@@ -139,20 +145,19 @@ open class AVCaptureScreenInput: AVCaptureInput, @unchecked Sendable {
 }
 
 /// The screen sources an input made (weakly), to pass live options on.
-final class ScreenSources: @unchecked Sendable {
+final class ScreenSources: Sendable {
     private struct Weak { weak var source: X11ScreenSource? }
-    private let lock = NSLock()
-    private var list: [Weak] = []
+    private let list = Mutex<[Weak]>([])
 
     func add(_ source: X11ScreenSource) {
-        lock.withLock {
+        list.withLock { list in
             list.removeAll { $0.source == nil }
             list.append(Weak(source: source))
         }
     }
 
     func update(_ options: ScreenCaptureConfiguration) {
-        for source in lock.withLock({ list.compactMap(\.source) }) { source.configuration = options }
+        for source in list.withLock({ $0.compactMap(\.source) }) { source.configuration = options }
     }
 }
 

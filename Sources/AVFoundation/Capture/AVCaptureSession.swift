@@ -2,6 +2,7 @@
 // transactions and run as one graph of live sources on the host time clock.
 import CoreMedia
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// userInfo key of `AVCaptureSession.runtimeErrorNotification`: the `AVError`.
@@ -29,14 +30,20 @@ public let AVCaptureSessionInterruptionReasonKey: String = "AVCaptureSessionInte
 ///
 /// Every sample's time is on `synchronizationClock`, the host time clock (CLOCK_MONOTONIC).
 open class AVCaptureSession: NSObject, @unchecked Sendable {
-    private let lock = NSRecursiveLock()
-    private var configuration = SessionConfiguration()
-    /// The configuration as of the last applied transaction (what a start runs).
-    private var committed = SessionConfiguration()
-    private var depth = 0
-    private var running = false
-    private var interrupted = false
-    /// Serialises starting, stopping and applying configurations to the graph.
+    /// What the mutators edit and the getters read.
+    private struct State {
+        var configuration = SessionConfiguration()
+        /// The configuration as of the last applied transaction (what a start runs).
+        var committed = SessionConfiguration()
+        var depth = 0
+        var running = false
+        var interrupted = false
+    }
+    private let state = Mutex(State())
+    /// Serialises starting, stopping and applying configurations to the graph, and guards
+    /// `graph` and `generation`. Recursive: a failure while applying stops the session, and
+    /// observers of the running state and the notifications posted under it may start or stop
+    /// the session again on the same thread.
     private let runLock = NSRecursiveLock()
     private var graph: CaptureGraph?
     private var generation = 0
@@ -55,11 +62,10 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     // MARK: Sessions using a device
 
     private struct WeakSession { weak var session: AVCaptureSession? }
-    private static let registryLock = NSLock()
-    nonisolated(unsafe) private static var sessions: [WeakSession] = []
+    private static let sessions = Mutex<[WeakSession]>([])
 
     private static func register(_ session: AVCaptureSession) {
-        registryLock.withLock {
+        sessions.withLock { sessions in
             sessions.removeAll { $0.session == nil }
             sessions.append(WeakSession(session: session))
         }
@@ -69,9 +75,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     /// using the device apply it at once — a new format switches their preset to
     /// `.inputPriority`, as on Apple platforms.
     static func deviceConfigurationChanged(_ device: CaptureDeviceCore, formatChanged: Bool) {
-        let live = registryLock.withLock { sessions.compactMap(\.session) }
+        let live = sessions.withLock { $0.compactMap(\.session) }
         for session in live {
-            let uses = session.lock.withLock { session.configuration.deviceInputs.contains { $0.device.core === device } }
+            let uses = session.state.withLock { $0.configuration.deviceInputs }.contains { $0.device.core === device }
             guard uses else { continue }
             if formatChanged {
                 session.mutate { $0.preset = .inputPriority }
@@ -86,7 +92,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     /// The quality or size of the outputs (default `.high`). Setting a preset the inputs cannot
     /// reach raises (check `canSetSessionPreset(_:)`); it may be set while running.
     open var sessionPreset: AVCaptureSession.Preset {
-        get { lock.withLock { configuration.preset } }
+        get { state.withLock { $0.configuration.preset } }
         set {
             guard canSetSessionPreset(newValue) else {
                 CaptureException.raise("AVCaptureSession", "setSessionPreset:",
@@ -100,19 +106,21 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     /// video inputs take every preset Apple defines).
     open func canSetSessionPreset(_ preset: AVCaptureSession.Preset) -> Bool {
         guard preset.isKnown else { return false }
-        let inputs = lock.withLock { configuration.deviceInputs }
+        let inputs = state.withLock { $0.configuration.deviceInputs }
         return inputs.allSatisfy { $0.device.supportsSessionPreset(preset) }
     }
 
     // MARK: Inputs
 
     /// The inputs.
-    open var inputs: [AVCaptureInput] { lock.withLock { configuration.inputs } }
+    open var inputs: [AVCaptureInput] { state.withLock { $0.configuration.inputs } }
 
     /// Whether `input` may be added: not in the session yet, its device connected, not already
     /// used by another input of the session, and supporting the session's preset.
     open func canAddInput(_ input: AVCaptureInput) -> Bool {
-        lock.withLock {
+        // Decided on a snapshot: the device is asked outside the session's lock.
+        let configuration = state.withLock { $0.configuration }
+        do {
             guard !configuration.inputs.contains(where: { $0 === input }) else { return false }
             if let deviceInput = input as? AVCaptureDeviceInput {
                 let device = deviceInput.device
@@ -160,11 +168,12 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     // MARK: Outputs
 
     /// The outputs.
-    open var outputs: [AVCaptureOutput] { lock.withLock { configuration.outputs } }
+    open var outputs: [AVCaptureOutput] { state.withLock { $0.configuration.outputs } }
 
     /// Whether `output` may be added: in no session yet.
     open func canAddOutput(_ output: AVCaptureOutput) -> Bool {
-        lock.withLock {
+        let configuration = state.withLock { $0.configuration }
+        do {
             guard !configuration.outputs.contains(where: { $0 === output }) else { return false }
             return output.owningSession == nil || output.owningSession === self
         }
@@ -208,14 +217,15 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     // MARK: Connections
 
     /// Every connection between the session's inputs and its outputs or preview layers.
-    open var connections: [AVCaptureConnection] { lock.withLock { configuration.connections } }
+    open var connections: [AVCaptureConnection] { state.withLock { $0.configuration.connections } }
 
     /// Whether `connection` may be added: not in a session, its output and its ports' inputs
     /// in this session, and its output has room for it. A preview layer's connection: the layer
     /// previews this session and has no connection yet, and its one port is a video port of an
     /// input of the session.
     open func canAddConnection(_ connection: AVCaptureConnection) -> Bool {
-        lock.withLock {
+        let configuration = state.withLock { $0.configuration }
+        do {
             if let layer = connection.videoPreviewLayer {
                 guard connection.session == nil, !configuration.connections.contains(where: { $0 === connection }),
                       configuration.contains(layer), connection.inputPorts.count == 1, let port = connection.inputPorts.first,
@@ -307,24 +317,26 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     /// Starts a transaction (pairs nest): changes reach the running capture at the outermost
     /// `commitConfiguration()`.
     open func beginConfiguration() {
-        lock.withLock { depth += 1 }
+        state.withLock { $0.depth += 1 }
     }
 
     /// Ends a transaction; the outermost applies every change since its `beginConfiguration()`
     /// at once. A commit without a begin does nothing.
     open func commitConfiguration() {
-        let outermost = lock.withLock { () -> Bool in
-            guard depth > 0 else { return false }
-            depth -= 1
-            return depth == 0
+        let outermost = state.withLock { state -> Bool in
+            guard state.depth > 0 else { return false }
+            state.depth -= 1
+            return state.depth == 0
         }
         if outermost { apply() }
     }
 
+    /// Edits the configuration under the session's lock (`change` may take an output's or a
+    /// preview layer's lock — that order, never the reverse); applies it outside a transaction.
     private func mutate(_ change: (inout SessionConfiguration) -> Void) {
-        let immediate = lock.withLock { () -> Bool in
-            change(&configuration)
-            return depth == 0
+        let immediate = state.withLock { state -> Bool in
+            change(&state.configuration)
+            return state.depth == 0
         }
         if immediate { apply() }
     }
@@ -333,9 +345,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     /// running graph.
     private func apply() {
         runLock.withLock {
-            let snapshot = lock.withLock { () -> SessionConfiguration in
-                committed = configuration
-                return configuration
+            let snapshot = state.withLock { state -> SessionConfiguration in
+                state.committed = state.configuration
+                return state.configuration
             }
             applyFormats(snapshot)
             guard let graph else { return }
@@ -359,10 +371,10 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     // MARK: Running
 
     /// Whether the session runs. Observable.
-    open var isRunning: Bool { lock.withLock { running } }
+    open var isRunning: Bool { state.withLock { $0.running } }
 
     /// Whether the session is interrupted (a device taken by another application). Observable.
-    open var isInterrupted: Bool { lock.withLock { interrupted } }
+    open var isInterrupted: Bool { state.withLock { $0.interrupted } }
 
     /// The clock of every sample's time: the host time clock.
     open var synchronizationClock: CMClock? { CMClockGetHostTimeClock() }
@@ -376,9 +388,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     /// stays stopped.
     open func startRunning() {
         runLock.withLock {
-            guard !lock.withLock({ running }) else { return }
+            guard !state.withLock({ $0.running }) else { return }
             // Inside a configuration block the session starts as last committed.
-            let snapshot = lock.withLock { committed }
+            let snapshot = state.withLock { $0.committed }
             applyFormats(snapshot)
             generation += 1
             let generation = self.generation
@@ -396,7 +408,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
             // than 5 s to start is left to deliver when it can).
             _ = graph.waitForFirstFrames(seconds: 5)
             self.graph = graph
-            lock.withLock { running = true }
+            state.withLock { $0.running = true }
             KVORegistry.shared.didChange(self, \AVCaptureSession.isRunning, old: false)
             NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self)
         }
@@ -405,10 +417,10 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
     /// Stops the capture and returns when no output will call its delegate again.
     open func stopRunning() {
         runLock.withLock {
-            guard lock.withLock({ running }) else { return }
+            guard state.withLock({ $0.running }) else { return }
             graph?.stop()
             graph = nil
-            lock.withLock { running = false }
+            state.withLock { $0.running = false }
             KVORegistry.shared.didChange(self, \AVCaptureSession.isRunning, old: true)
             NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self)
         }
@@ -424,7 +436,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
             _ = device.core.setConnected(false)
         }
         runLock.withLock {
-            guard self.generation == generation, lock.withLock({ running }) else { return }
+            guard self.generation == generation, state.withLock({ $0.running }) else { return }
             fail(device, AVError(error.isDisconnection ? .deviceWasDisconnected : .unknown, device: device, reason: error.description))
         }
     }
@@ -442,9 +454,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable {
 
     /// Entry point for backends: the session's device was taken (`true`) or given back.
     func setInterrupted(_ value: Bool, reason: AVCaptureSession.InterruptionReason) {
-        let old = lock.withLock { () -> Bool in
-            defer { interrupted = value }
-            return interrupted
+        let old = state.withLock { state -> Bool in
+            defer { state.interrupted = value }
+            return state.interrupted
         }
         guard old != value else { return }
         KVORegistry.shared.didChange(self, \AVCaptureSession.isInterrupted, old: old)

@@ -6,6 +6,7 @@ import CoreGraphics
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 import ImageIO
 internal import MediaEngine
 
@@ -21,7 +22,7 @@ internal import MediaEngine
 /// Completion handlers run on an internal queue.
 open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     /// A request waiting for its frame.
-    private struct Request: @unchecked Sendable {
+    private struct Request: Sendable {
         let connection: AVCaptureConnection
         let handler: @Sendable (CMSampleBuffer?, (any Error)?) -> Void
     }
@@ -32,11 +33,14 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
         case uncompressed(OSType)
     }
 
-    private let lock = NSLock()
-    private var kind = Kind.jpeg
-    private var requests: [Request] = []
-    private var capturing = false
-    private var accepting = false
+    /// The settings, the requests waiting, and whether capture runs.
+    private struct State {
+        var kind = Kind.jpeg
+        var requests: [Request] = []
+        var capturing = false
+        var accepting = false
+    }
+    private let state = Mutex(State())
     private let work = DispatchQueue(label: "com.avfoundation.capture.still-image")
 
     public override init() {
@@ -59,7 +63,7 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     /// empty restores the default; other codecs or pixel formats raise.
     open var outputSettings: [String: Any]! {
         get {
-            switch lock.withLock({ kind }) {
+            switch state.withLock({ $0.kind }) {
             case .jpeg: return [AVVideoCodecKey: AVVideoCodecType.jpeg]
             case .uncompressed(let format): return [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: format)]
             }
@@ -85,13 +89,13 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
                                            "Either AVVideoCodecKey or kCVPixelBufferPixelFormatTypeKey must be specified")
                 }
             }
-            lock.withLock { kind = wanted }
+            state.withLock { $0.kind = wanted }
         }
     }
 
     /// Whether a still is being captured (from the request until its picture is taken);
     /// observable with key-value observing.
-    open var isCapturingStillImage: Bool { lock.withLock { capturing } }
+    open var isCapturingStillImage: Bool { state.withLock { $0.capturing } }
 
     // MARK: Capturing
 
@@ -105,15 +109,15 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
                                    "- inactive/invalid connection passed.")
         }
         // Observers see the capture begin before its frame can end it.
-        let running = lock.withLock { accepting }
+        let running = state.withLock { $0.accepting }
         if running { setCapturing(true) }
-        let queued = running && lock.withLock { () -> Bool in
-            guard accepting else { return false }
-            requests.append(Request(connection: connection, handler: handler))
+        let queued = running && state.withLock { state -> Bool in
+            guard state.accepting else { return false }
+            state.requests.append(Request(connection: connection, handler: handler))
             return true
         }
         guard queued else {
-            if running, lock.withLock({ requests.isEmpty }) { setCapturing(false) }
+            if running, state.withLock({ $0.requests.isEmpty }) { setCapturing(false) }
             work.async { handler(nil, AVError(.sessionNotRunning)) }
             return
         }
@@ -141,10 +145,10 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     private func setCapturing(_ value: Bool) {
-        let old = lock.withLock { () -> Bool? in
-            guard capturing != value else { return nil }
-            defer { capturing = value }
-            return capturing
+        let old = state.withLock { state -> Bool? in
+            guard state.capturing != value else { return nil }
+            defer { state.capturing = value }
+            return state.capturing
         }
         if let old { KVORegistry.shared.didChange(self, \AVCaptureStillImageOutput.isCapturingStillImage, old: old) }
     }
@@ -154,14 +158,14 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     override func connectionLimit(for mediaType: AVMediaType) -> Int { mediaType == .video ? 1 : 0 }
 
     override func captureWillStart() {
-        lock.withLock { accepting = true }
+        state.withLock { $0.accepting = true }
     }
 
     override func captureDidStop() {
-        let waiting = lock.withLock { () -> [Request] in
-            accepting = false
-            defer { requests = [] }
-            return requests
+        let waiting = state.withLock { state -> [Request] in
+            state.accepting = false
+            defer { state.requests = [] }
+            return state.requests
         }
         guard !waiting.isEmpty else { return }
         setCapturing(false)
@@ -171,18 +175,18 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     override func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
-        let (taken, kind) = lock.withLock { () -> ([Request], Kind) in
-            let mine = requests.filter { $0.connection === connection }
-            guard !mine.isEmpty else { return ([], self.kind) }
-            requests.removeAll { $0.connection === connection }
-            return (mine, self.kind)
+        let (taken, kind) = state.withLock { state -> ([Request], Kind) in
+            let mine = state.requests.filter { $0.connection === connection }
+            guard !mine.isEmpty else { return ([], state.kind) }
+            state.requests.removeAll { $0.connection === connection }
+            return (mine, state.kind)
         }
         guard !taken.isEmpty else { return }
         let date = Date()
         work.async { [self] in
             let result = Result { try makeStill(frame, connection: connection, geometry: geometry, kind: kind, date: date) }
             // The picture is taken: no longer capturing unless other requests wait.
-            if lock.withLock({ requests.isEmpty }) { setCapturing(false) }
+            if state.withLock({ $0.requests.isEmpty }) { setCapturing(false) }
             for request in taken {
                 switch result {
                 case .success(let sample): request.handler(sample, nil)

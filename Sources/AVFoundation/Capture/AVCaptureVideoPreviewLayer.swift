@@ -5,6 +5,7 @@
 import CoreGraphics
 import CoreVideo
 import Foundation
+import Synchronization
 internal import MediaEngine
 import QuartzCore
 
@@ -43,15 +44,17 @@ import QuartzCore
 /// SDL2 missing or failing — no window opens and nothing fails; frames still reach the layer
 /// (`isPreviewing`).
 open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
-    // @unchecked Sendable: it owns the preview window (through `previewSink`); its values are behind `lock` and CALayer's Mutex.
-    private let lock = NSLock()
-    private var _session: AVCaptureSession?
-    private var _connection: AVCaptureConnection?
-    private var _gravity = AVLayerVideoGravity.resizeAspect
-    /// Whether the session connects the layer by itself (`session =`), or only by hand.
-    private var _connectsAutomatically = true
-    /// `isPreviewing`: the value last announced to observers.
-    private var announcedPreviewing = false
+    // @unchecked Sendable: it owns the preview window (through `previewSink`); its values are behind `state` and CALayer's Mutex.
+    private struct State {
+        var session: AVCaptureSession?
+        var connection: AVCaptureConnection?
+        var gravity = AVLayerVideoGravity.resizeAspect
+        /// Whether the session connects the layer by itself (`session =`), or only by hand.
+        var connectsAutomatically = true
+        /// `isPreviewing`: the value last announced to observers.
+        var announcedPreviewing = false
+    }
+    private let state = Mutex(State())
     /// Where the session's graph hands the layer's frames.
     let previewSink = CapturePreviewSink()
 
@@ -82,7 +85,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     }
 
     deinit {
-        let (session, connection) = lock.withLock { (_session, _connection) }
+        let (session, connection) = state.withLock { ($0.session, $0.connection) }
         session?.previewLayerWentAway(connection)
         previewSink.close()
     }
@@ -91,7 +94,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     /// first video input port; setting nil (or another session) removes the connection and
     /// closes the window.
     open var session: AVCaptureSession? {
-        get { lock.withLock { _session } }
+        get { state.withLock { $0.session } }
         set { associate(newValue, connecting: true) }
     }
 
@@ -101,13 +104,13 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     }
 
     private func associate(_ session: AVCaptureSession?, connecting: Bool) {
-        let (old, unchanged) = lock.withLock { () -> (AVCaptureSession?, Bool) in
+        let (old, unchanged) = state.withLock { state -> (AVCaptureSession?, Bool) in
             // The same session the same way (a view setting it again) keeps the connection and
             // its settings.
-            let old = _session
-            let unchanged = old === session && _connectsAutomatically == connecting
-            _session = session
-            _connectsAutomatically = connecting
+            let old = state.session
+            let unchanged = old === session && state.connectsAutomatically == connecting
+            state.session = session
+            state.connectsAutomatically = connecting
             return (old, unchanged)
         }
         guard !unchanged else { return }
@@ -120,20 +123,20 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
 
     /// The connection from a video input port of the session to the layer; nil when there is
     /// none (no video input, a layer set with no connection, or no session).
-    open var connection: AVCaptureConnection? { lock.withLock { _connection } }
+    open var connection: AVCaptureConnection? { state.withLock { $0.connection } }
 
     /// Whether the layer is showing frames: the session runs, the layer's connection is
     /// enabled, and frames have reached the layer since the session started (with or without a
     /// window). Observable: it changes on an internal queue, a moment after what changes it
     /// (the first frame, the connection's `isEnabled`, the session stopping), and observers are
     /// told of each change in order.
-    open var isPreviewing: Bool { lock.withLock { announcedPreviewing } }
+    open var isPreviewing: Bool { state.withLock { $0.announcedPreviewing } }
 
     /// How the picture fits the bounds (default `.resizeAspect`).
     open var videoGravity: AVLayerVideoGravity {
-        get { lock.withLock { _gravity } }
+        get { state.withLock { $0.gravity } }
         set {
-            lock.withLock { _gravity = newValue }
+            state.withLock { $0.gravity = newValue }
             previewSink.setGravity(newValue)
         }
     }
@@ -165,15 +168,15 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
 
     /// The session recorded `connection` as the layer's (under the session's lock).
     func setConnectionRecord(_ connection: AVCaptureConnection) {
-        lock.withLock { _connection = connection }
+        state.withLock { $0.connection = connection }
         previewSink.setConnection(connection)
     }
 
     /// The session removed `connection`.
     func removeConnectionRecord(_ connection: AVCaptureConnection) {
-        let removed = lock.withLock { () -> Bool in
-            guard _connection === connection else { return false }
-            _connection = nil
+        let removed = state.withLock { state -> Bool in
+            guard state.connection === connection else { return false }
+            state.connection = nil
             return true
         }
         guard removed else { return }
@@ -186,9 +189,9 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     /// Sets `isPreviewing` to `now` and tells observers (on the event queue; the values arrive
     /// in the order of the changes, so none is lost, and observers read the value announced).
     func announcePreviewing(_ now: Bool) {
-        let old = lock.withLock { () -> Bool in
-            defer { announcedPreviewing = now }
-            return announcedPreviewing
+        let old = state.withLock { state -> Bool in
+            defer { state.announcedPreviewing = now }
+            return state.announcedPreviewing
         }
         if old != now { KVORegistry.shared.didChange(self, \AVCaptureVideoPreviewLayer.isPreviewing, old: old) }
     }
@@ -221,7 +224,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     /// and mirrored by the layer's connection.
     var geometry: PreviewGeometry {
         let bounds = self.bounds
-        let (session, gravity, connection) = lock.withLock { (_session, _gravity, _connection) }
+        let (session, gravity, connection) = state.withLock { ($0.session, $0.gravity, $0.connection) }
         let (angle, mirrored) = connection?.videoSettingsSnapshot ?? (0, false)
         return PreviewGeometry(sourceSize: Self.pictureSize(of: session, connection: connection), layerBounds: bounds,
                                gravity: gravity, rotation: angle, mirrored: mirrored)
@@ -275,52 +278,55 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
 /// where the newest replaces any not yet drawn; the window's render thread uploads, crops,
 /// scales, turns and mirrors it (SDL). Holds what drawing needs (gravity, connection) itself, so
 /// the render thread never touches the layer.
+// Invariant: owns the preview window; `layer` is set once, before the sink is handed to a session; the rest is in `state`.
 final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
     weak var layer: AVCaptureVideoPreviewLayer?
-    private let lock = NSLock()
-    private var window: WindowSink?
-    private var running = false
-    private var receiving = false
-    private var gravity = AVLayerVideoGravity.resizeAspect
-    private weak var connection: AVCaptureConnection?
-    /// Whether an overlay refresh is queued on the layer's event queue.
-    private var overlayQueued = false
+    private struct State {
+        var window: WindowSink?
+        var running = false
+        var receiving = false
+        var gravity = AVLayerVideoGravity.resizeAspect
+        weak var connection: AVCaptureConnection?
+        /// Whether an overlay refresh is queued on the layer's event queue.
+        var overlayQueued = false
+
+        /// What the layer's `isPreviewing` is to become: frames reached the sink since the session
+        /// started, it has not stopped, and the connection is enabled.
+        var previewing: Bool { receiving && (connection?.isEnabled ?? false) }
+    }
+    private let state = Mutex(State())
     /// Draws the layer's sublayers over the window.
     private let overlay = WindowOverlay()
-
-    /// What the layer's `isPreviewing` is to become: frames reached the sink since the session
-    /// started, it has not stopped, and the connection is enabled.
-    private var previewingLocked: Bool { receiving && (connection?.isEnabled ?? false) }
 
     /// Computes `isPreviewing` and queues its announcement, under the lock so that the values
     /// queue in the order of the changes (the capture thread never holds the layer: its release
     /// there would stop the source from inside the source's own delivery).
     func previewingMayHaveChanged() {
-        lock.withLock { queueAnnouncementLocked() }
+        state.withLock { queueAnnouncement($0.previewing) }
     }
 
-    private func queueAnnouncementLocked() {
-        let now = previewingLocked
+    /// Queues the announcement of `now` (called under the lock).
+    private func queueAnnouncement(_ now: Bool) {
         AVCaptureVideoPreviewLayer.events.async { [weak self] in self?.layer?.announcePreviewing(now) }
     }
 
-    var hasWindow: Bool { lock.withLock { window?.state == .showing } }
+    var hasWindow: Bool { state.withLock { $0.window }?.state == .showing }
 
     var windowProblem: String? {
-        guard let state = lock.withLock({ window?.state }) else { return nil }
+        guard let state = state.withLock({ $0.window })?.state else { return nil }
         if case .headless(let why) = state { return why }
         return nil
     }
 
-    func setGravity(_ value: AVLayerVideoGravity) { lock.withLock { gravity = value } }
+    func setGravity(_ value: AVLayerVideoGravity) { state.withLock { $0.gravity = value } }
     func setConnection(_ value: AVCaptureConnection?) {
-        lock.withLock { connection = value }
+        state.withLock { $0.connection = value }
         previewingMayHaveChanged()
     }
 
     /// Where the picture (`picture` pixels, unturned) goes in a window of `window` pixels.
     private func placement(window: CGSize, picture: CGSize) -> WindowSink.Placement {
-        let (gravity, connection) = lock.withLock { (self.gravity, self.connection) }
+        let (gravity, connection) = state.withLock { ($0.gravity, $0.connection) }
         let (angle, mirrored) = connection?.videoSettingsSnapshot ?? (0, false)
         let drawing = PreviewGeometry(sourceSize: picture, layerBounds: CGRect(origin: .zero, size: window), gravity: gravity,
                                       rotation: angle, mirrored: mirrored).drawing
@@ -337,7 +343,7 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
     func captureWillStart() {
         if let layer {
             let layout = layer.windowLayout(picture: layer.displayedPictureSize)
-            let existing = lock.withLock { window }
+            let existing = state.withLock { $0.window }
             if let existing, existing.state == .showing {
                 existing.setFrame(width: layout.width, height: layout.height, position: (layout.x, layout.y))
                 existing.setTitle(layout.title)
@@ -347,25 +353,25 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
                                       position: (layout.x, layout.y), placement: { [weak self] window, picture in
                                           self?.placement(window: window, picture: picture) ?? .fill(window: window, picture: picture)
                                       })
-                lock.withLock { window = made }
+                state.withLock { $0.window = made }
             }
         }
-        lock.withLock {
-            running = true
-            receiving = false
+        state.withLock {
+            $0.running = true
+            $0.receiving = false
         }
     }
 
     func receive(video frame: LiveFrame, from connection: AVCaptureConnection, geometry: CaptureVideoGeometry) {
-        let window = lock.withLock { () -> WindowSink? in
-            guard running else { return nil }
-            if !receiving {
+        let window = state.withLock { state -> WindowSink? in
+            guard state.running else { return nil }
+            if !state.receiving {
                 // The first frame of the run: announced in the same step, so a change right
                 // after (the connection disabled) is announced after it.
-                receiving = true
-                queueAnnouncementLocked()
+                state.receiving = true
+                queueAnnouncement(state.previewing)
             }
-            return self.window
+            return state.window
         }
         if let window {
             let crop = geometry.zoomedCrop
@@ -377,9 +383,9 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
     /// Queues one refresh of the sublayers' overlay on the layer's event queue (the capture
     /// thread never holds the layer); a refresh already queued covers this one.
     private func queueOverlayRefresh() {
-        let queue = lock.withLock { () -> Bool in
-            guard !overlayQueued else { return false }
-            overlayQueued = true
+        let queue = state.withLock { state -> Bool in
+            guard !state.overlayQueued else { return false }
+            state.overlayQueued = true
             return true
         }
         if queue { AVCaptureVideoPreviewLayer.events.async { [weak self] in self?.refreshOverlay() } }
@@ -389,9 +395,9 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
     /// the window changed size), draws them into a window-sized premultiplied BGRA picture for
     /// the window's overlay; no sublayers remove it. Runs on the layer's event queue.
     private func refreshOverlay() {
-        let window = lock.withLock { () -> WindowSink? in
-            overlayQueued = false
-            return self.window
+        let window = state.withLock { state -> WindowSink? in
+            state.overlayQueued = false
+            return state.window
         }
         guard let window, window.state == .showing, let layer else { return }
         let layout = layer.windowLayout(picture: layer.displayedPictureSize)
@@ -402,9 +408,9 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
 
     /// The session stopped (or the layer left it): no frame comes; the window keeps the last.
     func captureDidStop() {
-        lock.withLock {
-            running = false
-            receiving = false
+        state.withLock {
+            $0.running = false
+            $0.receiving = false
         }
         previewingMayHaveChanged()
     }
@@ -413,21 +419,21 @@ final class CapturePreviewSink: CaptureSink, @unchecked Sendable {
 
     /// The layer's frame changed: the window follows (from its next drawing).
     func layerFrameChanged() {
-        guard let layer, let window = lock.withLock({ window }), window.state == .showing else { return }
+        guard let layer, let window = state.withLock({ $0.window }), window.state == .showing else { return }
         let layout = layer.windowLayout(picture: layer.displayedPictureSize)
         window.setFrame(width: layout.width, height: layout.height, position: (layout.x, layout.y))
     }
 
     func titleChanged() {
-        guard let layer, let window = lock.withLock({ window }), window.state == .showing else { return }
+        guard let layer, let window = state.withLock({ $0.window }), window.state == .showing else { return }
         window.setTitle(layer.windowLayout(picture: .zero).title)
     }
 
     /// Closes the window (the layer is released or left its session).
     func close() {
-        let window = lock.withLock { () -> WindowSink? in
-            defer { self.window = nil }
-            return self.window
+        let window = state.withLock { state -> WindowSink? in
+            defer { state.window = nil }
+            return state.window
         }
         window?.close()
     }

@@ -10,21 +10,22 @@
 // −160 dB. (A volume change moves the held peak at once rather than after its hold time.)
 import CoreMedia
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// Meters one sound source's chunks (one meter per route; made again when the format changes).
-final class CaptureAudioMeter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var meter: AudioLevelMeter?
+final class CaptureAudioMeter: Sendable {
+    /// The meter of the format last seen.
+    private let meter = Mutex<AudioLevelMeter?>(nil)
 
     /// Meters `chunk` and returns the levels of each of its channels.
     func levels(after chunk: LiveAudioChunk) -> [AudioChannelLevel] {
-        let meter = lock.withLock { () -> AudioLevelMeter in
-            if let meter = self.meter, meter.channelCount == chunk.format.channelCount, meter.sampleRate == chunk.format.sampleRate {
+        let meter = self.meter.withLock { current -> AudioLevelMeter in
+            if let meter = current, meter.channelCount == chunk.format.channelCount, meter.sampleRate == chunk.format.sampleRate {
                 return meter
             }
             let made = AudioLevelMeter(channelCount: max(1, chunk.format.channelCount), sampleRate: max(1, chunk.format.sampleRate))
-            self.meter = made
+            current = made
             return made
         }
         meter.process(chunk)

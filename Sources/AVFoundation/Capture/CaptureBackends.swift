@@ -2,6 +2,7 @@
 // cameras, PulseAudio sources) and the hot-plug watcher that tells the directory about devices
 // coming and going — started lazily, at the first device query.
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// The shared directory's backends and its device watcher.
@@ -25,27 +26,29 @@ enum CaptureBackends {
 /// list is kept while the device watcher runs (it invalidates it when nodes come or go) and read
 /// again at each query otherwise. Remembers each node's unique ID, so that a node that went away
 /// can be named.
-final class V4L2Cameras: @unchecked Sendable {
+final class V4L2Cameras: Sendable {
     static let shared = V4L2Cameras()
 
-    private let lock = NSLock()
-    private var cached: [V4L2CameraDevice]?
-    private var idByPath: [String: String] = [:]
-    private var watched = false
+    private struct State {
+        var cached: [V4L2CameraDevice]?
+        var idByPath: [String: String] = [:]
+        var watched = false
+    }
+    private let state = Mutex(State())
 
     /// Whether a watcher invalidates the cache (else every query enumerates).
     var isWatched: Bool {
-        get { lock.withLock { watched } }
-        set { lock.withLock { watched = newValue; if !newValue { cached = nil } } }
+        get { state.withLock { $0.watched } }
+        set { state.withLock { $0.watched = newValue; if !newValue { $0.cached = nil } } }
     }
 
     /// The camera nodes now.
     func cameras() -> [V4L2CameraDevice] {
-        if let cached = lock.withLock({ watched ? cached : nil }) { return cached }
+        if let cached = state.withLock({ $0.watched ? $0.cached : nil }) { return cached }
         let found = V4L2CameraDevice.cameras()
-        lock.withLock {
-            cached = found
-            for camera in found { idByPath[camera.path] = camera.uniqueID }
+        state.withLock { state in
+            state.cached = found
+            for camera in found { state.idByPath[camera.path] = camera.uniqueID }
         }
         return found
     }
@@ -54,9 +57,9 @@ final class V4L2Cameras: @unchecked Sendable {
     /// `path` (for a node that went away, the ID it had; for a new one, after enumerating again),
     /// or nil when the node is not a camera.
     func nodeChanged(path: String, connected: Bool) -> String? {
-        let known = lock.withLock { () -> String? in
-            cached = nil
-            return idByPath[path]
+        let known = state.withLock { state -> String? in
+            state.cached = nil
+            return state.idByPath[path]
         }
         if connected {
             return cameras().first { $0.path == path }?.uniqueID
@@ -69,13 +72,15 @@ final class V4L2Cameras: @unchecked Sendable {
 /// from the first query of the shared directory on; made again when the file cameras named in
 /// `AVFOUNDATION_VIRTUAL_CAMERAS` change (a program may set the variable between queries).
 /// Changes become `DeviceDirectory.deviceConnectionChanged` calls on the watcher's queue.
-final class HotPlug: @unchecked Sendable {
+final class HotPlug: Sendable {
     static let shared = HotPlug()
 
-    private let lock = NSLock()
-    private var watcher: DeviceWatcher?
-    private var watchedFiles: [String] = []
-    private var failedOnce = false
+    private struct State {
+        var watcher: DeviceWatcher?
+        var watchedFiles: [String] = []
+        var failedOnce = false
+    }
+    private let state = Mutex(State())
 
     /// Starts the watcher on another thread (from the notification names' initializers, which
     /// must not wait for a watcher's handler that may be using the names).
@@ -96,13 +101,13 @@ final class HotPlug: @unchecked Sendable {
                 && isDirectory.boolValue
             return camera.uniqueID + (watchable ? "" : " (no directory)")
         }
-        let (old, new) = lock.withLock { () -> (DeviceWatcher?, DeviceWatcher?) in
-            if watcher != nil, watchedFiles == files { return (nil, nil) }
-            if watcher == nil, failedOnce, watchedFiles == files { return (nil, nil) }
+        let (old, new) = state.withLock { state -> (DeviceWatcher?, DeviceWatcher?) in
+            if state.watcher != nil, state.watchedFiles == files { return (nil, nil) }
+            if state.watcher == nil, state.failedOnce, state.watchedFiles == files { return (nil, nil) }
             let made = DeviceWatcher(virtualCameras: cameras) { change in HotPlug.handle(change) }
-            let previous = watcher
-            watcher = made
-            watchedFiles = files
+            let previous = state.watcher
+            state.watcher = made
+            state.watchedFiles = files
             return (previous, made)
         }
         // Outside the lock: stopping waits for a handler call in progress, which may query.
@@ -119,9 +124,9 @@ final class HotPlug: @unchecked Sendable {
                 DeviceDirectory.shared.deviceConnectionChanged(uniqueID: camera.uniqueID, connected: camera.isConnected)
             }
         } catch {
-            lock.withLock {
-                if watcher === new { watcher = nil }
-                failedOnce = true
+            state.withLock { state in
+                if state.watcher === new { state.watcher = nil }
+                state.failedOnce = true
             }
             V4L2Cameras.shared.isWatched = false
         }

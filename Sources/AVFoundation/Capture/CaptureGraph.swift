@@ -3,12 +3,13 @@
 // preview layers.
 import CoreMedia
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// How an output shapes one video route's pictures before its own settings (rotation, mirroring,
 /// pixel format): the size the session's preset asks for, and the part of the source picture
 /// that fills it (the centre crop to the preset's aspect; the device's zoom crops further).
-struct CaptureVideoGeometry: @unchecked Sendable {
+struct CaptureVideoGeometry: Sendable {
     let sourceWidth: Int
     let sourceHeight: Int
     let width: Int
@@ -49,6 +50,7 @@ struct CaptureGraphError: Error {
     let error: LiveSourceError
 }
 
+// Invariant: the routes and outputs are changed only by the owning session, under its run lock.
 final class CaptureGraph: @unchecked Sendable {
     /// What identifies a running video source: restarting is needed only when it changes.
     struct SourceKey: Equatable {
@@ -65,29 +67,32 @@ final class CaptureGraph: @unchecked Sendable {
     }
 
     /// A running camera and the connections it feeds (swapped as a whole on reconfiguration).
-    final class VideoRoute: @unchecked Sendable {
+    final class VideoRoute: Sendable {
         let key: SourceKey
         let source: any LiveSource
-        private let lock = NSLock()
-        private var targets: [Target] = []
-        private var geometry: CaptureVideoGeometry
+        /// The connections fed, the geometry, and whether a frame came.
+        private struct State {
+            var targets: [Target] = []
+            var geometry: CaptureVideoGeometry
+            var sawFrame = false
+        }
+        private let state: Mutex<State>
 
         init(key: SourceKey, source: any LiveSource, geometry: CaptureVideoGeometry) {
             self.key = key
             self.source = source
-            self.geometry = geometry
+            state = Mutex(State(geometry: geometry))
         }
 
         func update(targets newTargets: [Target], geometry newGeometry: CaptureVideoGeometry) {
-            lock.withLock {
-                targets = newTargets
-                geometry = newGeometry
+            state.withLock {
+                $0.targets = newTargets
+                $0.geometry = newGeometry
             }
         }
 
         /// Signalled by the first frame.
         private let firstFrame = DispatchSemaphore(value: 0)
-        private var sawFrame = false
 
         /// Waits until the first frame arrived, or `deadline`; true when it did.
         func waitForFirstFrame(until deadline: DispatchTime) -> Bool {
@@ -97,9 +102,9 @@ final class CaptureGraph: @unchecked Sendable {
         }
 
         func deliver(_ frame: LiveFrame) {
-            let (targets, geometry, first) = lock.withLock { () -> ([Target], CaptureVideoGeometry, Bool) in
-                defer { sawFrame = true }
-                return (self.targets, self.geometry, !sawFrame)
+            let (targets, geometry, first) = state.withLock { state -> ([Target], CaptureVideoGeometry, Bool) in
+                defer { state.sawFrame = true }
+                return (state.targets, state.geometry, !state.sawFrame)
             }
             if first { firstFrame.signal() }
             for target in targets where target.connection.passesMedia {
@@ -110,23 +115,23 @@ final class CaptureGraph: @unchecked Sendable {
     }
 
     /// A running sound source and the connections it feeds.
-    final class AudioRoute: @unchecked Sendable {
+    final class AudioRoute: Sendable {
         let uniqueID: String
         let source: any LiveAudioSource
-        private let lock = NSLock()
-        private var targets: [Target] = []
+        /// The connections fed.
+        private let targets = Mutex<[Target]>([])
 
         init(uniqueID: String, source: any LiveAudioSource) {
             self.uniqueID = uniqueID
             self.source = source
         }
 
-        func update(targets newTargets: [Target]) { lock.withLock { targets = newTargets } }
+        func update(targets newTargets: [Target]) { targets.withLock { $0 = newTargets } }
 
         private let meter = CaptureAudioMeter()
 
         func deliver(_ chunk: LiveAudioChunk) {
-            let targets = lock.withLock { self.targets }
+            let targets = targets.withLock { $0 }
             let levels = meter.levels(after: chunk)
             for target in targets where target.connection.passesMedia {
                 target.connection.setAudioLevels(levels)

@@ -2,6 +2,7 @@
 // PulseAudio sources: CaptureBackends), merged into one list of AVCaptureDevice objects — one per
 // unique ID for the life of the process.
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// The devices of all backends, and the one `AVCaptureDevice` object per unique ID.
@@ -11,7 +12,7 @@ internal import MediaEngine
 /// before any query); a backend whose enumeration is costly caches on its side. A device seen
 /// once keeps its object: when it is listed again its descriptor is refreshed, so `isConnected`
 /// and `formats` follow the backend.
-final class DeviceDirectory: @unchecked Sendable {
+final class DeviceDirectory: Sendable {
     /// Lists the devices of one backend.
     typealias Enumerator = @Sendable () -> [any LiveDeviceDescriptor]
 
@@ -24,8 +25,8 @@ final class DeviceDirectory: @unchecked Sendable {
 
     private let enumerators: [Enumerator]
     private let willQuery: (@Sendable () -> Void)?
-    private let lock = NSLock()
-    private var cores: [String: CaptureDeviceCore] = [:]
+    /// The device objects made, by unique ID.
+    private let cores = Mutex<[String: CaptureDeviceCore]>([:])
 
     init(enumerators: [Enumerator], willQuery: (@Sendable () -> Void)? = nil) {
         self.enumerators = enumerators
@@ -58,7 +59,7 @@ final class DeviceDirectory: @unchecked Sendable {
 
     /// The shared state of the device `descriptor` describes (made on first sight, refreshed after).
     private func core(for descriptor: any LiveDeviceDescriptor) -> CaptureDeviceCore {
-        lock.withLock {
+        cores.withLock { cores in
             if let core = cores[descriptor.uniqueID] {
                 core.update(descriptor)
                 return core
@@ -71,7 +72,7 @@ final class DeviceDirectory: @unchecked Sendable {
 
     /// The device object for `uniqueID` already made, if any.
     func existingCore(uniqueID: String) -> CaptureDeviceCore? {
-        lock.withLock { cores[uniqueID] }
+        cores.withLock { $0[uniqueID] }
     }
 
     /// Entry point for device watchers (inotify on /dev and virtual camera files, PulseAudio

@@ -5,6 +5,7 @@
 import CoreAudioTypes
 import CoreMedia
 import Foundation
+import Synchronization
 internal import CVolk
 internal import MediaEngine
 
@@ -61,14 +62,13 @@ extension LiveAudioChunk {
 
 /// One format description per live audio format, made once and shared by every buffer of that
 /// format (as a capture source's buffers share theirs on Apple's platforms).
-final class LiveAudioFormatDescriptions: @unchecked Sendable {
+final class LiveAudioFormatDescriptions: Sendable {
     static let shared = LiveAudioFormatDescriptions()
-    private let lock = NSLock()
-    private var made: [LiveAudioFormat: CMAudioFormatDescription] = [:]
+    private let made = Mutex<[LiveAudioFormat: CMAudioFormatDescription]>([:])
 
     /// LPCM Float32, interleaved, packed, native endian, at the format's rate and channel count.
     func description(of format: LiveAudioFormat) -> CMAudioFormatDescription? {
-        if let known = lock.withLock({ made[format] }) { return known }
+        if let known = made.withLock({ $0[format] }) { return known }
         let bytesPerFrame = UInt32(4 * format.channelCount)
         var asbd = AudioStreamBasicDescription(mSampleRate: format.sampleRate, mFormatID: kAudioFormatLinearPCM,
                                                mFormatFlags: kAudioFormatFlagsNativeFloatPacked,
@@ -78,7 +78,7 @@ final class LiveAudioFormatDescriptions: @unchecked Sendable {
         guard CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0,
                                              magicCookie: nil, extensions: nil, formatDescriptionOut: &description) == noErr,
               let description else { return nil }
-        lock.withLock { made[format] = description }
+        made.withLock { $0[format] = description }
         return description
     }
 

@@ -5,6 +5,7 @@ import CoreGraphics
 import CoreMedia
 import Dispatch
 import Foundation
+import Synchronization
 internal import MediaEngine
 
 /// Records one movie file from live video and audio sample buffers.
@@ -28,8 +29,10 @@ internal import MediaEngine
 /// `minFreeDiskSpaceLimit` is reached, or when writing fails. The completion handler is called
 /// exactly once, on a global queue, with nil or an `AVError` whose user info carries
 /// `AVErrorRecordingSuccessfullyFinishedKey` (true when the file is readable).
+// Invariant: `startHandler` is set before `start()`; everything mutable after is in `locked`.
 package final class MovieRecorder: @unchecked Sendable {
     /// What to record and how.
+    // Invariant: a value (its settings dictionaries are copied, never shared mutable state).
     package struct Configuration: @unchecked Sendable {
         /// The file to write; it must not exist.
         package var outputURL: URL
@@ -151,45 +154,46 @@ package final class MovieRecorder: @unchecked Sendable {
     private let writer: AVAssetWriter
     private let videoInput: AVAssetWriterInput?
     private let audioInput: AVAssetWriterInput?
-    private let lock = NSLock()
-
-    // State (lock).
-    private var state: State = .idle
-    private var metadataItems: [AVMetadataItem]
-    private var sessionStart: CMTime?
-    /// Source time the session ends at (a limit, or the last video end at finish).
-    private var endTime: CMTime?
-    /// The error the recording finishes with (a limit; nil: stopped by the owner).
-    private var pendingError: AVError.Code?
-    private var paused = false
-    /// Waiting for the first video sample after `resume()` to learn the paused span.
-    private var resuming = false
-    /// Total paused span subtracted from later samples.
-    private var offset: CMTime = .zero
-    /// End of the last appended video sample, in file-source time (shifted).
-    private var videoEnd: CMTime?
-    /// End of the last appended audio sample, in file-source time (shifted).
-    private var audioEnd: CMTime?
-    private var lastVideoDuration: CMTime = .invalid
-    /// Time of the last appended video sample, in file-source time (shifted).
-    private var lastVideoPTS: CMTime?
-    private var appendedVideo = 0
-    private var droppedVideo = 0
-    private var droppedAudio = 0
-    /// Watches the writer's status: a failure (a full disk at a fragment cut) ends the
-    /// recording at once, even when no sample comes after it.
-    private var statusObservation: NSKeyValueObservation?
-    /// The writer created the file (`start()` succeeded).
-    private var fileCreated = false
-    private var lastDiskCheck: UInt64 = 0
-    private var fragmentsAtDiskCheck = 0
-    private var completed = false
+    /// The recording's state.
+    private struct Locked {
+        var state: State = .idle
+        var metadataItems: [AVMetadataItem]
+        var sessionStart: CMTime?
+        /// Source time the session ends at (a limit, or the last video end at finish).
+        var endTime: CMTime?
+        /// The error the recording finishes with (a limit; nil: stopped by the owner).
+        var pendingError: AVError.Code?
+        var paused = false
+        /// Waiting for the first video sample after `resume()` to learn the paused span.
+        var resuming = false
+        /// Total paused span subtracted from later samples.
+        var offset: CMTime = .zero
+        /// End of the last appended video sample, in file-source time (shifted).
+        var videoEnd: CMTime?
+        /// End of the last appended audio sample, in file-source time (shifted).
+        var audioEnd: CMTime?
+        var lastVideoDuration: CMTime = .invalid
+        /// Time of the last appended video sample, in file-source time (shifted).
+        var lastVideoPTS: CMTime?
+        var appendedVideo = 0
+        var droppedVideo = 0
+        var droppedAudio = 0
+        /// Watches the writer's status: a failure (a full disk at a fragment cut) ends the
+        /// recording at once, even when no sample comes after it.
+        var statusObservation: NSKeyValueObservation?
+        /// The writer created the file (`start()` succeeded).
+        var fileCreated = false
+        var lastDiskCheck: UInt64 = 0
+        var fragmentsAtDiskCheck = 0
+        var completed = false
+    }
+    private let locked: Mutex<Locked>
 
     /// A recording of `configuration`; `completion` is called exactly once when it ends.
     package init(configuration: Configuration, completion: @escaping @Sendable ((any Error)?) -> Void) throws {
         self.configuration = configuration
         self.completion = completion
-        metadataItems = configuration.metadata
+        locked = Mutex(Locked(metadataItems: configuration.metadata))
         writer = try AVAssetWriter(outputURL: configuration.outputURL, fileType: configuration.fileType)
         let interval = configuration.movieFragmentInterval
         let fragments = interval.isNumeric && interval > .zero
@@ -239,21 +243,21 @@ package final class MovieRecorder: @unchecked Sendable {
     // MARK: Observation
 
     /// The recording's state.
-    package var currentState: State { lock.withLock { state } }
+    package var currentState: State { locked.withLock { $0.state } }
 
     /// Whether samples are being dropped because the recording is paused.
-    package var isPaused: Bool { lock.withLock { paused } }
+    package var isPaused: Bool { locked.withLock { $0.paused } }
 
     /// The source time of file time zero (the first video sample's time); nil before it.
-    package var sessionStartTime: CMTime? { lock.withLock { sessionStart } }
+    package var sessionStartTime: CMTime? { locked.withLock { $0.sessionStart } }
 
     /// How much has been recorded: the end of the last appended sample less the session start
     /// and the paused spans.
     package var recordedDuration: CMTime {
-        lock.withLock {
-            guard let start = sessionStart else { return .zero }
-            let end = [videoEnd, audioInput != nil && videoInput == nil ? audioEnd : nil].compactMap { $0 }.max() ?? start
-            let limited = endTime.map { min(end, $0) } ?? end
+        locked.withLock { s in
+            guard let start = s.sessionStart else { return .zero }
+            let end = [s.videoEnd, audioInput != nil && videoInput == nil ? s.audioEnd : nil].compactMap { $0 }.max() ?? start
+            let limited = s.endTime.map { min(end, $0) } ?? end
             return limited > start ? CMTimeSubtract(limited, start) : .zero
         }
     }
@@ -262,7 +266,7 @@ package final class MovieRecorder: @unchecked Sendable {
     package var recordedFileSize: Int64 { writer.recordedFileSize }
 
     /// Samples dropped because an input was not ready.
-    package var droppedSampleCounts: (video: Int, audio: Int) { lock.withLock { (droppedVideo, droppedAudio) } }
+    package var droppedSampleCounts: (video: Int, audio: Int) { locked.withLock { s in (s.droppedVideo, s.droppedAudio) } }
 
     /// Whether the video input would take a sample now (an append when it is not drops the sample).
     package var isReadyForMoreVideo: Bool { videoInput?.isReadyForMoreMediaData ?? false }
@@ -275,8 +279,8 @@ package final class MovieRecorder: @unchecked Sendable {
 
     /// The file-level metadata written when the recording finishes; may be set at any time before.
     package var metadata: [AVMetadataItem] {
-        get { lock.withLock { metadataItems } }
-        set { lock.withLock { metadataItems = newValue } }
+        get { locked.withLock { $0.metadataItems } }
+        set { locked.withLock { $0.metadataItems = newValue } }
     }
 
     // MARK: Life cycle
@@ -286,14 +290,14 @@ package final class MovieRecorder: @unchecked Sendable {
     /// little free space); the completion handler has then been called with the error.
     @discardableResult
     package func start() -> Bool {
-        let first: Bool = lock.withLock {
-            guard state == .idle else { return false }
-            state = .recording
+        let first: Bool = locked.withLock { s in
+            guard s.state == .idle else { return false }
+            s.state = .recording
             return true
         }
         guard first else { return false }
         if configuration.minFreeDiskSpaceLimit > 0, let free = freeSpace(), free < configuration.minFreeDiskSpaceLimit {
-            lock.withLock { state = .finished }
+            locked.withLock { $0.state = .finished }
             complete(with: recordingError(.diskFull, finished: false,
                                           reason: "The disk has \(free) bytes free, less than the \(configuration.minFreeDiskSpaceLimit) bytes the recording must leave."))
             return false
@@ -302,15 +306,15 @@ package final class MovieRecorder: @unchecked Sendable {
             let observation = writer.observe(\.status, options: [.new]) { [weak self] writer, _ in
                 if writer.status == .failed { _ = self?.failed() }
             }
-            lock.withLock {
-                fileCreated = true
-                statusObservation = observation
+            locked.withLock { s in
+                s.fileCreated = true
+                s.statusObservation = observation
             }
             // A failure before the observation was in place.
             if writer.status == .failed { _ = failed() }
             return true
         }
-        lock.withLock { state = .finished }
+        locked.withLock { $0.state = .finished }
         var info = (writer.error as NSError?)?.userInfo ?? [:]
         info[AVErrorRecordingSuccessfullyFinishedKey] = false
         let code = (writer.error as NSError?).flatMap { $0.domain == AVFoundationErrorDomain ? AVError.Code(rawValue: $0.code) : nil } ?? .unknown
@@ -320,18 +324,18 @@ package final class MovieRecorder: @unchecked Sendable {
 
     /// Drops samples until `resume()`.
     package func pause() {
-        lock.withLock {
-            guard state == .recording, !paused else { return }
-            paused = true
+        locked.withLock { s in
+            guard s.state == .recording, !s.paused else { return }
+            s.paused = true
         }
     }
 
     /// Takes samples again; the span since `pause()` is left out of the file.
     package func resume() {
-        lock.withLock {
-            guard state == .recording, paused else { return }
-            paused = false
-            resuming = sessionStart != nil
+        locked.withLock { s in
+            guard s.state == .recording, s.paused else { return }
+            s.paused = false
+            s.resuming = s.sessionStart != nil
         }
     }
 
@@ -343,32 +347,32 @@ package final class MovieRecorder: @unchecked Sendable {
         guard pts.isNumeric else { return .skipped }
         var duration = CMSampleBufferGetDuration(sample)
         enum Step { case skip, write(CMTime), limit(CMTime, AVError.Code) }
-        let step: Step = lock.withLock {
+        let step: Step = locked.withLock { s in
             // Until the writer has started (start() on another thread) a sample cannot be written.
-            guard state == .recording, fileCreated, !paused else { return .skip }
-            if !duration.isNumeric || duration <= .zero { duration = lastVideoDuration }
-            if duration.isNumeric, duration > .zero { lastVideoDuration = duration }
-            if resuming, let end = videoEnd {
+            guard s.state == .recording, s.fileCreated, !s.paused else { return .skip }
+            if !duration.isNumeric || duration <= .zero { duration = s.lastVideoDuration }
+            if duration.isNumeric, duration > .zero { s.lastVideoDuration = duration }
+            if s.resuming, let end = s.videoEnd {
                 // The paused span: from the end of the last frame before the pause to this frame.
-                let gap = CMTimeSubtract(CMTimeSubtract(pts, offset), end)
-                if gap > .zero { offset = CMTimeAdd(offset, gap) }
-                resuming = false
+                let gap = CMTimeSubtract(CMTimeSubtract(pts, s.offset), end)
+                if gap > .zero { s.offset = CMTimeAdd(s.offset, gap) }
+                s.resuming = false
             }
-            let shifted = CMTimeSubtract(pts, offset)
+            let shifted = CMTimeSubtract(pts, s.offset)
             // Times must increase (a frame's nominal duration may reach past the next one's
             // capture time: cameras jitter, so only the order is checked).
-            if let last = lastVideoPTS, shifted <= last { return .skip }
-            if sessionStart == nil {
-                sessionStart = shifted
+            if let last = s.lastVideoPTS, shifted <= last { return .skip }
+            if s.sessionStart == nil {
+                s.sessionStart = shifted
                 writer.startSession(atSourceTime: shifted)
                 announceStart(shifted)
             }
-            let start = sessionStart!
+            let start = s.sessionStart!
             if configuration.maxRecordedDuration.isNumeric, configuration.maxRecordedDuration > .zero {
                 let limit = CMTimeAdd(start, configuration.maxRecordedDuration)
                 if shifted >= limit { return .limit(limit, .maximumDurationReached) }
             }
-            if configuration.maxRecordedFileSize > 0, expectedFileSize() >= configuration.maxRecordedFileSize {
+            if configuration.maxRecordedFileSize > 0, expectedFileSize(appendedVideo: s.appendedVideo) >= configuration.maxRecordedFileSize {
                 return .limit(shifted, .maximumFileSizeReached)
             }
             return .write(shifted)
@@ -383,16 +387,16 @@ package final class MovieRecorder: @unchecked Sendable {
             if checkDiskSpace(at: shifted) { return .skipped }
             guard input.isReadyForMoreMediaData else {
                 if writer.status != .writing { return failed() }
-                lock.withLock { droppedVideo += 1 }
+                locked.withLock { $0.droppedVideo += 1 }
                 return .dropped
             }
             let timed = retimed(sample, to: shifted, duration: duration)
             guard input.append(timed) else { return failed() }
-            lock.withLock {
+            locked.withLock { s in
                 let end = duration.isNumeric && duration > .zero ? CMTimeAdd(shifted, duration) : shifted
-                videoEnd = max(videoEnd ?? end, end)
-                lastVideoPTS = shifted
-                appendedVideo += 1
+                s.videoEnd = max(s.videoEnd ?? end, end)
+                s.lastVideoPTS = shifted
+                s.appendedVideo += 1
             }
             return .appended
         }
@@ -406,26 +410,26 @@ package final class MovieRecorder: @unchecked Sendable {
         guard pts.isNumeric else { return .skipped }
         let duration = CMSampleBufferGetDuration(sample)
         enum Step { case skip, write(CMTime), drained }
-        let step: Step = lock.withLock {
-            guard state == .recording || state == .draining, fileCreated, !paused else { return .skip }
-            if resuming {
+        let step: Step = locked.withLock { s in
+            guard s.state == .recording || s.state == .draining, s.fileCreated, !s.paused else { return .skip }
+            if s.resuming {
                 // With video, sound waits for the first frame after the pause to learn the span;
                 // without, this buffer gives it.
-                guard videoInput == nil, let end = audioEnd else { return .skip }
-                let gap = CMTimeSubtract(CMTimeSubtract(pts, offset), end)
-                if gap > .zero { offset = CMTimeAdd(offset, gap) }
-                resuming = false
+                guard videoInput == nil, let end = s.audioEnd else { return .skip }
+                let gap = CMTimeSubtract(CMTimeSubtract(pts, s.offset), end)
+                if gap > .zero { s.offset = CMTimeAdd(s.offset, gap) }
+                s.resuming = false
             }
-            let shifted = CMTimeSubtract(pts, offset)
+            let shifted = CMTimeSubtract(pts, s.offset)
             let end = duration.isNumeric ? CMTimeAdd(shifted, duration) : shifted
-            if videoInput == nil, sessionStart == nil {
-                sessionStart = shifted
+            if videoInput == nil, s.sessionStart == nil {
+                s.sessionStart = shifted
                 writer.startSession(atSourceTime: shifted)
                 announceStart(shifted)
             }
-            guard let start = sessionStart, end > start else { return .skip }
-            if let last = audioEnd, end <= last { return .skip }
-            if let stop = endTime, shifted >= stop { return state == .draining ? .drained : .skip }
+            guard let start = s.sessionStart, end > start else { return .skip }
+            if let last = s.audioEnd, end <= last { return .skip }
+            if let stop = s.endTime, shifted >= stop { return s.state == .draining ? .drained : .skip }
             if videoInput == nil, configuration.maxRecordedDuration.isNumeric, configuration.maxRecordedDuration > .zero,
                shifted >= CMTimeAdd(start, configuration.maxRecordedDuration) {
                 return .skip
@@ -442,15 +446,15 @@ package final class MovieRecorder: @unchecked Sendable {
         case .write(let shifted):
             guard input.isReadyForMoreMediaData else {
                 if writer.status != .writing { return failed() }
-                lock.withLock { droppedAudio += 1 }
+                locked.withLock { $0.droppedAudio += 1 }
                 return .dropped
             }
             let timed = offset(sample, shifted: shifted)
             guard input.append(timed) else { return failed() }
-            let reachedEnd: Bool = lock.withLock {
+            let reachedEnd: Bool = locked.withLock { s in
                 let end = duration.isNumeric ? CMTimeAdd(shifted, duration) : shifted
-                audioEnd = max(audioEnd ?? end, end)
-                return state == .draining && endTime.map { end >= $0 } == true
+                s.audioEnd = max(s.audioEnd ?? end, end)
+                return s.state == .draining && s.endTime.map { end >= $0 } == true
             }
             if reachedEnd { finishDraining() }
             if videoInput == nil { checkAudioOnlyLimit() }
@@ -464,14 +468,14 @@ package final class MovieRecorder: @unchecked Sendable {
     /// before any video sample arrived deletes the file and reports `.noDataCaptured`.
     /// Finishing a recorder that was never started reports `.noDataCaptured` (no file is made).
     package func finish(error code: AVError.Code? = nil) {
-        let (go, neverStarted): (Bool, Bool) = lock.withLock {
-            guard state == .recording || state == .draining else {
-                let idle = state == .idle
-                if idle { state = .finished }
+        let (go, neverStarted): (Bool, Bool) = locked.withLock { s in
+            guard s.state == .recording || s.state == .draining else {
+                let idle = s.state == .idle
+                if idle { s.state = .finished }
                 return (false, idle)
             }
-            if state == .recording { pendingError = code }
-            state = .finished
+            if s.state == .recording { s.pendingError = code }
+            s.state = .finished
             return (true, false)
         }
         if neverStarted {
@@ -492,33 +496,33 @@ package final class MovieRecorder: @unchecked Sendable {
     /// A limit was reached at source time `end`: video stops there; audio is awaited up to it
     /// (for at most half a second), then the file is finished with `code`.
     private func reachLimit(end: CMTime, code: AVError.Code) {
-        let waitForAudio: Bool = lock.withLock {
-            guard state == .recording else { return false }
-            endTime = end
-            pendingError = code
-            let audioShort = audioInput != nil && (audioEnd.map { $0 < end } ?? true)
-            state = audioShort ? .draining : .finished
+        let waitForAudio: Bool = locked.withLock { s in
+            guard s.state == .recording else { return false }
+            s.endTime = end
+            s.pendingError = code
+            let audioShort = audioInput != nil && (s.audioEnd.map { $0 < end } ?? true)
+            s.state = audioShort ? .draining : .finished
             return audioShort
         }
         if waitForAudio {
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { [self] in finishDraining() }
-        } else if lock.withLock({ state == .finished }) {
+        } else if locked.withLock({ $0.state == .finished }) {
             finishWriting()
         }
     }
 
     private func finishDraining() {
-        let go: Bool = lock.withLock {
-            guard state == .draining else { return false }
-            state = .finished
+        let go: Bool = locked.withLock { s in
+            guard s.state == .draining else { return false }
+            s.state = .finished
             return true
         }
         if go { finishWriting() }
     }
 
     private func checkAudioOnlyLimit() {
-        let reached: CMTime? = lock.withLock {
-            guard state == .recording, let start = sessionStart, let end = audioEnd else { return nil }
+        let reached: CMTime? = locked.withLock { s in
+            guard s.state == .recording, let start = s.sessionStart, let end = s.audioEnd else { return nil }
             if configuration.maxRecordedDuration.isNumeric, configuration.maxRecordedDuration > .zero,
                CMTimeSubtract(end, start) >= configuration.maxRecordedDuration {
                 return CMTimeAdd(start, configuration.maxRecordedDuration)
@@ -529,18 +533,19 @@ package final class MovieRecorder: @unchecked Sendable {
         guard let reached else { return }
         let code: AVError.Code = writer.recordedFileSize >= configuration.maxRecordedFileSize && configuration.maxRecordedFileSize > 0
             ? .maximumFileSizeReached : .maximumDurationReached
-        lock.withLock {
-            endTime = reached
-            pendingError = code
-            state = .finished
+        locked.withLock { s in
+            s.endTime = reached
+            s.pendingError = code
+            s.state = .finished
         }
         finishWriting()
     }
 
     /// The file's size once the frames still in the encoder are written: what the muxer has,
     /// plus those frames at the average size of the written ones (the encoder holds frames back
-    /// for its look-ahead, so the written size alone would overshoot a size limit). Lock held.
-    private func expectedFileSize() -> Int64 {
+    /// for its look-ahead, so the written size alone would overshoot a size limit), with
+    /// `appendedVideo` frames appended so far.
+    private func expectedFileSize(appendedVideo: Int) -> Int64 {
         let written = writer.videoPacketsWritten
         let inFlight = Int64(max(0, appendedVideo - written.count))
         let average = written.count > 0 ? written.bytes / Int64(written.count) : 0
@@ -554,10 +559,10 @@ package final class MovieRecorder: @unchecked Sendable {
         guard configuration.minFreeDiskSpaceLimit > 0 else { return false }
         let now = DispatchTime.now().uptimeNanoseconds
         let fragments = writer.fragmentsWritten
-        let due: Bool = lock.withLock {
-            guard now &- lastDiskCheck >= 500_000_000 || lastDiskCheck == 0 || fragments != fragmentsAtDiskCheck else { return false }
-            lastDiskCheck = now
-            fragmentsAtDiskCheck = fragments
+        let due: Bool = locked.withLock { s in
+            guard now &- s.lastDiskCheck >= 500_000_000 || s.lastDiskCheck == 0 || fragments != s.fragmentsAtDiskCheck else { return false }
+            s.lastDiskCheck = now
+            s.fragmentsAtDiskCheck = fragments
             return true
         }
         guard due, let free = freeSpace(), free < configuration.minFreeDiskSpaceLimit else { return false }
@@ -574,9 +579,9 @@ package final class MovieRecorder: @unchecked Sendable {
 
     /// An append the writer refused: it has failed; finish with its error.
     private func failed() -> AppendResult {
-        let go: Bool = lock.withLock {
-            guard state == .recording || state == .draining else { return false }
-            state = .finished
+        let go: Bool = locked.withLock { s in
+            guard s.state == .recording || s.state == .draining else { return false }
+            s.state = .finished
             return true
         }
         if go { finishWriting() }
@@ -585,9 +590,9 @@ package final class MovieRecorder: @unchecked Sendable {
 
     /// Finishes the writer and reports how the recording ended.
     private func finishWriting() {
-        let (start, end, code, items) = lock.withLock { () -> (CMTime?, CMTime?, AVError.Code?, [AVMetadataItem]) in
-            let end = endTime ?? videoEnd ?? audioEnd
-            return (sessionStart, end, pendingError, metadataItems)
+        let (start, end, code, items) = locked.withLock { s -> (CMTime?, CMTime?, AVError.Code?, [AVMetadataItem]) in
+            let end = s.endTime ?? s.videoEnd ?? s.audioEnd
+            return (s.sessionStart, end, s.pendingError, s.metadataItems)
         }
         guard writer.status == .writing else {
             reportWriterFailure()
@@ -616,7 +621,7 @@ package final class MovieRecorder: @unchecked Sendable {
         let error = writer.error as NSError?
         // Kept by the engine (cut back to its last fragment), or complete when the failure came
         // after the muxer finished (the metadata pass replaces the file only when it succeeds).
-        let created = lock.withLock { fileCreated }
+        let created = locked.withLock { $0.fileCreated }
         let finished = writer.keptFileAfterFailure || (created && FileManager.default.fileExists(atPath: configuration.outputURL.path))
         guard let error else {
             complete(with: recordingError(.unknown, finished: finished, reason: nil))
@@ -659,11 +664,11 @@ package final class MovieRecorder: @unchecked Sendable {
     }
 
     private func complete(with error: (any Error)?) {
-        let (first, observation): (Bool, NSKeyValueObservation?) = lock.withLock {
-            guard !completed else { return (false, nil) }
-            completed = true
-            defer { statusObservation = nil }
-            return (true, statusObservation)
+        let (first, observation): (Bool, NSKeyValueObservation?) = locked.withLock { s in
+            guard !s.completed else { return (false, nil) }
+            s.completed = true
+            defer { s.statusObservation = nil }
+            return (true, s.statusObservation)
         }
         observation?.invalidate()
         guard first else { return }
@@ -706,7 +711,7 @@ package final class MovieRecorder: @unchecked Sendable {
 }
 
 /// Carries an error to the completion queue.
-private struct ErrorBox: @unchecked Sendable {
+private struct ErrorBox: Sendable {
     let error: (any Error)?
     init(_ error: (any Error)?) { self.error = error }
 }

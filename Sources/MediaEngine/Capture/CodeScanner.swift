@@ -4,6 +4,7 @@ internal import CZbar
 import CoreGraphics
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// Reads machine-readable codes from 8-bit luma pictures with zbar (libzbar), one symbology set
 /// per scanner.
@@ -15,6 +16,7 @@ import Foundation
 /// space when the picture is the unrotated camera frame.
 ///
 /// One scan at a time (a lock serialises callers); zbar's scanner keeps state between scans.
+// Invariant: owns the zbar scanner, used only while `scratch` is held.
 package final class CodeScanner: @unchecked Sendable {
     /// A code type, named by Apple's `AVMetadataObject.ObjectType` string.
     package enum Symbology: String, CaseIterable, Sendable {
@@ -89,9 +91,10 @@ package final class CodeScanner: @unchecked Sendable {
 
     /// The symbologies this scanner reports (those of `requested` zbar reads).
     package let symbologies: Set<Symbology>
-    private let lock = NSLock()
     private let scanner: OpaquePointer
-    private var scratch: [UInt8] = []
+    /// The copy of a padded picture's luma; held for the whole of a scan, so that the scanner
+    /// is used by one scan at a time.
+    private let scratch = Mutex<[UInt8]>([])
     private let converter = PixelConverter(capacity: 2, threads: 1)
 
     /// A scanner for `requested` (symbologies zbar cannot read are ignored).
@@ -161,36 +164,36 @@ package final class CodeScanner: @unchecked Sendable {
         let cropW = max(1, min(width - cropX, Int((roi.maxX * CGFloat(width)).rounded(.up)) - cropX))
         let cropH = max(1, min(height - cropY, Int((roi.maxY * CGFloat(height)).rounded(.up)) - cropY))
 
-        lock.lock()
-        defer { lock.unlock() }
-        guard let image = zbar_image_create() else { return [] }
-        defer { zbar_image_destroy(image) }
-        zbar_image_set_format(image, AVF_ZBAR_Y800)
-        zbar_image_set_size(image, UInt32(width), UInt32(height))
-        zbar_image_set_crop(image, UInt32(cropX), UInt32(cropY), UInt32(cropW), UInt32(cropH))
-        let found: Int32
-        if bytesPerRow == width {
-            zbar_image_set_data(image, luma, UInt(width * height), nil)
-            found = zbar_scan_image(scanner, image)
-        } else {
-            if scratch.count != width * height { scratch = [UInt8](repeating: 0, count: width * height) }
-            found = scratch.withUnsafeMutableBytes { out -> Int32 in
-                for row in 0 ..< height {
-                    (out.baseAddress! + row * width).copyMemory(from: luma + row * bytesPerRow, byteCount: width)
+        return scratch.withLock { scratch -> [Symbol] in
+            guard let image = zbar_image_create() else { return [] }
+            defer { zbar_image_destroy(image) }
+            zbar_image_set_format(image, AVF_ZBAR_Y800)
+            zbar_image_set_size(image, UInt32(width), UInt32(height))
+            zbar_image_set_crop(image, UInt32(cropX), UInt32(cropY), UInt32(cropW), UInt32(cropH))
+            let found: Int32
+            if bytesPerRow == width {
+                zbar_image_set_data(image, luma, UInt(width * height), nil)
+                found = zbar_scan_image(scanner, image)
+            } else {
+                if scratch.count != width * height { scratch = [UInt8](repeating: 0, count: width * height) }
+                found = scratch.withUnsafeMutableBytes { out -> Int32 in
+                    for row in 0 ..< height {
+                        (out.baseAddress! + row * width).copyMemory(from: luma + row * bytesPerRow, byteCount: width)
+                    }
+                    zbar_image_set_data(image, out.baseAddress!, UInt(width * height), nil)
+                    let n = zbar_scan_image(scanner, image)
+                    return n
                 }
-                zbar_image_set_data(image, out.baseAddress!, UInt(width * height), nil)
-                let n = zbar_scan_image(scanner, image)
-                return n
             }
+            guard found > 0 else { return [] }
+            var symbols: [Symbol] = []
+            var symbol = zbar_image_first_symbol(image)
+            while let s = symbol {
+                if let decoded = decode(s, width: width, height: height) { symbols.append(decoded) }
+                symbol = zbar_symbol_next(s)
+            }
+            return symbols
         }
-        guard found > 0 else { return [] }
-        var symbols: [Symbol] = []
-        var symbol = zbar_image_first_symbol(image)
-        while let s = symbol {
-            if let decoded = decode(s, width: width, height: height) { symbols.append(decoded) }
-            symbol = zbar_symbol_next(s)
-        }
-        return symbols
     }
 
     /// One zbar symbol as a `Symbol`, or nil when it is not one of the requested types.

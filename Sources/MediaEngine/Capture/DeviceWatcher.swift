@@ -2,6 +2,7 @@
 // directories), V4L2 nodes (/dev/video*, inotify) and PulseAudio sources (PulseDirectory's
 // subscription) — reported as (uniqueID, connected) on one serial queue.
 import Foundation
+import Synchronization
 import Glibc
 
 /// A device appearing or going away.
@@ -45,7 +46,7 @@ package struct DeviceChange: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Nothing runs until `start()`; `stop()` ends it (no handler call begins after `stop()` returns,
 /// unless it was called on the watcher's queue, where the call running is the last).
-package final class DeviceWatcher: @unchecked Sendable {
+package final class DeviceWatcher: Sendable {
     private let cameraFiles: [(uniqueID: String, path: String)]
     private let deviceDirectory: String?
     private let pulse: PulseDirectory?
@@ -53,18 +54,21 @@ package final class DeviceWatcher: @unchecked Sendable {
     /// The serial queue every handler call runs on.
     package let queue: DispatchQueue
 
-    private let lock = NSLock()
-    private var running = false
-    private var generation = 0
-    private var descriptor: Int32 = -1
-    private var readSource: (any DispatchSourceRead)?
-    /// Watch descriptor → directory path; directory path → the camera files in it.
-    private var directories: [Int32: String] = [:]
-    private var filesIn: [String: [(uniqueID: String, name: String)]] = [:]
-    private var fileConnected: [String: Bool] = [:]
-    private var deviceWatch: Int32 = -1
-    private var nodes: Set<String> = []
-    private var nodeCheckScheduled = false
+    /// The inotify watches, what they last saw, and whether (and which run) the watcher runs.
+    private struct State {
+        var running = false
+        var generation = 0
+        var descriptor: Int32 = -1
+        var readSource: (any DispatchSourceRead)?
+        /// Watch descriptor → directory path; directory path → the camera files in it.
+        var directories: [Int32: String] = [:]
+        var filesIn: [String: [(uniqueID: String, name: String)]] = [:]
+        var fileConnected: [String: Bool] = [:]
+        var deviceWatch: Int32 = -1
+        var nodes: Set<String> = []
+        var nodeCheckScheduled = false
+    }
+    private let state = Mutex(State())
 
     /// A watcher of the file cameras among `virtualCameras`, the V4L2 nodes in `deviceDirectory`
     /// (nil: none) and the sources of `pulse` (nil: none).
@@ -87,37 +91,37 @@ package final class DeviceWatcher: @unchecked Sendable {
 
     /// Starts watching (nothing if already running); throws when inotify cannot be set up.
     package func start() throws {
-        let started = try lock.withLock { () -> Int? in
-            guard !running else { return nil }
+        let started = try state.withLock { state -> Int? in
+            guard !state.running else { return nil }
             let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
             guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            descriptor = fd
-            generation += 1
-            directories = [:]
-            filesIn = [:]
-            fileConnected = [:]
+            state.descriptor = fd
+            state.generation += 1
+            state.directories = [:]
+            state.filesIn = [:]
+            state.fileConnected = [:]
             for camera in cameraFiles {
                 let url = URL(fileURLWithPath: camera.path)
                 let directory = url.deletingLastPathComponent().path
-                if filesIn[directory] == nil {
+                if state.filesIn[directory] == nil {
                     let wd = inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE))
                     guard wd >= 0 else { continue }
-                    directories[wd] = directory
-                    filesIn[directory] = []
+                    state.directories[wd] = directory
+                    state.filesIn[directory] = []
                 }
-                filesIn[directory]?.append((camera.uniqueID, url.lastPathComponent))
-                fileConnected[camera.uniqueID] = FileManager.default.fileExists(atPath: camera.path)
+                state.filesIn[directory]?.append((camera.uniqueID, url.lastPathComponent))
+                state.fileConnected[camera.uniqueID] = FileManager.default.fileExists(atPath: camera.path)
             }
             if let deviceDirectory {
-                deviceWatch = inotify_add_watch(fd, deviceDirectory, UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO))
-                nodes = Self.videoNodes(in: deviceDirectory)
+                state.deviceWatch = inotify_add_watch(fd, deviceDirectory, UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO))
+                state.nodes = Self.videoNodes(in: deviceDirectory)
             }
             let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            let generation = self.generation
+            let generation = state.generation
             source.setEventHandler { [weak self] in self?.readEvents(generation: generation) }
             source.setCancelHandler { close(fd) }
-            readSource = source
-            running = true
+            state.readSource = source
+            state.running = true
             source.resume()
             return generation
         }
@@ -133,13 +137,13 @@ package final class DeviceWatcher: @unchecked Sendable {
 
     /// Stops watching; idempotent.
     package func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            guard running else { return false }
-            running = false
-            generation += 1
-            readSource?.cancel()
-            readSource = nil
-            descriptor = -1
+        let wasRunning = state.withLock { state -> Bool in
+            guard state.running else { return false }
+            state.running = false
+            state.generation += 1
+            state.readSource?.cancel()
+            state.readSource = nil
+            state.descriptor = -1
             return true
         }
         guard wasRunning else { return }
@@ -149,22 +153,22 @@ package final class DeviceWatcher: @unchecked Sendable {
     }
 
     /// Whether the watcher runs.
-    package var isRunning: Bool { lock.withLock { running } }
+    package var isRunning: Bool { state.withLock { $0.running } }
 
     // MARK: - On the queue
 
-    private func isCurrent(_ generation: Int) -> Bool { lock.withLock { running && self.generation == generation } }
+    private func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.running && $0.generation == generation } }
 
     private func readEvents(generation: Int) {
         var changes: [DeviceChange] = []
         var nodesTouched = false
-        lock.withLock {
-            guard running, self.generation == generation, descriptor >= 0 else { return }
+        state.withLock { state in
+            guard state.running, state.generation == generation, state.descriptor >= 0 else { return }
             let size = 64 * 1024
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<inotify_event>.alignment)
             defer { buffer.deallocate() }
             while true {
-                let count = read(descriptor, buffer, size)
+                let count = read(state.descriptor, buffer, size)
                 guard count > 0 else { break }
                 var offset = 0
                 while offset + MemoryLayout<inotify_event>.size <= count {
@@ -173,22 +177,22 @@ package final class DeviceWatcher: @unchecked Sendable {
                     let name = event.len > 0
                         ? String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self)) : ""
                     offset = nameStart + Int(event.len)
-                    if event.wd == deviceWatch {
+                    if event.wd == state.deviceWatch {
                         if name.hasPrefix("video") { nodesTouched = true }
                     }
-                    if let directory = directories[event.wd] {
-                        for file in filesIn[directory] ?? [] where file.name == name {
+                    if let directory = state.directories[event.wd] {
+                        for file in state.filesIn[directory] ?? [] where file.name == name {
                             let exists = FileManager.default.fileExists(atPath: directory + "/" + name)
-                            if fileConnected[file.uniqueID] != exists {
-                                fileConnected[file.uniqueID] = exists
+                            if state.fileConnected[file.uniqueID] != exists {
+                                state.fileConnected[file.uniqueID] = exists
                                 changes.append(DeviceChange(uniqueID: file.uniqueID, connected: exists, origin: .virtualCamera))
                             }
                         }
                     }
                 }
             }
-            if nodesTouched, !nodeCheckScheduled {
-                nodeCheckScheduled = true
+            if nodesTouched, !state.nodeCheckScheduled {
+                state.nodeCheckScheduled = true
                 queue.asyncAfter(deadline: .now() + 0.2) { [weak self] in self?.checkNodes(generation: generation) }
             }
         }
@@ -196,12 +200,12 @@ package final class DeviceWatcher: @unchecked Sendable {
     }
 
     private func checkNodes(generation: Int) {
-        let changes = lock.withLock { () -> [DeviceChange] in
-            nodeCheckScheduled = false
-            guard running, self.generation == generation, let deviceDirectory else { return [] }
+        let changes = state.withLock { state -> [DeviceChange] in
+            state.nodeCheckScheduled = false
+            guard state.running, state.generation == generation, let deviceDirectory else { return [] }
             let now = Self.videoNodes(in: deviceDirectory)
-            let added = now.subtracting(nodes).sorted(), removed = nodes.subtracting(now).sorted()
-            nodes = now
+            let added = now.subtracting(state.nodes).sorted(), removed = state.nodes.subtracting(now).sorted()
+            state.nodes = now
             return removed.map { DeviceChange(uniqueID: $0, connected: false, origin: .videoNode) }
                 + added.map { DeviceChange(uniqueID: $0, connected: true, origin: .videoNode) }
         }

@@ -4,6 +4,7 @@
 internal import CPulse
 import CoreMedia
 import Foundation
+import Synchronization
 
 /// One PulseAudio source as the server describes it (`pa_source_info`), without C types.
 package struct PulseSourceInfo: Sendable, Hashable {
@@ -97,6 +98,8 @@ package struct PulseDevice: LiveDeviceDescriptor, Hashable {
 /// `(uniqueID, false)` for every source known, and — while a handler is set — the directory tries
 /// to reconnect every second and reports the sources it then finds as `(uniqueID, true)`.
 /// Handlers run on a serial queue of the directory's, never on libpulse's thread.
+// Invariant: owns libpulse's main loop and context; they change only under `connection`, the
+// source records only on libpulse's thread or under the main loop's lock.
 package final class PulseDirectory: @unchecked Sendable {
     /// The directory of libpulse's default server (`PULSE_SERVER`, client.conf, the session's daemon).
     package static let shared = PulseDirectory()
@@ -114,8 +117,9 @@ package final class PulseDirectory: @unchecked Sendable {
     package let server: String?
     package let timeout: TimeInterval
 
-    /// Guards connecting and closing (never taken on libpulse's thread).
-    private let connection = NSLock()
+    /// Held while connecting, listing and closing (never taken on libpulse's thread): guards
+    /// `mainloop` and `context`, C handles that stay outside it.
+    private let connection = Mutex(())
     private var mainloop: OpaquePointer?
     private var context: OpaquePointer?
     private let contextChanged = DispatchSemaphore(value: 0)
@@ -124,12 +128,14 @@ package final class PulseDirectory: @unchecked Sendable {
     private var defaultSourceName: String?
     private var isReady = false
     private var subscribed = false
-    // Guarded by `handlerLock` (a leaf lock; callbacks take it).
-    private let handlerLock = NSLock()
-    private var handler: (@Sendable (String, Bool) -> Void)?
-    private var lastProblem: String?
-    private var reconnectScheduled = false
-    private var closed = false
+    /// The event handler and the reconnection state (a leaf lock; callbacks take it).
+    private struct Handling {
+        var handler: (@Sendable (String, Bool) -> Void)?
+        var lastProblem: String?
+        var reconnectScheduled = false
+        var closed = false
+    }
+    private let handling = Mutex(Handling())
     private let events = DispatchQueue(label: "PulseDirectory.events")
 
     /// A directory of `server` (nil: libpulse's default), waiting at most `timeout` seconds for
@@ -143,7 +149,7 @@ package final class PulseDirectory: @unchecked Sendable {
 
     /// The sources now (connecting first if needed).
     package func listing() -> Listing {
-        connection.withLock {
+        connection.withLock { _ in
             if let problem = connect() { return Listing(devices: [], defaultUniqueID: nil, problem: problem) }
             return fetch()
         }
@@ -155,7 +161,7 @@ package final class PulseDirectory: @unchecked Sendable {
     /// The server's sinks (where playback goes) as (name, description), the default sink first;
     /// empty when no server answers.
     package func sinks() -> [(name: String, description: String)] {
-        connection.withLock {
+        connection.withLock { _ in
             guard connect() == nil else { return [] }
             let serverInfo = ServerInfoRequest()
             guard perform(serverInfo, { context, userdata in
@@ -185,23 +191,23 @@ package final class PulseDirectory: @unchecked Sendable {
     }
 
     /// Why the last attempt to reach the server failed (nil after a success).
-    package var problem: String? { handlerLock.withLock { lastProblem } }
+    package var problem: String? { handling.withLock { $0.lastProblem } }
 
     /// Reports sources connecting and disconnecting as `(uniqueID, connected)` to `handler` (nil
     /// stops reporting). Connects (and subscribes) at once when a handler is set.
     package func setEventHandler(_ handler: (@Sendable (String, Bool) -> Void)?) {
-        handlerLock.withLock { self.handler = handler }
+        handling.withLock { $0.handler = handler }
         guard handler != nil else { return }
-        connection.withLock {
+        connection.withLock { _ in
             if connect() == nil { _ = fetch() } else { scheduleReconnect() }
         }
     }
 
     /// Disconnects and stops libpulse's thread; later calls connect again.
     package func close() {
-        handlerLock.withLock { handler = nil; closed = true }
-        connection.withLock { teardown() }
-        handlerLock.withLock { closed = false }
+        handling.withLock { $0.handler = nil; $0.closed = true }
+        connection.withLock { _ in teardown() }
+        handling.withLock { $0.closed = false }
     }
 
     // MARK: - Connection (with `connection` held)
@@ -304,7 +310,7 @@ package final class PulseDirectory: @unchecked Sendable {
 
     @discardableResult
     private func remember(_ problem: String?) -> String? {
-        handlerLock.withLock { lastProblem = problem }
+        handling.withLock { $0.lastProblem = problem }
         return problem
     }
 
@@ -334,7 +340,7 @@ package final class PulseDirectory: @unchecked Sendable {
         }) else {
             return Listing(devices: [], defaultUniqueID: nil, problem: remember("the PulseAudio server did not list its sources"))
         }
-        let wantsEvents = handlerLock.withLock { handler != nil }
+        let wantsEvents = handling.withLock { $0.handler != nil }
         pa_threaded_mainloop_lock(loop)
         defaultSourceName = serverInfo.defaultSource
         known = Dictionary(list.infos.map { ($0.index, $0.name) }, uniquingKeysWith: { a, _ in a })
@@ -389,11 +395,11 @@ package final class PulseDirectory: @unchecked Sendable {
         let gone = known.values.sorted()
         known = [:]
         defaultSourceName = nil
-        handlerLock.withLock { lastProblem = "the PulseAudio server connection was lost: \(reason)" }
+        handling.withLock { $0.lastProblem = "the PulseAudio server connection was lost: \(reason)" }
         for name in gone { emit(name, false) }
         events.async { [weak self] in
             guard let self else { return }
-            self.connection.withLock { self.scheduleReconnect() }
+            self.connection.withLock { _ in self.scheduleReconnect() }
         }
     }
 
@@ -429,7 +435,7 @@ package final class PulseDirectory: @unchecked Sendable {
     private func emit(_ sourceName: String, _ connected: Bool) {
         let id = PulseDevice.uniqueID(sourceName: sourceName)
         events.async { [weak self] in
-            guard let handler = self?.handlerLock.withLock({ self?.handler }) else { return }
+            guard let handler = self?.handling.withLock({ $0.handler }) else { return }
             handler(id, connected)
         }
     }
@@ -437,17 +443,17 @@ package final class PulseDirectory: @unchecked Sendable {
     /// While a handler is set, tries to reconnect in a second; a success reports every source as
     /// connected (`connection` held).
     private func scheduleReconnect() {
-        let go = handlerLock.withLock { () -> Bool in
-            guard handler != nil, !reconnectScheduled, !closed else { return false }
-            reconnectScheduled = true
+        let go = handling.withLock { handling -> Bool in
+            guard handling.handler != nil, !handling.reconnectScheduled, !handling.closed else { return false }
+            handling.reconnectScheduled = true
             return true
         }
         guard go else { return }
         events.asyncAfter(deadline: .now() + 1) { [weak self] in
             guard let self else { return }
-            self.handlerLock.withLock { self.reconnectScheduled = false }
-            guard self.handlerLock.withLock({ self.handler != nil }) else { return }
-            self.connection.withLock {
+            self.handling.withLock { $0.reconnectScheduled = false }
+            guard self.handling.withLock({ $0.handler != nil }) else { return }
+            self.connection.withLock { _ in
                 if let loop = self.mainloop {
                     pa_threaded_mainloop_lock(loop)
                     let ready = self.context.map { pa_context_get_state($0) == PA_CONTEXT_READY } ?? false
@@ -505,6 +511,7 @@ package final class PulseDirectory: @unchecked Sendable {
 }
 
 /// An operation's result, filled on libpulse's thread; `finish` wakes the waiter.
+// Invariant: written only on libpulse's thread before `finish`, read by the waiter only after it.
 private class Request: @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     func finish() { done.signal() }

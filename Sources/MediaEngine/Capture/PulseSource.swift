@@ -4,6 +4,7 @@
 internal import CPulse
 import CoreMedia
 import Foundation
+import Synchronization
 
 /// Records a PulseAudio source (by name) through libpulse's asynchronous API: each run has its
 /// own `pa_threaded_mainloop` (the source's thread), context and record stream.
@@ -25,14 +26,14 @@ import Foundation
 ///   another source) → `failed(.disconnected(…))`, once, on a thread of its own; no chunk after.
 /// - `stop()` returns when libpulse's thread has ended (no `deliver` running or to come); it must
 ///   not be called from `deliver`.
-package final class PulseSource: LiveAudioSource, @unchecked Sendable {
+package final class PulseSource: LiveAudioSource, Sendable {
     package let sourceName: String
     package let server: String?
     package let formats: [LiveAudioFormat]
     /// The source's own channel positions, asked for when the channel count matches (no remix).
     private let channelPositions: [Int32]
-    private let lock = NSLock()
-    private var run: PulseCaptureRun?
+    /// The current recording.
+    private let run = Mutex<PulseCaptureRun?>(nil)
 
     /// A source for `sourceName` on `server` (nil: libpulse's default) offering `formats`.
     package init(sourceName: String, server: String? = nil, formats: [LiveAudioFormat], channelPositions: [Int32] = []) {
@@ -59,15 +60,15 @@ package final class PulseSource: LiveAudioSource, @unchecked Sendable {
         let positions = channelPositions.count == format.channelCount ? channelPositions : []
         let run = try PulseCaptureRun(sourceName: sourceName, server: server, format: format, positions: positions,
                                       clock: clock, deliver: deliver, failed: failed)
-        lock.withLock { self.run = run }
+        self.run.withLock { $0 = run }
     }
 
     deinit { stop() }
 
     package func stop() {
-        let run = lock.withLock { () -> PulseCaptureRun? in
-            defer { self.run = nil }
-            return self.run
+        let run = run.withLock { current -> PulseCaptureRun? in
+            defer { current = nil }
+            return current
         }
         run?.stop()
     }
@@ -327,15 +328,14 @@ private final class PulseCaptureRun: @unchecked Sendable {
 
 /// Marks the thread running a `failed` report, so that `stop()` from inside the report does not
 /// wait for itself.
-private final class ReporterThread: @unchecked Sendable {
-    private let lock = NSLock()
-    private var thread: pthread_t?
+private final class ReporterThread: Sendable {
+    private let thread = Mutex<pthread_t?>(nil)
 
     func run(_ body: () -> Void) {
-        lock.withLock { thread = pthread_self() }
+        thread.withLock { $0 = pthread_self() }
         body()
-        lock.withLock { thread = nil }
+        thread.withLock { $0 = nil }
     }
 
-    var isCurrent: Bool { lock.withLock { thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
+    var isCurrent: Bool { thread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
 }

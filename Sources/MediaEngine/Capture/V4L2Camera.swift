@@ -12,6 +12,7 @@ import Musl
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// A V4L2 camera's frames.
 ///
@@ -21,10 +22,10 @@ import Foundation
 /// numbers are counted). MJPEG frames are decoded and requeued at once. Errors: a camera that is
 /// unplugged (ENODEV, EIO) fails the source with `.disconnected` once; EBUSY at start is "in use
 /// by another application".
-package final class V4L2CameraSource: LiveSource, @unchecked Sendable {
+package final class V4L2CameraSource: LiveSource, Sendable {
     package let device: V4L2CameraDevice
-    private let lock = NSLock()
-    private var stream: V4L2Stream?
+    /// The current run.
+    private let stream = Mutex<V4L2Stream?>(nil)
 
     package init(device: V4L2CameraDevice) {
         self.device = device
@@ -33,7 +34,7 @@ package final class V4L2CameraSource: LiveSource, @unchecked Sendable {
     package var formats: [LiveVideoFormat] { device.videoFormats }
 
     /// Frames the driver dropped (sequence gaps) in the current or last run.
-    package var droppedByDriver: Int { lock.withLock { stream?.droppedByDriver ?? 0 } }
+    package var droppedByDriver: Int { stream.withLock { $0 }?.droppedByDriver ?? 0 }
 
     package func start(format: LiveVideoFormat, frameDuration: CMTime, clock: CMClock,
                        deliver: @escaping @Sendable (LiveFrame) -> Void,
@@ -45,13 +46,13 @@ package final class V4L2CameraSource: LiveSource, @unchecked Sendable {
         }
         let stream = try V4L2Stream(path: device.path, format: cameraFormat, frameDuration: frameDuration)
         try stream.start(clock: clock, deliver: deliver, failed: failed)
-        lock.withLock { self.stream = stream }
+        self.stream.withLock { $0 = stream }
     }
 
     package func stop() {
-        let stream = lock.withLock { () -> V4L2Stream? in
-            defer { self.stream = nil }
-            return self.stream
+        let stream = stream.withLock { current -> V4L2Stream? in
+            defer { current = nil }
+            return current
         }
         stream?.stop()
     }
@@ -59,11 +60,12 @@ package final class V4L2CameraSource: LiveSource, @unchecked Sendable {
 
 /// The camera's mmap buffers and the open node. Unmapped, freed (REQBUFS 0) and closed when the
 /// last pixel buffer over them goes, not at `stop()`: a consumer may hold a frame past it.
+// Invariant: the mapped buffers are written only by the driver; QBUF and STREAMOFF run under `streaming`'s lock.
 private final class V4L2Mapping: @unchecked Sendable {
     let handle: V4L2Handle
     let buffers: [(address: UnsafeMutableRawPointer, length: Int)]
-    private let lock = NSLock()
-    private var streaming = true
+    /// Whether the stream is on (QBUF allowed); held across QBUF and STREAMOFF.
+    private let streaming = Mutex(true)
 
     init(handle: V4L2Handle, count: Int) throws(LiveSourceError) {
         self.handle = handle
@@ -103,7 +105,7 @@ private final class V4L2Mapping: @unchecked Sendable {
     /// Gives buffer `index` to the driver; nothing once streaming stopped. The errno on failure.
     @discardableResult
     func queue(_ index: Int) -> Int32? {
-        lock.withLock {
+        streaming.withLock { streaming in
             guard streaming else { return nil }
             var buffer = v4l2_buffer()
             buffer.index = UInt32(index)
@@ -115,7 +117,7 @@ private final class V4L2Mapping: @unchecked Sendable {
 
     /// STREAMOFF (the driver lets go of every buffer); later `queue` calls do nothing.
     func streamOff() {
-        lock.withLock {
+        streaming.withLock { streaming in
             guard streaming else { return }
             streaming = false
             var type = Int32(AVF_V4L2_BUF_TYPE_VIDEO_CAPTURE)
@@ -125,18 +127,21 @@ private final class V4L2Mapping: @unchecked Sendable {
 }
 
 /// One streaming run of a camera: format set, buffers queued, the capture thread.
-final class V4L2Stream: @unchecked Sendable {
+final class V4L2Stream: Sendable {
     let width: Int
     let height: Int
     let fourCC: V4L2FourCC
     let bytesPerLine: Int
     let frameDuration: CMTime
     private let mapping: V4L2Mapping
-    private let lock = NSLock()
-    private var cancelled = false
-    private var _dropped = 0
+    /// Whether the capture thread is told to end, and the frames the driver dropped.
+    private struct State {
+        var cancelled = false
+        var dropped = 0
+    }
+    private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
-    private var decoder: MJPEGFrameDecoder?
+    private let decoder: MJPEGFrameDecoder?
 
     static let bufferCount = 4
 
@@ -177,12 +182,11 @@ final class V4L2Stream: @unchecked Sendable {
         if let e = handle.ioctl(AVF_VIDIOC_REQBUFS, &request) { throw V4L2Handle.error(e, "VIDIOC_REQBUFS on \(path)") }
         guard request.count >= 2 else { throw .failed("\(path) gave \(request.count) buffers; streaming needs 2 or more") }
         mapping = try V4L2Mapping(handle: handle, count: Int(request.count))
-        if format.fourCC.delivery?.zeroCopy != true {
-            decoder = try MJPEGFrameDecoder(width: width, height: height, poolCapacity: Self.bufferCount)
-        }
+        decoder = format.fourCC.delivery?.zeroCopy != true
+            ? try MJPEGFrameDecoder(width: width, height: height, poolCapacity: Self.bufferCount) : nil
     }
 
-    var droppedByDriver: Int { lock.withLock { _dropped } }
+    var droppedByDriver: Int { state.withLock { $0.dropped } }
 
     /// Queues every buffer, STREAMON, and starts the capture thread.
     func start(clock: CMClock, deliver: @escaping @Sendable (LiveFrame) -> Void,
@@ -208,13 +212,13 @@ final class V4L2Stream: @unchecked Sendable {
 
     /// Stops the thread (no delivery after it returns) and the stream. Not on the capture thread.
     func stop() {
-        lock.withLock { cancelled = true }
+        state.withLock { $0.cancelled = true }
         done.wait()
         done.signal()
         mapping.streamOff()
     }
 
-    private var isCancelled: Bool { lock.withLock { cancelled } }
+    private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// poll + DQBUF until cancelled; the error that ended it, if any.
     private func captureLoop(clock: CMClock, deliver: @Sendable (LiveFrame) -> Void) -> LiveSourceError? {
@@ -245,7 +249,7 @@ final class V4L2Stream: @unchecked Sendable {
             let index = Int(buffer.index)
             if let last = lastSequence, buffer.sequence > last &+ 1 {
                 let gap = Int(buffer.sequence &- last &- 1)
-                lock.withLock { _dropped += gap }
+                state.withLock { $0.dropped += gap }
             }
             lastSequence = buffer.sequence
             if buffer.flags & AVF_V4L2_BUF_FLAG_ERROR != 0 || buffer.bytesused == 0 {
@@ -316,21 +320,21 @@ final class V4L2Stream: @unchecked Sendable {
 
 /// Decodes a camera's MJPEG frames (libavcodec's mjpeg decoder, one thread: no frame delay) into
 /// pooled `'420v'` buffers (swscale from the JPEG's full-range 4:2:2 or 4:2:0).
-package final class MJPEGFrameDecoder: @unchecked Sendable {
+package final class MJPEGFrameDecoder: Sendable {
     package let width: Int
     package let height: Int
     /// How many decoded frames may be out at once.
     package let poolCapacity: Int
-    private let decoder: Decoder
+    /// The decoder, used by one decode at a time.
+    private let decoder: Mutex<Decoder>
     private let pool: CVPixelBufferPool
-    private let lock = NSLock()
 
     package init(width: Int, height: Int, poolCapacity: Int = 4) throws(LiveSourceError) {
         self.width = width
         self.height = height
         self.poolCapacity = poolCapacity
         do {
-            decoder = try Decoder(codecName: "mjpeg", width: width, height: height)
+            decoder = Mutex(try Decoder(codecName: "mjpeg", width: width, height: height))
         } catch {
             throw .failed("cannot open an MJPEG decoder: \(error)")
         }
@@ -343,7 +347,7 @@ package final class MJPEGFrameDecoder: @unchecked Sendable {
     /// One JPEG picture decoded into a pooled buffer; nil when it is corrupt, not of the
     /// decoder's size, or every pooled buffer is held.
     package func decode(_ bytes: UnsafeRawBufferPointer) -> CVPixelBuffer? {
-        lock.withLock {
+        decoder.withLock { decoder in
             guard let base = bytes.baseAddress, bytes.count > 0, let packet = av_packet_alloc() else { return nil }
             var owned: UnsafeMutablePointer<AVPacket>? = packet
             defer { av_packet_free(&owned) }

@@ -10,6 +10,7 @@ import Musl
 #endif
 import CoreGraphics
 import Foundation
+import Synchronization
 
 /// The control IDs the mapping uses (the kernel's `V4L2_CID_*`).
 package enum V4L2ControlID {
@@ -359,15 +360,18 @@ extension V4L2Handle {
 /// one-shot auto focus followed through `AUTO_FOCUS_STATUS` (polled every 30 ms, for at most
 /// 5 s) as `isAdjustingFocus`, one-shot white balance finished at once, and the torch through
 /// `FLASH_LED_MODE` and `FLASH_TORCH_INTENSITY`.
-package final class V4L2CameraControls: LiveCameraControls, @unchecked Sendable {
+package final class V4L2CameraControls: LiveCameraControls, Sendable {
     package let capabilities: LiveCameraCapabilities
     package let mapping: V4L2ControlMapping
     private let handle: V4L2Handle
     private let torchIntensity: V4L2Control?
-    private let lock = NSLock()
     private let queue = DispatchQueue(label: "AVFoundation.V4L2CameraControls")
-    private var handler: (@Sendable (CameraControlEvent) -> Void)?
-    private var focusScan: UInt64 = 0
+    /// The event handler, and the number of the newest focus scan.
+    private struct State {
+        var handler: (@Sendable (CameraControlEvent) -> Void)?
+        var focusScan: UInt64 = 0
+    }
+    private let state = Mutex(State())
 
     /// Opens `path` and reads its controls.
     package init(path: String) throws(LiveSourceError) {
@@ -385,20 +389,20 @@ package final class V4L2CameraControls: LiveCameraControls, @unchecked Sendable 
     }
 
     package func setEventHandler(_ handler: @escaping @Sendable (CameraControlEvent) -> Void) {
-        lock.withLock { self.handler = handler }
+        state.withLock { $0.handler = handler }
     }
 
     private func emit(_ event: CameraControlEvent) {
-        let handler = lock.withLock { self.handler }
+        let handler = state.withLock { $0.handler }
         queue.async { handler?(event) }
     }
 
     package func setFocus(_ mode: CameraFocusMode, pointOfInterest: CGPoint) throws(LiveSourceError) {
         let writes = mapping.writes(focus: mode)
         guard !writes.isEmpty || mode == .locked else { throw .failed("focus mode \(mode) is not offered by \(handle.path)") }
-        let scan = lock.withLock { () -> UInt64 in
-            focusScan &+= 1
-            return focusScan
+        let scan = state.withLock { state -> UInt64 in
+            state.focusScan &+= 1
+            return state.focusScan
         }
         try handle.apply(writes)
         guard mode == .autoFocus else { return }
@@ -413,7 +417,7 @@ package final class V4L2CameraControls: LiveCameraControls, @unchecked Sendable 
     /// Reads `AUTO_FOCUS_STATUS` in 30 ms until the scan is over (or replaced, or 5 s passed).
     private func pollFocus(scan: UInt64, began: Date) {
         queue.asyncAfter(deadline: .now() + .milliseconds(30)) { [self] in
-            guard lock.withLock({ focusScan == scan }) else {
+            guard state.withLock({ $0.focusScan == scan }) else {
                 emit(.adjusting(.focus, false))
                 return
             }

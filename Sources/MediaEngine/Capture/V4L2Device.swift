@@ -216,6 +216,7 @@ package struct V4L2Capabilities: Sendable, Hashable {
 }
 
 /// An open V4L2 node: ioctls that retry on EINTR and report errno.
+// Invariant: owns the file descriptor, immutable after `init`; the kernel serialises the ioctls.
 package final class V4L2Handle: @unchecked Sendable {
     package let path: String
     let fd: Int32

@@ -13,6 +13,7 @@ import CoreGraphics
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// What `AVCaptureScreenInput` asks of a screen source.
 package struct ScreenCaptureConfiguration: Sendable, Equatable {
@@ -158,6 +159,7 @@ package struct X11ScreenDevice: LiveDeviceDescriptor, Hashable {
 
 /// One XCB connection: the screens, the extensions screen capture uses. Not thread-safe: one
 /// thread at a time (the capture thread owns the one it captures with).
+// Invariant: owns the XCB connection, used by one thread at a time (its owner's).
 final class X11Connection: @unchecked Sendable {
     struct Screen {
         let root: UInt32
@@ -242,6 +244,7 @@ final class X11Connection: @unchecked Sendable {
 /// A MIT-SHM segment shared with the X server: one frame's pixels. Removed (IPC_RMID) as soon as
 /// both sides are attached, so nothing leaks if the process dies; detached when the last pixel
 /// buffer over it goes.
+// Invariant: owns the attached segment; its fields are immutable after `init`.
 private final class SharedSegment: @unchecked Sendable {
     let address: UnsafeMutableRawPointer
     let size: Int
@@ -271,7 +274,9 @@ private final class SharedSegment: @unchecked Sendable {
 }
 
 /// The bounded set of segments frames are captured into: a segment is out while a pixel buffer
-/// over it lives, and back when the buffer goes.
+/// over it lives, and back when the buffer goes. An `NSCondition`: taking waits for a segment to
+/// come back.
+// Invariant: owns the shared segments; `free` is read and written only under `condition`.
 private final class SegmentPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var free: [Int]
@@ -305,6 +310,7 @@ private final class SegmentPool: @unchecked Sendable {
 
 /// Captures one screen area of one connection into BGRA pixel buffers, with the cursor and click
 /// rings drawn in and scaled when asked. Used from one thread (the source's capture thread).
+// Invariant: owns XCB and pixman handles and the segments, used only on the source's capture thread.
 final class X11Grabber: @unchecked Sendable {
     private let connection: X11Connection
     private let root: UInt32
@@ -567,26 +573,29 @@ final class X11Grabber: @unchecked Sendable {
 /// `.disconnected` once. A frame due while every buffer is held by consumers (6 shared segments
 /// unscaled, 7 pooled buffers scaled) waits up to a frame duration for one, then is skipped; a
 /// frame the capture thread reaches late is captured late (up to 2 s), not dropped.
-package final class X11ScreenSource: LiveSource, @unchecked Sendable {
+package final class X11ScreenSource: LiveSource, Sendable {
     package let device: X11ScreenDevice
-    private let lock = NSLock()
-    private var _configuration: ScreenCaptureConfiguration
-    private var _skipped = 0
+    /// The options and the count of frames skipped.
+    private struct State {
+        var configuration: ScreenCaptureConfiguration
+        var skipped = 0
+    }
+    private let state: Mutex<State>
     private let pumpThread = PumpThreadSlot()
 
     package init(device: X11ScreenDevice, configuration: ScreenCaptureConfiguration = ScreenCaptureConfiguration()) {
         self.device = device
-        _configuration = configuration
+        state = Mutex(State(configuration: configuration))
     }
 
     /// The options; the area and scale apply from the next `start`, the others at once.
     package var configuration: ScreenCaptureConfiguration {
-        get { lock.withLock { _configuration } }
-        set { lock.withLock { _configuration = newValue } }
+        get { state.withLock { $0.configuration } }
+        set { state.withLock { $0.configuration = newValue } }
     }
 
     /// Frames not captured because every buffer was held, or left out as duplicates.
-    package var skippedCount: Int { lock.withLock { _skipped } }
+    package var skippedCount: Int { state.withLock { $0.skipped } }
 
     /// The one format: BGRA at the configured area's scaled size, 1/120 s to 60 s per frame.
     package var formats: [LiveVideoFormat] {
@@ -632,7 +641,7 @@ package final class X11ScreenSource: LiveSource, @unchecked Sendable {
             do {
                 guard let buffer = try grabber.grab(cursor: options.capturesCursor, clicks: options.capturesMouseClicks,
                                                     removesDuplicates: options.removesDuplicateFrames) else {
-                    self?.lock.withLock { self?._skipped += 1 }
+                    self?.state.withLock { $0.skipped += 1 }
                     return
                 }
                 deliver(LiveFrame(pixelBuffer: buffer, pts: pts, duration: frameDuration, sequence: n))
@@ -653,20 +662,20 @@ package final class X11ScreenSource: LiveSource, @unchecked Sendable {
 
 /// A plain X client for tests and tools: fills rectangles on a screen's root window and moves
 /// the pointer, through its own connection.
-package final class X11TestClient: @unchecked Sendable {
-    private let connection: X11Connection
-    private let lock = NSLock()
+package final class X11TestClient: Sendable {
+    /// The connection, used by one request at a time.
+    private let connection: Mutex<X11Connection>
 
     /// Connects to `display`; `.disconnected` when it cannot.
     package init(display: String) throws(LiveSourceError) {
         guard let name = X11DisplayName(display) else { throw .disconnected("\(display) is not an X display name") }
-        connection = try X11Connection(server: name.server)
+        connection = Mutex(try X11Connection(server: name.server))
     }
 
     /// Fills the rectangle (top-left origin) of `screen`'s root window with 0xRRGGBB, and waits
     /// until the server has drawn it.
     package func fill(x: Int, y: Int, width: Int, height: Int, rgb: UInt32, screen: Int = 0) {
-        lock.withLock {
+        connection.withLock { connection in
             let c = connection.pointer
             let root = connection.screens[screen].root
             let gc = xcb_generate_id(c)
@@ -681,7 +690,7 @@ package final class X11TestClient: @unchecked Sendable {
 
     /// Moves the pointer to (`x`, `y`) on `screen` (top-left origin), and waits until it moved.
     package func warpPointer(x: Int, y: Int, screen: Int = 0) {
-        lock.withLock {
+        connection.withLock { connection in
             let c = connection.pointer
             xcb_warp_pointer(c, 0, connection.screens[screen].root, 0, 0, 0, 0, Int16(x), Int16(y))
             connection.sync()

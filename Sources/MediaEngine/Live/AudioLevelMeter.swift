@@ -3,6 +3,7 @@
 // peakHoldLevel report. The arithmetic runs in VOLK kernels, never a per-sample Swift loop.
 internal import CVolk
 import Foundation
+import Synchronization
 
 /// The levels of one channel, in decibels relative to full scale (1.0): −160 for silence (Apple's
 /// floor for its meters; always finite), 0 for a full-scale peak; a float sample above 1.0 reads
@@ -26,7 +27,7 @@ package struct AudioChannelLevel: Sendable, Equatable {
 /// of ⌊rows/2⌋·N floats — until one row of N channel sums (and N channel maxima) is left:
 /// ⌈log2 F⌉ kernel calls each, no deinterleaving and no per-sample Swift. The pairwise sum is also
 /// more accurate than a running one. Average = 10·log10(Σx²/F), peak = 10·log10(max x²).
-package final class AudioLevelMeter: @unchecked Sendable {
+package final class AudioLevelMeter: Sendable {
     /// The level reported for silence (and anything quieter): −160 dBFS.
     package static let floor: Float = -160
 
@@ -35,14 +36,16 @@ package final class AudioLevelMeter: @unchecked Sendable {
     /// How long a peak is held, in frames (the sample-time span of the window).
     package let holdFrames: Int64
 
-    private let lock = NSLock()
-    private var current: [AudioChannelLevel]
-    /// Per channel, the chunk peaks (squared) that can still become the window's maximum, oldest
-    /// first with falling values: (end frame of the chunk, peak²). The front is the held peak.
-    private var holds: [[(end: Int64, square: Float)]]
-    private var framesSeen: Int64 = 0
-    private var squares: [Float] = []
-    private var maxima: [Float] = []
+    private struct State {
+        var current: [AudioChannelLevel]
+        /// Per channel, the chunk peaks (squared) that can still become the window's maximum, oldest
+        /// first with falling values: (end frame of the chunk, peak²). The front is the held peak.
+        var holds: [[(end: Int64, square: Float)]]
+        var framesSeen: Int64 = 0
+        var squares: [Float] = []
+        var maxima: [Float] = []
+    }
+    private let state: Mutex<State>
 
     /// A meter for `channelCount` channels at `sampleRate`, holding peaks for `holdDuration` seconds.
     package init(channelCount: Int, sampleRate: Double, holdDuration: Double = 1) {
@@ -50,24 +53,24 @@ package final class AudioLevelMeter: @unchecked Sendable {
         self.channelCount = channelCount
         self.sampleRate = sampleRate
         holdFrames = max(1, Int64((holdDuration * sampleRate).rounded()))
-        current = Array(repeating: .silence, count: channelCount)
-        holds = Array(repeating: [], count: channelCount)
+        state = Mutex(State(current: Array(repeating: .silence, count: channelCount),
+                            holds: Array(repeating: [], count: channelCount)))
     }
 
     /// The levels of every channel after the latest chunk (silence before the first).
-    package var levels: [AudioChannelLevel] { lock.withLock { current } }
+    package var levels: [AudioChannelLevel] { state.withLock { $0.current } }
 
     /// The levels of one channel (silence for a channel the meter does not have).
     package func level(ofChannel channel: Int) -> AudioChannelLevel {
-        lock.withLock { current.indices.contains(channel) ? current[channel] : .silence }
+        state.withLock { $0.current.indices.contains(channel) ? $0.current[channel] : .silence }
     }
 
     /// Forgets every chunk: levels back to silence, the hold window empty.
     package func reset() {
-        lock.withLock {
-            current = Array(repeating: .silence, count: channelCount)
-            holds = Array(repeating: [], count: channelCount)
-            framesSeen = 0
+        state.withLock { state in
+            state.current = Array(repeating: .silence, count: channelCount)
+            state.holds = Array(repeating: [], count: channelCount)
+            state.framesSeen = 0
         }
     }
 
@@ -86,13 +89,13 @@ package final class AudioLevelMeter: @unchecked Sendable {
         let n = channelCount
         guard frameCount > 0, let base = samples.baseAddress, samples.count >= frameCount * n else { return }
         let count = frameCount * n
-        lock.withLock {
-            if squares.count < count {
-                squares = [Float](repeating: 0, count: count)
-                maxima = [Float](repeating: 0, count: count)
+        state.withLock { state in
+            if state.squares.count < count {
+                state.squares = [Float](repeating: 0, count: count)
+                state.maxima = [Float](repeating: 0, count: count)
             }
-            squares.withUnsafeMutableBufferPointer { sq in
-                maxima.withUnsafeMutableBufferPointer { mx in
+            state.squares.withUnsafeMutableBufferPointer { sq in
+                state.maxima.withUnsafeMutableBufferPointer { mx in
                     let s = sq.baseAddress!, m = mx.baseAddress!
                     avf_volk_multiply(s, base, base, UInt32(count))
                     m.update(from: s, count: count)
@@ -106,18 +109,18 @@ package final class AudioLevelMeter: @unchecked Sendable {
                     }
                 }
             }
-            framesSeen += Int64(frameCount)
-            let windowStart = framesSeen - holdFrames
+            state.framesSeen += Int64(frameCount)
+            let windowStart = state.framesSeen - holdFrames
             for channel in 0..<n {
-                let meanSquare = squares[channel] / Float(frameCount)
-                let peakSquare = maxima[channel]
-                var hold = holds[channel]
+                let meanSquare = state.squares[channel] / Float(frameCount)
+                let peakSquare = state.maxima[channel]
+                var hold = state.holds[channel]
                 while let last = hold.last, last.square <= peakSquare { hold.removeLast() }
-                hold.append((framesSeen, peakSquare))
+                hold.append((state.framesSeen, peakSquare))
                 // A chunk stays while any of its frames lies in the window; the newest always does.
                 while hold.count > 1, hold[0].end <= windowStart { hold.removeFirst() }
-                holds[channel] = hold
-                current[channel] = AudioChannelLevel(averagePowerLevel: Self.decibels(power: meanSquare),
+                state.holds[channel] = hold
+                state.current[channel] = AudioChannelLevel(averagePowerLevel: Self.decibels(power: meanSquare),
                                                      peakHoldLevel: Self.decibels(power: hold[0].square))
             }
         }

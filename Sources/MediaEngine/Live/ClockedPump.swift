@@ -7,6 +7,7 @@ import Musl
 #endif
 import CoreMedia
 import Foundation
+import Synchronization
 
 /// Pulls items `(item, time, duration)` from a producer and releases each once the timebase's
 /// time reaches the item's time. An item whose time is more than its duration behind the
@@ -29,6 +30,7 @@ import Foundation
 ///
 /// Thread-safe: `cancel()` and the counters may be used from any thread; `service()`/`run()`
 /// from one thread at a time.
+// Invariant: the closures, `pending` and `finished` are used only by the one thread servicing the pump; the counts are in `state`.
 package final class ClockedPump<Item>: @unchecked Sendable {
     /// An item and its presentation interval on the timebase.
     package typealias Scheduled = (item: Item, time: CMTime, duration: CMTime)
@@ -51,10 +53,13 @@ package final class ClockedPump<Item>: @unchecked Sendable {
     private let dropped: (Item, CMTime) -> Void
     private var pending: Scheduled?
     private var finished = false
-    private let state = NSLock()
-    private var _released = 0
-    private var _dropped = 0
-    private var _cancelled = false
+    /// The counts, and whether `cancel()` was called.
+    private struct State {
+        var released = 0
+        var dropped = 0
+        var cancelled = false
+    }
+    private let state = Mutex(State())
 
     /// A pump over `timebase`: `produce` gives the next item (nil: no more), `release` gets each
     /// item in time with its time, `dropped` each item dropped for being late.
@@ -67,14 +72,14 @@ package final class ClockedPump<Item>: @unchecked Sendable {
     }
 
     /// How many items were released.
-    package var releasedCount: Int { state.withLock { _released } }
+    package var releasedCount: Int { state.withLock { $0.released } }
     /// How many items were dropped for being late.
-    package var droppedCount: Int { state.withLock { _dropped } }
+    package var droppedCount: Int { state.withLock { $0.dropped } }
     /// Whether `cancel()` was called.
-    package var isCancelled: Bool { state.withLock { _cancelled } }
+    package var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Makes `run()` return as soon as it wakes (within `maximumSleep`) and `service()` finish.
-    package func cancel() { state.withLock { _cancelled = true } }
+    package func cancel() { state.withLock { $0.cancelled = true } }
 
     /// Releases every item due at the timebase's current time, in order, dropping those more
     /// than their duration late; returns when the next item is due (or that there is none).
@@ -94,10 +99,10 @@ package final class ClockedPump<Item>: @unchecked Sendable {
             pending = nil
             let lateness = now - next.time
             if next.duration.isNumeric, lateness > next.duration {
-                state.withLock { _dropped += 1 }
+                state.withLock { $0.dropped += 1 }
                 dropped(next.item, next.time)
             } else {
-                state.withLock { _released += 1 }
+                state.withLock { $0.released += 1 }
                 release(next.item, next.time)
             }
         }

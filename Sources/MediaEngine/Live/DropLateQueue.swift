@@ -17,7 +17,8 @@ import Foundation
 /// `deliver` and `drop` are called on `queue`, which should be serial (a delegate's queue):
 /// drops are reported in the order they happen, after the delivery that was running. At most one
 /// `deliver` call runs at a time, so callbacks never overlap even on a concurrent queue.
-/// Thread-safe.
+/// Thread-safe. Its state is under an `NSCondition`: `drain` waits for the queue to empty.
+// Invariant: the closures run only on `queue`, one at a time; every other stored `var` only under `lock`.
 package final class DropLateQueue<T: Sendable>: @unchecked Sendable {
     /// How many items may wait, and which one goes when one more comes.
     package enum Policy: Sendable, Equatable {

@@ -3,6 +3,7 @@
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// The pictures of a file's first video track, in presentation order, without end: at the end of
 /// the track reading starts again from the top (`PacketSource.position(for:)` + `DecodeLoop.flush()`)
@@ -15,6 +16,7 @@ import Foundation
 /// when they are not already so. Not thread-safe: one owner at a time.
 package final class FileLoopReader {
     /// A picture and its place on the looped timeline.
+    // Invariant: holds a pixel buffer (C memory) that no one writes once it is handed out.
     package struct Picture: @unchecked Sendable {
         package let pixelBuffer: CVPixelBuffer
         package let mediaTime: CMTime
@@ -211,11 +213,11 @@ package final class FileLoopReader {
 /// file's keeps one picture per interval (the picture at or after each slot). A read failure
 /// stops the source with `failed`; so does the file going away, seen at the next loop seam (an
 /// open file stays readable after it is deleted; prompt notice is the device watcher's job).
-package final class FileLoopSource: LiveSource, @unchecked Sendable {
+package final class FileLoopSource: LiveSource, Sendable {
     package let url: URL
-    private let lock = NSLock()
     private let pumpThread = PumpThreadSlot()
-    private var cachedFormats: [LiveVideoFormat]?
+    /// The formats, once probed.
+    private let cachedFormats = Mutex<[LiveVideoFormat]?>(nil)
 
     package init(url: URL) {
         self.url = url
@@ -224,9 +226,9 @@ package final class FileLoopSource: LiveSource, @unchecked Sendable {
     /// The file's formats (`FileLoopReader.formats(of:)`), probed once; empty when the file
     /// cannot be read now.
     package var formats: [LiveVideoFormat] {
-        if let cached = lock.withLock({ cachedFormats }) { return cached }
+        if let cached = cachedFormats.withLock({ $0 }) { return cached }
         guard let probed = try? FileLoopReader.formats(of: url) else { return [] }
-        lock.withLock { cachedFormats = probed }
+        cachedFormats.withLock { $0 = probed }
         return probed
     }
 

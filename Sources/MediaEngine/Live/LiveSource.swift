@@ -6,6 +6,7 @@ import Foundation
 
 /// One captured picture: the pixels, when they were captured (on the source's clock, the host
 /// time clock in a capture session) and for how long they stand, and the source's frame counter.
+// Invariant: holds a pixel buffer (C memory) that no one writes once it is delivered.
 package struct LiveFrame: @unchecked Sendable {
     /// The picture (read-only by convention: every output of a session may hold the same buffer).
     package let pixelBuffer: CVPixelBuffer

@@ -4,6 +4,7 @@ internal import CPixman
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// Draws the test pattern into `'420v'` (NV12, video range) pixel buffers of one size.
 ///
@@ -17,13 +18,15 @@ import Foundation
 /// Frames come from a pool of `poolCapacity` buffers (`kCVPixelBufferPoolAllocationThresholdKey`):
 /// a consumer holding them all stops the generator (`makeFrame` returns nil) until it lets one go.
 /// Thread-safe: one frame is drawn at a time.
+// Invariant: owns the background and pool buffers; the background is only read, by one drawing at a time (`drawing`).
 package final class TestPatternGenerator: @unchecked Sendable {
     package let layout: TestPatternLayout
     /// How many frames may be out at once.
     package let poolCapacity: Int
     private let background: CVPixelBuffer
     private let pool: CVPixelBufferPool
-    private let lock = NSLock()
+    /// Held while a frame is drawn (no state: it serialises the drawing).
+    private let drawing = Mutex(())
 
     /// The eight bars, left to right (BGRA, 75 % intensity as in SMPTE bars; white at 100 %).
     private static let bars: [(r: UInt16, g: UInt16, b: UInt16)] = [
@@ -75,9 +78,7 @@ package final class TestPatternGenerator: @unchecked Sendable {
               CVPixelBufferGetWidth(buffer) == layout.width, CVPixelBufferGetHeight(buffer) == layout.height else {
             throw .unsupportedFormat("the pattern draws into '420v' \(layout.width)×\(layout.height) buffers")
         }
-        do {
-            lock.lock()
-            defer { lock.unlock() }
+        try drawing.withLock { _ throws(LiveSourceError) in
             guard CVPixelBufferLockBaseAddress(buffer, []) == kCVReturnSuccess else { throw .failed("cannot lock a pixel buffer") }
             defer { _ = CVPixelBufferUnlockBaseAddress(buffer, []) }
             _ = CVPixelBufferLockBaseAddress(background, .readOnly)

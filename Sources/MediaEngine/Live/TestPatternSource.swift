@@ -3,10 +3,11 @@
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// Runs a `ClockedPump` on a thread of its own until the pump finishes or `stop()` is called;
 /// `stop()` returns once the thread has left the pump, so no release runs after it.
-final class PumpThread: @unchecked Sendable {
+final class PumpThread: Sendable {
     private let cancel: @Sendable () -> Void
     private let done = DispatchSemaphore(value: 0)
 
@@ -31,9 +32,8 @@ final class PumpThread: @unchecked Sendable {
 
 /// The pump thread a live source runs, one at a time: starting a run stops the one before, and
 /// a run that ended with a failure reports it.
-final class PumpThreadSlot: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running: PumpThread?
+final class PumpThreadSlot: Sendable {
+    private let running = Mutex<PumpThread?>(nil)
 
     /// Runs `pump` on a thread named `name`; when the pump ends with a failure in `failure`, it
     /// goes to `failed`.
@@ -43,12 +43,12 @@ final class PumpThreadSlot: @unchecked Sendable {
         let thread = PumpThread(name: name, pump: pump) {
             if let error = failure.value { failed(error) }
         }
-        lock.withLock { running = thread }
+        running.withLock { $0 = thread }
     }
 
     /// Stops the running pump, if any, and waits for its thread to leave it.
     func stop() {
-        let thread = lock.withLock { () -> PumpThread? in
+        let thread = running.withLock { running -> PumpThread? in
             defer { running = nil }
             return running
         }
@@ -57,9 +57,13 @@ final class PumpThreadSlot: @unchecked Sendable {
 }
 
 /// A value the closures of one pump run share; they all run on the pump's thread.
-final class PumpRunBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+final class PumpRunBox<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
 }
 
 /// Where live frames of one run are stamped: a timebase over the source's clock at rate 1 from
@@ -97,13 +101,13 @@ struct LiveTimeline {
 /// capture time and drawn with it (`HostTimeStrip`). A frame is drawn one ahead of its time; when
 /// every pooled buffer is held by consumers the frame is skipped (its sequence number is not
 /// delivered) until one comes back.
-package final class TestPatternSource: LiveSource, @unchecked Sendable {
+package final class TestPatternSource: LiveSource, Sendable {
     package let formats: [LiveVideoFormat]
     /// The virtual camera whose torch lights the pattern (`VirtualCameraLight`); nil: none.
     package let lightKey: String?
-    private let lock = NSLock()
     private let pumpThread = PumpThreadSlot()
-    private var _skipped = 0
+    /// Frames not made because the pool was exhausted.
+    private let skipped = Mutex(0)
 
     package init(formats: [LiveVideoFormat], lightKey: String? = nil) {
         self.formats = formats
@@ -111,7 +115,7 @@ package final class TestPatternSource: LiveSource, @unchecked Sendable {
     }
 
     /// Frames not made because the pool was exhausted, since the source was made.
-    package var skippedCount: Int { lock.withLock { _skipped } }
+    package var skippedCount: Int { skipped.withLock { $0 } }
 
     package func start(format: LiveVideoFormat, frameDuration: CMTime, clock: CMClock,
                        deliver: @escaping @Sendable (LiveFrame) -> Void,
@@ -131,7 +135,7 @@ package final class TestPatternSource: LiveSource, @unchecked Sendable {
             do {
                 let light = lightKey.map { VirtualCameraLight.level(for: $0) } ?? 0
                 guard let buffer = try generator.makeFrame(frameNumber: n, pts: pts, light: light) else {
-                    self?.lock.withLock { self?._skipped += 1 }
+                    self?.skipped.withLock { $0 += 1 }
                     return (nil, mediaTime, frameDuration)
                 }
                 return (LiveFrame(pixelBuffer: buffer, pts: pts, duration: frameDuration, sequence: n), mediaTime, frameDuration)

@@ -4,23 +4,26 @@
 // tested without a camera.
 import CoreGraphics
 import Foundation
+import Synchronization
 
 /// Emulated camera controls: a scan (auto focus, auto exposure, auto white balance, or a
 /// continuous mode being set or re-aimed) reports `adjusting(…, true)`, then after
 /// `scanDuration` `adjusting(…, false)` — and, for one-shot modes, `oneShotFinished`. Setting
 /// `.locked` ends a scan at once. Reports come in order on a serial queue of the controls' own.
-package final class VirtualCameraControls: LiveCameraControls, @unchecked Sendable {
+package final class VirtualCameraControls: LiveCameraControls, Sendable {
     package let capabilities: LiveCameraCapabilities
     /// How long a scan lasts.
     package let scanDuration: TimeInterval
 
-    private let lock = NSLock()
     private let queue = DispatchQueue(label: "AVFoundation.VirtualCameraControls")
-    private var handler: (@Sendable (CameraControlEvent) -> Void)?
-    /// Per activity: the running scan's number (a new setting bumps it), and whether it reported `adjusting(true)`.
-    private var generation: [CameraActivity: UInt64] = [:]
-    private var adjusting: Set<CameraActivity> = []
-    private var _torchLevel: Float = 0
+    private struct State {
+        var handler: (@Sendable (CameraControlEvent) -> Void)?
+        /// Per activity: the running scan's number (a new setting bumps it), and whether it reported `adjusting(true)`.
+        var generation: [CameraActivity: UInt64] = [:]
+        var adjusting: Set<CameraActivity> = []
+        var torchLevel: Float = 0
+    }
+    private let state = Mutex(State())
 
     /// The camera whose pattern the torch lights (`VirtualCameraLight`), if any.
     private let lightKey: String?
@@ -32,10 +35,10 @@ package final class VirtualCameraControls: LiveCameraControls, @unchecked Sendab
     }
 
     /// The torch level last set (0: off).
-    package var torchLevel: Float { lock.withLock { _torchLevel } }
+    package var torchLevel: Float { state.withLock { $0.torchLevel } }
 
     package func setEventHandler(_ handler: @escaping @Sendable (CameraControlEvent) -> Void) {
-        lock.withLock { self.handler = handler }
+        state.withLock { $0.handler = handler }
     }
 
     package func setFocus(_ mode: CameraFocusMode, pointOfInterest: CGPoint) throws(LiveSourceError) {
@@ -56,15 +59,15 @@ package final class VirtualCameraControls: LiveCameraControls, @unchecked Sendab
     package func setTorch(level: Float) throws(LiveSourceError) {
         guard capabilities.hasTorch || level == 0 else { throw .failed("the camera has no torch") }
         let level = max(0, min(1, level))
-        lock.withLock { _torchLevel = level }
+        state.withLock { $0.torchLevel = level }
         if let lightKey { VirtualCameraLight.set(level, for: lightKey) }
     }
 
     /// Starts a scan of `activity` (ending the one running), or only ends the running one.
     private func scan(_ activity: CameraActivity, run: Bool, oneShot: Bool) {
-        let number = lock.withLock { () -> UInt64 in
-            generation[activity, default: 0] &+= 1
-            return generation[activity]!
+        let number = state.withLock { state -> UInt64 in
+            state.generation[activity, default: 0] &+= 1
+            return state.generation[activity]!
         }
         queue.async { [self] in
             // Still the newest setting when this runs: report the start (or the end, for `.locked`).
@@ -75,20 +78,20 @@ package final class VirtualCameraControls: LiveCameraControls, @unchecked Sendab
         queue.asyncAfter(deadline: .now() + scanDuration) { [self] in
             guard isCurrent(activity, number) else { return }
             report(activity, adjusting: false)
-            if oneShot, let handler = lock.withLock({ handler }) { handler(.oneShotFinished(activity)) }
+            if oneShot, let handler = state.withLock({ $0.handler }) { handler(.oneShotFinished(activity)) }
         }
     }
 
     private func isCurrent(_ activity: CameraActivity, _ number: UInt64) -> Bool {
-        lock.withLock { generation[activity] == number }
+        state.withLock { $0.generation[activity] == number }
     }
 
     /// Reports a change of `activity`'s adjusting state (nothing when it is unchanged). On `queue`.
     private func report(_ activity: CameraActivity, adjusting now: Bool) {
-        let (changed, handler) = lock.withLock { () -> (Bool, (@Sendable (CameraControlEvent) -> Void)?) in
-            let was = adjusting.contains(activity)
-            if now { adjusting.insert(activity) } else { adjusting.remove(activity) }
-            return (was != now, self.handler)
+        let (changed, handler) = state.withLock { state -> (Bool, (@Sendable (CameraControlEvent) -> Void)?) in
+            let was = state.adjusting.contains(activity)
+            if now { state.adjusting.insert(activity) } else { state.adjusting.remove(activity) }
+            return (was != now, state.handler)
         }
         if changed { handler?(.adjusting(activity, now)) }
     }
@@ -98,17 +101,13 @@ package final class VirtualCameraControls: LiveCameraControls, @unchecked Sendab
 /// pattern sources for every frame (a lit torch brightens the picture, so code watching for it —
 /// a Morse-code torch app — can be tested).
 package enum VirtualCameraLight {
-    private final class Levels: @unchecked Sendable {
-        let lock = NSLock()
-        var byID: [String: Float] = [:]
-    }
-    private static let levels = Levels()
+    private static let levels = Mutex<[String: Float]>([:])
 
     package static func set(_ level: Float, for uniqueID: String) {
-        levels.lock.withLock { levels.byID[uniqueID] = level }
+        levels.withLock { $0[uniqueID] = level }
     }
 
     package static func level(for uniqueID: String) -> Float {
-        levels.lock.withLock { levels.byID[uniqueID] ?? 0 }
+        levels.withLock { $0[uniqueID] ?? 0 }
     }
 }

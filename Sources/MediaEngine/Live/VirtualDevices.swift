@@ -3,6 +3,7 @@
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// One virtual camera: what `AVCaptureDevice` shows of it and how to make its source.
 package struct VirtualCamera: Sendable, Equatable {
@@ -171,13 +172,7 @@ package enum VirtualDevices {
         return parsed.cameras
     }
 
-    private static let reported = LockedSet()
-
-    private final class LockedSet: @unchecked Sendable {
-        private let lock = NSLock()
-        private var set: Set<String> = []
-        func withLock<R>(_ body: (inout Set<String>) -> R) -> R { lock.withLock { body(&set) } }
-    }
+    private static let reported = Mutex<Set<String>>([])
 
     private struct Problem: Error { let message: String }
 

@@ -32,6 +32,9 @@ import Foundation
 /// missing, or SDL failing to start or to make the window — the sink is `.headless` with the
 /// reason and counts the frames it is given; it never fails otherwise. Closing the window (the
 /// window manager's close button) makes it headless too. `close()` destroys the window.
+///
+/// Its state is under an `NSCondition`: `waitUntilPresented` waits for the count to grow.
+// Invariant: owns an SDL window (`window`, touched only on the render thread); the rest only under `lock`.
 package final class WindowSink: @unchecked Sendable {
     /// Where the picture goes in the window (window pixels, top-left origin): the rectangle of
     /// the *unrotated* picture, turned `angle` degrees clockwise about its centre after being
@@ -276,7 +279,9 @@ fileprivate final class SDLWindow {
     }
 }
 
-/// The one thread that makes SDL calls.
+/// The one thread that makes SDL calls. Its queue of commands is under an `NSCondition`: the
+/// thread waits on it for work.
+// Invariant: owns SDL (`api`, the windows: render thread only); `commands`, `wakeups`, `started` only under `lock`.
 private final class SDLRenderThread: @unchecked Sendable {
     static let shared = SDLRenderThread()
 
