@@ -28,13 +28,9 @@ struct DelaySettings: GraphEffectSettings {
         let seconds = min(Self.longestResponse, Double(echoes * period + 1) / Double(rate))
         // Impulse k (k ≥ 1) at frame k·period, ratio^(k−1); halved for afir (GraphEffectRenderer).
         let impulse = "0.5*if(gt(n,0)*eq(mod(n,\(period)),0),pow(\(ratio),n/\(period)-1),0)"
-        let expressions = Array(repeating: impulse, count: channels).joined(separator: "|")
-        let wet = Double(wetDryMix) / 100
-        let nyquist = Double(rate) / 2
-        let lowPass = Double(lowPassCutoff) < nyquist * 0.99 ? ",lowpass=f=\(lowPassCutoff):p=2" : ""
-        return "[in]asplit[dry][wet];aevalsrc=exprs='\(expressions)':s=\(rate):d=\(seconds)[ir];"
-            + "[wet][ir]afir=gtype=none:minp=\(Self.latency):maxir=\(Self.longestResponse)\(lowPass)[echo];"
-            + "[dry][echo]amix=inputs=2:weights='\(1 - wet) \(wet)':normalize=0[out]"
+        let lowPass = Double(lowPassCutoff) < Double(rate) / 2 * 0.99 ? "lowpass=f=\(lowPassCutoff):p=2" : ""
+        return Self.convolution(Array(repeating: impulse, count: channels), seconds: seconds, rate: rate, partition: Self.latency,
+                                after: lowPass, wet: Double(wetDryMix) / 100)
     }
 }
 

@@ -57,11 +57,8 @@ struct ReverbSettings: GraphEffectSettings {
         // Noise in [-1, 1) has power 1/3; Σ e^(-2·6.9·t/T) over T·rate samples ≈ rate·T/13.8:
         // this scale gives the response unit energy (halved for afir: see GraphEffectRenderer).
         let scale = 0.5 * (3 * 13.8 / (Double(rate) * decay)).squareRoot()
-        let expressions = (0..<channels).map { "(random(\($0))*2-1)*\(scale)*exp(-6.9*t/\(decay))" }.joined(separator: "|")
-        let wet = Double(wetDryMix) / 100
-        return "[in]asplit[dry][wet];aevalsrc=exprs='\(expressions)':s=\(rate):d=\(decay)[ir];"
-            + "[wet][ir]afir=gtype=none:minp=\(Self.latency)[reverb];"
-            + "[dry][reverb]amix=inputs=2:weights='\(1 - wet) \(wet)':normalize=0[out]"
+        let expressions = (0..<channels).map { "(random(\($0))*2-1)*\(scale)*exp(-6.9*t/\(decay))" }
+        return Self.convolution(expressions, seconds: decay, rate: rate, partition: Self.latency, wet: Double(wetDryMix) / 100)
     }
 }
 

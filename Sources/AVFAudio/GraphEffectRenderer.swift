@@ -13,6 +13,19 @@ protocol GraphEffectSettings: Equatable, Sendable {
     func graph(rate: Int, channels: Int) -> String?
 }
 
+extension GraphEffectSettings {
+    /// A convolution effect's graph: the input split, one branch convolved (`afir`, partitions of
+    /// `partition` frames) with the impulse response `expressions` gives (aevalsrc, one
+    /// expression per channel, `seconds` long), then through `after` (more filters, or empty),
+    /// mixed with the other, dry branch at `wet` (0…1) against 1 − `wet`.
+    static func convolution(_ expressions: [String], seconds: Double, rate: Int, partition: Int,
+                            after: String = "", wet: Double) -> String {
+        "[in]asplit[dry][wet];aevalsrc=exprs='\(expressions.joined(separator: "|"))':s=\(rate):d=\(seconds)[ir];"
+            + "[wet][ir]afir=gtype=none:minp=\(partition):maxir=\(max(30, seconds.rounded(.up)))\(after.isEmpty ? "" : "," + after)[effect];"
+            + "[dry][effect]amix=inputs=2:weights='\(1 - wet) \(wet)':normalize=0[out]"
+    }
+}
+
 /// The render side of a graph effect. FFmpeg 5.1's `afir` (convolution, `gtype=none`) gives its
 /// impulse response's energy plus 6 dB (measured with white noise and with a single impulse, at
 /// 22.05–48 kHz): the effects' responses are halved for it.
