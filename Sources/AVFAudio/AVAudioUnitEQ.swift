@@ -22,7 +22,7 @@ internal import MediaEngine
 }
 
 /// What each band of an EQ node is set to, and the global gain.
-final class EQSettings: Sendable {
+enum EQSettings {
     struct Band: Equatable {
         var filterType = AVAudioUnitEQFilterType.parametric
         var frequency: Float = 1000
@@ -32,30 +32,37 @@ final class EQSettings: Sendable {
         var bypass = true
     }
 
-    struct State: Equatable {
+    struct State: GraphEffectSettings {
         var bands: [Band]
         var globalGain: Float = 0
         var bypass = false
+
+        init(bands: Int) { self.bands = Array(repeating: Band(), count: max(0, bands)) }
+
+        /// The bands' chain (nil when every band is bypassed and there is no global gain).
+        func graph(rate: Int, channels: Int) -> String? {
+            let chain = EQSettings.chain(self, rate: rate)
+            return chain.isEmpty ? nil : chain
+        }
     }
 
-    let state: Mutex<State>
-
-    init(bands: Int) { state = Mutex(State(bands: Array(repeating: Band(), count: max(0, bands)))) }
+    /// The equalizer's renderer (the biquads hold nothing back: no latency).
+    typealias Renderer = GraphEffectRenderer<State>
 }
 
 /// One band of an equalizer (from its `bands`).
 open class AVAudioUnitEQFilterParameters: NSObject {
-    private let settings: EQSettings
+    private let equalizer: EQSettings.Renderer
     private let index: Int
 
-    init(settings: EQSettings, index: Int) {
-        self.settings = settings
+    init(equalizer: EQSettings.Renderer, index: Int) {
+        self.equalizer = equalizer
         self.index = index
     }
 
     private var band: EQSettings.Band {
-        get { settings.state.withLock { $0.bands[index] } }
-        set { settings.state.withLock { $0.bands[index] = newValue } }
+        get { equalizer.settings.withLock { $0.bands[index] } }
+        set { equalizer.settings.withLock { $0.bands[index] = newValue } }
     }
 
     private func get<T>(_ key: KeyPath<EQSettings.Band, T>) -> T { band[keyPath: key] }
@@ -90,16 +97,7 @@ open class AVAudioUnitEQFilterParameters: NSObject {
     }
 }
 
-final class EQRenderer: NodeRenderer {
-    let common = RendererCommon(defaultFormat: AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2)!, inputs: 1, outputs: 1)
-    let settings: EQSettings
-    /// The filter chain built for the settings, rate and channel count it was built for.
-    private let filters = Mutex<(state: EQSettings.State, rate: Int, channels: Int, graph: AudioFilterGraph?)?>(nil)
-
-    init(bands: Int) {
-        settings = EQSettings(bands: bands)
-    }
-
+extension EQSettings {
     /// libavfilter's chain for `state` at `rate`.
     static func chain(_ state: EQSettings.State, rate: Int) -> String {
         let nyquist = Float(rate) / 2 * 0.99
@@ -125,27 +123,6 @@ final class EQRenderer: NodeRenderer {
         if state.globalGain != 0 { filters.append("volume=\(state.globalGain)dB") }
         return filters.joined(separator: ",")
     }
-
-    func render(frames: Int, format: AVAudioFormat, pass: RenderPass) -> EngineBlock {
-        let channels = Int(format.channelCount)
-        var block = pass.pullInput(of: self, bus: 0, frames: frames)?.mapped(to: channels) ?? .silence(channels: channels, frames: frames)
-        let state = settings.state.withLock { $0 }
-        guard !state.bypass else { return block }
-        let rate = Int(format.sampleRate.rounded())
-        let graph: AudioFilterGraph? = filters.withLock { f in
-            if f == nil || f!.state != state || f!.rate != rate || f!.channels != channels {
-                let chain = Self.chain(state, rate: rate)
-                f = (state, rate, channels, chain.isEmpty ? nil : try? AudioFilterGraph(chain: chain, sampleRate: rate, channels: channels))
-            }
-            return f?.graph
-        }
-        guard let graph else { return block }
-        let frames = block.frames
-        block.withPlanePointers { try? graph.process($0, frames: frames) }
-        return block
-    }
-
-    func reset() { filters.withLock { $0 = nil } }
 }
 
 /// A multiband equalizer.
@@ -155,24 +132,24 @@ open class AVAudioUnitEQ: AVAudioUnitEffect {
 
     /// An equalizer of `numberOfBands` bands.
     public init(numberOfBands: Int) {
-        let renderer = EQRenderer(bands: numberOfBands)
-        bands = (0..<max(0, numberOfBands)).map { AVAudioUnitEQFilterParameters(settings: renderer.settings, index: $0) }
+        let renderer = EQSettings.Renderer(EQSettings.State(bands: numberOfBands), latency: 0)
+        bands = (0..<max(0, numberOfBands)).map { AVAudioUnitEQFilterParameters(equalizer: renderer, index: $0) }
         super.init(renderer: renderer)
     }
 
     /// A single-band equalizer.
     public convenience init() { self.init(numberOfBands: 1) }
 
-    private var eq: EQRenderer { renderer as! EQRenderer }
+    private var eq: EQSettings.Renderer { renderer as! EQSettings.Renderer }
 
     /// dB added to the whole signal, −96 … 24.
     open var globalGain: Float {
-        get { eq.settings.state.withLock { $0.globalGain } }
-        set { eq.settings.state.withLock { $0.globalGain = min(24, max(-96, newValue)) } }
+        get { eq.settings.withLock { $0.globalGain } }
+        set { eq.settings.withLock { $0.globalGain = min(24, max(-96, newValue)) } }
     }
 
     open override var bypass: Bool {
-        get { eq.settings.state.withLock { $0.bypass } }
-        set { eq.settings.state.withLock { $0.bypass = newValue } }
+        get { eq.settings.withLock { $0.bypass } }
+        set { eq.settings.withLock { $0.bypass = newValue } }
     }
 }
