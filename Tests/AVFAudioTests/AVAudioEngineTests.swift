@@ -43,6 +43,20 @@ import TestSupport
         return (left, right)
     }
 
+    /// `source` played through `effect` into the main mixer, offline: `frames` frames of the left channel.
+    private func renderThrough(_ effect: AVAudioNode, _ source: AVAudioPCMBuffer, frames: Int) throws -> [Float] {
+        let player = AVAudioPlayerNode()
+        let engine = try offlineEngine { engine in
+            engine.attach(player)
+            engine.attach(effect)
+            engine.connect(player, to: effect, format: Self.stereo)
+            engine.connect(effect, to: engine.mainMixerNode, format: Self.stereo)
+        }
+        player.scheduleBuffer(source, at: nil)
+        player.play()
+        return try render(engine, frames: frames).left
+    }
+
     private func constantBuffer(_ value: Float, frames: Int, format: AVAudioFormat = stereo) -> AVAudioPCMBuffer {
         let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(frames))!
         buffer.frameLength = AVAudioFrameCount(frames)
@@ -168,17 +182,9 @@ import TestSupport
             }
         }
         func rendered(_ source: AVAudioPCMBuffer, _ configure: (AVAudioUnitReverb) -> Void) throws -> [Float] {
-            let player = AVAudioPlayerNode(), reverb = AVAudioUnitReverb()
+            let reverb = AVAudioUnitReverb()
             configure(reverb)
-            let engine = try offlineEngine { engine in
-                engine.attach(player)
-                engine.attach(reverb)
-                engine.connect(player, to: reverb, format: Self.stereo)
-                engine.connect(reverb, to: engine.mainMixerNode, format: Self.stereo)
-            }
-            player.scheduleBuffer(source, at: nil)
-            player.play()
-            return try render(engine, frames: 4 * 44_100).left
+            return try renderThrough(reverb, source, frames: 4 * 44_100)
         }
         func rms(_ samples: [Float], from start: Double, to end: Double) -> Double {
             let part = samples[Int(start * 44_100)..<Int(end * 44_100)]
@@ -211,18 +217,10 @@ import TestSupport
         click.floatChannelData![0][0] = 0.8
         click.floatChannelData![1][0] = 0.8
         func rendered(_ configure: (AVAudioUnitDelay) -> Void) throws -> [Float] {
-            let player = AVAudioPlayerNode(), delay = AVAudioUnitDelay()
+            let delay = AVAudioUnitDelay()
             #expect(delay.delayTime == 1 && delay.feedback == 50 && delay.lowPassCutoff == 15_000 && delay.wetDryMix == 100)
             configure(delay)
-            let engine = try offlineEngine { engine in
-                engine.attach(player)
-                engine.attach(delay)
-                engine.connect(player, to: delay, format: Self.stereo)
-                engine.connect(delay, to: engine.mainMixerNode, format: Self.stereo)
-            }
-            player.scheduleBuffer(click, at: nil)
-            player.play()
-            return try render(engine, frames: 22_050).left
+            return try renderThrough(delay, click, frames: 22_050)
         }
         let out = try rendered {
             $0.delayTime = 0.1
