@@ -5,10 +5,11 @@
 // for that decode three or four times.
 internal import CFFmpeg
 import Foundation
+import Synchronization
 
 /// Stream parameters found by probing a file, keyed by the file's identity (device, inode,
 /// size, modification time): a file that changes in any of these is probed again.
-final class DemuxerProbeCache: @unchecked Sendable {
+final class DemuxerProbeCache: Sendable {
     /// The identity of a file's contents as `stat` reports it.
     struct Key: Hashable {
         var device: UInt64
@@ -107,9 +108,8 @@ final class DemuxerProbeCache: @unchecked Sendable {
 
     /// The most files remembered (the oldest is forgotten first).
     let capacity = 16
-    private let lock = NSLock()
-    private var entries: [Key: Entry] = [:]
-    private var order: [Key] = []
+    /// The entries by file, and the files oldest first.
+    private let table = Mutex<(entries: [Key: Entry], order: [Key])>(([:], []))
 
     /// Whether probing a context of this format can be replaced by the cache: the QuickTime
     /// family, whose demuxer reads every stream's layout from the movie box; the probe only adds
@@ -121,24 +121,21 @@ final class DemuxerProbeCache: @unchecked Sendable {
     /// Applies the facts remembered for `key` to `ctx`; false when there are none (or they do
     /// not fit), in which case the caller probes.
     func apply(_ key: Key, to ctx: UnsafeMutablePointer<AVFormatContext>) -> Bool {
-        guard let entry = lock.withLock({ entries[key] }) else { return false }
+        guard let entry = table.withLock({ $0.entries[key] }) else { return false }
         return entry.apply(to: ctx)
     }
 
     /// Remembers what probing `ctx` found for the file `key`.
     func remember(_ key: Key, from ctx: UnsafeMutablePointer<AVFormatContext>) {
         guard let entry = Entry(ctx) else { return }
-        lock.withLock {
-            if entries.updateValue(entry, forKey: key) == nil { order.append(key) }
-            while order.count > capacity { entries[order.removeFirst()] = nil }
+        table.withLock { t in
+            if t.entries.updateValue(entry, forKey: key) == nil { t.order.append(key) }
+            while t.order.count > capacity { t.entries[t.order.removeFirst()] = nil }
         }
     }
 
     /// Forgets every file (tests).
     func removeAll() {
-        lock.withLock {
-            entries.removeAll()
-            order.removeAll()
-        }
+        table.withLock { $0 = ([:], []) }
     }
 }

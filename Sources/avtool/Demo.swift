@@ -7,6 +7,7 @@
 // demo exits non-zero at the end.
 import ArgumentParser
 import AVFoundation
+import Synchronization
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -601,21 +602,20 @@ func describeTrack(_ track: AVAssetTrack) -> String {
 }
 
 /// Images delivered by the batch generator's handler, on any thread.
-final class CollectedImages: @unchecked Sendable {
+final class CollectedImages: Sendable {
     struct Entry { var requested: CMTime; var image: CGImage?; var actual: CMTime }
-    private let lock = NSLock()
-    private var entries: [Entry] = []
+    private let entries = Mutex<[Entry]>([])
     private let done = DispatchSemaphore(value: 0)
     private let count: Int
     init(count: Int) { self.count = count }
     func add(requested: CMTime, image: CGImage?, actual: CMTime) {
-        let n = lock.withLock { entries.append(Entry(requested: requested, image: image, actual: actual)); return entries.count }
+        let n = entries.withLock { $0.append(Entry(requested: requested, image: image, actual: actual)); return $0.count }
         if n == count { done.signal() }
     }
     /// The entries in requested-time order, once every time has been answered.
     func wait() -> [Entry] {
         done.wait()
-        return lock.withLock { entries.sorted { $0.requested < $1.requested } }
+        return entries.withLock { $0.sorted { $0.requested < $1.requested } }
     }
 }
 

@@ -12,6 +12,7 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
+import Synchronization
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -218,9 +219,8 @@ final class RecordingEnd: NSObject, AVCaptureFileOutputRecordingDelegate, @unche
 }
 
 /// Runtime errors the session posted.
-final class RuntimeErrors: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [NSError] = []
-    func add(_ error: NSError?) { if let error { lock.withLock { list.append(error) } } }
-    var first: NSError? { lock.withLock { list.first } }
+final class RuntimeErrors: Sendable {
+    private let list = Mutex<[NSError]>([])
+    func add(_ error: NSError?) { if let error { list.withLock { $0.append(error) } } }
+    var first: NSError? { list.withLock { $0.first } }
 }

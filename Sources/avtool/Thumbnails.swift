@@ -1,6 +1,7 @@
 // `avtool thumbnails`: still images of a video at chosen times, through AVAssetImageGenerator.
 import ArgumentParser
 import AVFoundation
+import Synchronization
 
 struct Thumbnails: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -147,41 +148,41 @@ struct ThumbnailError: Error, CustomStringConvertible {
 }
 
 /// The thumbnails' outcomes, filled in from the generator's handler thread.
-private final class ThumbnailResults: @unchecked Sendable {
-    private let lock = NSLock()
+private final class ThumbnailResults: Sendable {
+    private struct Results {
+        var remaining: Int
+        var lines: [String?]
+        var images: [CGImage?]
+        var failures: [(index: Int, message: String)] = []
+    }
+    private let results: Mutex<Results>
     private let done = DispatchSemaphore(value: 0)
-    private var remaining: Int
-    private(set) var lines: [String?]
-    private(set) var images: [CGImage?]
-    private(set) var failures: [(index: Int, message: String)] = []
 
     init(count: Int) {
-        remaining = count
-        lines = Array(repeating: nil, count: count)
-        images = Array(repeating: nil, count: count)
+        results = Mutex(Results(remaining: count, lines: Array(repeating: nil, count: count), images: Array(repeating: nil, count: count)))
         if count == 0 { done.signal() }
     }
 
     func succeed(_ i: Int, image: CGImage, line: String) {
-        finish { images[i] = image; lines[i] = line }
+        finish { $0.images[i] = image; $0.lines[i] = line }
     }
 
     func fail(_ i: Int, _ message: String) {
-        finish { failures.append((i, message)); lines[i] = "thumbnail \(i): \(message)" }
+        finish { $0.failures.append((i, message)); $0.lines[i] = "thumbnail \(i): \(message)" }
     }
 
-    private func finish(_ body: () -> Void) {
-        let last = lock.withLock { () -> Bool in
-            body()
-            remaining -= 1
-            return remaining == 0
+    private func finish(_ body: (inout Results) -> Void) {
+        let last = results.withLock { r -> Bool in
+            body(&r)
+            r.remaining -= 1
+            return r.remaining == 0
         }
         if last { done.signal() }
     }
 
     func wait() -> (lines: [String], images: [CGImage?], failures: [(index: Int, message: String)]) {
         done.wait()
-        return lock.withLock { (lines.compactMap { $0 }, images, failures.sorted { $0.index < $1.index }) }
+        return results.withLock { r in (r.lines.compactMap { $0 }, r.images, r.failures.sorted { $0.index < $1.index }) }
     }
 }
 
