@@ -413,14 +413,23 @@ public final class AVAudioSession: NSObject, Sendable {
                 post(AVAudioSession.silenceSecondaryAudioHintNotification, [AVAudioSessionSilenceSecondaryAudioHintTypeKey: NSNumber(value: type.rawValue)])
             }
         case .lost:
-            state.withLock {
-                $0.last = nil
-                $0.isActive = false
-                $0.interrupted = true
-            }
-            post(AVAudioSession.interruptionNotification, [AVAudioSessionInterruptionTypeKey: NSNumber(value: InterruptionType.began.rawValue)])
-            post(AVAudioSession.mediaServicesWereLostNotification, nil)
+            serverWentAway()
         }
+    }
+
+    /// The sound server went away — seen by the session's watch, or first by a player whose
+    /// output lost it (the watch may not have connected yet): the session is interrupted and
+    /// media services are lost, posted once until the server is back.
+    func serverWentAway() {
+        let first = state.withLock { s -> Bool in
+            s.last = nil
+            s.isActive = false
+            defer { s.interrupted = true }
+            return !s.interrupted
+        }
+        guard first else { return }
+        post(AVAudioSession.interruptionNotification, [AVAudioSessionInterruptionTypeKey: NSNumber(value: InterruptionType.began.rawValue)])
+        post(AVAudioSession.mediaServicesWereLostNotification, nil)
     }
 
     /// Why the route went from `before` to `after`: a port of the old route that the server no

@@ -151,8 +151,12 @@ final class AudioPlayerEngine: Sendable {
         }
         guard let (core, generation) = started else { return }
         // The sound server went away: the player pauses, as Apple's does when its session is
-        // interrupted (AVAudioSession posts the interruption).
-        core.onFailure = { [weak self] _ in self?.pause() }
+        // interrupted, and the session posts the interruption (once, whether its own watch of
+        // the server or the output noticed first).
+        core.onFailure = { [weak self] error in
+            self?.pause()
+            if (error as? AudioOutputLost)?.serverLost == true { AVAudioSession.sharedInstance().serverWentAway() }
+        }
         startFeeding(core, generation: generation)
         // The first second decoded (and so the output open) before prepare returns.
         feedQueue.sync {}

@@ -28,7 +28,12 @@ package protocol AudioDeviceOutput: AnyObject, Sendable {
 /// AVFoundation's renderer reports it as `AVError.mediaServicesWereReset`.
 package struct AudioOutputLost: Error, CustomStringConvertible, Sendable {
     package let reason: String
-    package init(reason: String) { self.reason = reason }
+    /// The whole sound server went away (not only the sink).
+    package let serverLost: Bool
+    package init(reason: String, serverLost: Bool = false) {
+        self.reason = reason
+        self.serverLost = serverLost
+    }
     package var description: String { reason }
 }
 
@@ -78,7 +83,7 @@ package final class PulseDeviceOutput: AudioDeviceOutput {
         do {
             stream = try PulsePlayback(sinkName: sink, sampleRate: sampleRate, channels: channels,
                                        fill: { buffer, _ in fill(buffer) },
-                                       failed: { text in failed(AudioOutputLost(reason: text)) })
+                                       failed: { text, serverLost in failed(AudioOutputLost(reason: text, serverLost: serverLost)) })
         } catch {
             return nil
         }

@@ -32,7 +32,7 @@ package final class PulsePlayback: @unchecked Sendable {
     package let channels: Int
     private let frameBytes: Int
     private let fill: Fill
-    private let failed: @Sendable (String) -> Void
+    private let failed: @Sendable (_ reason: String, _ serverLost: Bool) -> Void
     private let client: PulseClient
     private var live = false
     private var stopped = false
@@ -49,7 +49,7 @@ package final class PulsePlayback: @unchecked Sendable {
     /// missing.
     package init(server: String? = nil, sinkName: String? = nil, sampleRate: Int, channels: Int,
                  streamName: String = "AVFoundation playback", targetLatency: Double = PulsePlayback.defaultTargetLatency,
-                 fill: @escaping Fill, failed: @escaping @Sendable (String) -> Void) throws(PulsePlaybackError) {
+                 fill: @escaping Fill, failed: @escaping @Sendable (_ reason: String, _ serverLost: Bool) -> Void) throws(PulsePlaybackError) {
         guard (1...384_000).contains(sampleRate), (1...Int(AVF_PA_CHANNELS_MAX)).contains(channels) else {
             throw PulsePlaybackError("PulseAudio cannot play \(channels) channels at \(sampleRate) Hz")
         }
@@ -176,8 +176,8 @@ package final class PulsePlayback: @unchecked Sendable {
         let text = lost.serverLost ? "the PulseAudio server went away (\(lost.text))" : "the PulseAudio sink went away (\(lost.text))"
         reported = true
         stopped = true
-        let failed = self.failed
-        DispatchQueue.global().async { failed(text) }
+        let failed = self.failed, serverLost = lost.serverLost
+        DispatchQueue.global().async { failed(text, serverLost) }
     }
 
     private func writable(_ requested: Int) {

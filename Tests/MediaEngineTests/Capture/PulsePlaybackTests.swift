@@ -41,8 +41,8 @@ private final class ToneWriter: Sendable {
         return samples.count / 2 * 8
     }
 
-    func fail(_ text: String) {
-        state.withLock { $0.failures.append(text) }
+    func fail(_ text: String, serverLost: Bool) {
+        state.withLock { $0.failures.append((serverLost ? "server: " : "sink: ") + text) }
         failed.signal()
     }
 
@@ -132,7 +132,7 @@ struct PulsePlaybackTests {
         #expect(tone.failed.wait(timeout: .now() + 2) == .success, "no failure within 2 s of the server's death")
         sleepSeconds(0.3)
         #expect(tone.failures.count == 1, "\(tone.failures)")
-        #expect(tone.failures.first?.contains("went away") == true)
+        #expect(tone.failures.first?.contains("went away") == true && tone.failures.first?.hasPrefix("server: ") == true)
         #expect(tone.fillsAfterFailure == 0)
         // Everything still answers, and closing returns.
         stream.setPaused(true)
@@ -145,13 +145,13 @@ struct PulsePlaybackTests {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-pulse-\(getpid())")
         #expect(throws: PulsePlaybackError.self) {
             _ = try PulsePlayback(server: "unix:\(missing.path)/native", sampleRate: 48_000, channels: 2,
-                                  fill: { _, _ in 0 }, failed: { _ in })
+                                  fill: { _, _ in 0 }, failed: { _, _ in })
         }
         let daemon = try PrivatePulseDaemon()
         defer { daemon.kill() }
         do {
             _ = try PulsePlayback(server: daemon.server, sinkName: "no_such_sink", sampleRate: 48_000, channels: 2,
-                                  fill: { _, _ in 0 }, failed: { _ in })
+                                  fill: { _, _ in 0 }, failed: { _, _ in })
             Issue.record("opened a sink that does not exist")
         } catch {
             #expect(error.description.contains("no_such_sink"), "\(error)")
