@@ -27,9 +27,8 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
         var backlog = 0
     }
     private let state = Mutex(State())
-    /// Guards `settings`: a `[String: Any]` given by the caller cannot be sent into a `Mutex`.
-    private let settingsLock = NSLock()
-    private var settings: [ObjectIdentifier: [String: Any]] = [:]
+    /// The output settings set per connection (their values in Sendable form).
+    private let settings = Mutex<[ObjectIdentifier: [String: any Sendable]]>([:])
     /// The pixel buffer pool of the recorded size (on the work queue only).
     private var pool: (width: Int, height: Int, pool: CVPixelBufferPool)?
     /// Frames waiting beyond this are dropped (the recorder could not keep up).
@@ -77,7 +76,8 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     /// `setOutputSettings(_:for:)` set).
     open func outputSettings(for connection: AVCaptureConnection) -> [String: Any] {
         let media = mediaType(of: connection, selector: "outputSettingsForConnection:")
-        let custom = settingsLock.withLock { settings[ObjectIdentifier(connection)] } ?? [:]
+        let stored: [String: any Sendable]? = settings.withLock { $0[ObjectIdentifier(connection)] }
+        let custom: [String: Any] = stored ?? [:]
         if media == .video {
             let (width, height, fps) = videoShape(of: connection, preset: owningSession?.sessionPreset ?? .high) ?? (0, 0, 30)
             return Self.videoSettings(width: width, height: height, fps: fps, custom: custom)
@@ -113,7 +113,8 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
                 CaptureException.raise("AVCaptureMovieFileOutput", selector, problem)
             }
         }
-        settingsLock.withLock { settings[ObjectIdentifier(connection)] = outputSettings }
+        let values = outputSettings.map(SendableDictionary.make)
+        settings.withLock { $0[ObjectIdentifier(connection)] = values }
     }
 
     // MARK: Settings

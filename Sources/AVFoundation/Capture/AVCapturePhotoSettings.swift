@@ -29,9 +29,8 @@ open class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
         var maxPhotoDimensions = CMVideoDimensions()
     }
     private let values = Mutex(Values())
-    /// Guards `_metadata`: a `[String: Any]` given by the caller cannot be sent into a `Mutex`.
-    private let metadataLock = NSLock()
-    private var _metadata: [String: Any] = [:]
+    /// The metadata set (its values in Sendable form).
+    private let metadataValues = Mutex<[String: any Sendable]>([:])
 
     private init(uniqueID: Int64, format: [String: Any]?) {
         _uniqueID = uniqueID
@@ -60,8 +59,8 @@ open class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     private func copyValues(from other: AVCapturePhotoSettings) {
         let copied = other.values.withLock { $0 }
         values.withLock { $0 = copied }
-        let metadata = other.metadataLock.withLock { other._metadata }
-        metadataLock.withLock { _metadata = metadata }
+        let metadata = other.metadataValues.withLock { $0 }
+        metadataValues.withLock { $0 = metadata }
     }
 
     /// A copy with the same `uniqueID` (using it for a second capture raises too).
@@ -103,8 +102,14 @@ open class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     /// Metadata written into the photo's file in addition to the output's (ImageIO property
     /// dictionaries, e.g. `kCGImagePropertyExifDictionary` or `kCGImagePropertyTIFFDictionary`).
     open var metadata: [String: Any] {
-        get { metadataLock.withLock { _metadata } }
-        set { metadataLock.withLock { _metadata = newValue } }
+        get {
+            let values: [String: any Sendable] = metadataValues.withLock { $0 }
+            return values
+        }
+        set {
+            let values = SendableDictionary.make(newValue)
+            metadataValues.withLock { $0 = values }
+        }
     }
 
     /// A codec value as its name ("jpeg", "hvc1"), from an `AVVideoCodecType` or a string.

@@ -56,6 +56,7 @@ extension CaptureTests {
             defer { session.stopRunning() }
             let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc])
             settings.metadata = [kCGImagePropertyExifDictionary as String: ["UserComment": "hevc photo"]]
+            #expect(((settings.metadata[kCGImagePropertyExifDictionary as String] as? [String: Any])?["UserComment"] as? String) == "hevc photo")
             let recorder = PhotoRecorder()
             output.capturePhoto(with: settings, delegate: recorder)
             try #require(recorder.finished.wait(timeout: .now() + 20) == .success, "no photo in 20 s")

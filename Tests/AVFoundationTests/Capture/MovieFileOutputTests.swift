@@ -317,8 +317,12 @@ extension CaptureTests {
             let properties = try #require(defaults[AVVideoCompressionPropertiesKey] as? [String: Any])
             #expect((properties[AVVideoMaxKeyFrameIntervalKey] as? Int) == 30)
             #expect((properties[AVVideoAllowFrameReorderingKey] as? Bool) == false)
-            output.setOutputSettings([AVVideoCodecKey: AVVideoCodecType.hevc], for: connection)
-            #expect((output.outputSettings(for: connection)[AVVideoCodecKey] as? AVVideoCodecType) == .hevc)
+            output.setOutputSettings([AVVideoCodecKey: AVVideoCodecType.hevc,
+                                      AVVideoCompressionPropertiesKey: [AVVideoAverageBitRateKey: 2_000_000]], for: connection)
+            let asked = output.outputSettings(for: connection)
+            #expect((asked[AVVideoCodecKey] as? AVVideoCodecType) == .hevc)
+            // The caller's values come back with their types, nested ones too.
+            #expect(((asked[AVVideoCompressionPropertiesKey] as? [String: Any])?[AVVideoAverageBitRateKey] as? Int) == 2_000_000)
             let directory = try TestTools.temporaryDirectory("movie-output")
             defer { try? FileManager.default.removeItem(at: directory) }
             let url = directory.appendingPathComponent("hevc.mov")
