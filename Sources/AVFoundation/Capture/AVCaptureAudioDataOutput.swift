@@ -22,10 +22,10 @@ internal import MediaEngine
 /// delegate's, which cannot wait for the queue — and nothing after. Takes one audio connection.
 open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     private let delivery = CaptureDelivery<any AVCaptureAudioDataOutputSampleBufferDelegate>()
-    /// The settings as given (a binary property list: their values are numbers and data), and
-    /// the format they ask for (made against each chunk's format).
+    /// The settings as given (in Sendable form), and the format they ask for (made against each
+    /// chunk's format).
     private struct Requested {
-        var settings: Data?
+        var settings: [String: any Sendable]?
         var format: AudioOutputSettings?
     }
     private let requested = Mutex(Requested())
@@ -72,9 +72,8 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     /// Applies from the next buffer, also while the session runs.
     open var audioSettings: [String: Any]! {
         get {
-            requested.withLock { $0.settings }.flatMap {
-                try? PropertyListSerialization.propertyList(from: $0, options: [], format: nil) as? [String: Any]
-            }
+            let settings: [String: any Sendable]? = requested.withLock { $0.settings }
+            return settings
         }
         set {
             if let newValue {
@@ -83,8 +82,8 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
                 case .success(let value): parsed = value
                 case .failure(let problem): CaptureException.raise("AVCaptureAudioDataOutput", "setAudioSettings:", problem.message)
                 }
-                let list = try? PropertyListSerialization.data(fromPropertyList: newValue, format: .binary, options: 0)
-                requested.withLock { $0 = Requested(settings: list, format: newValue.isEmpty ? nil : parsed) }
+                let values = SendableDictionary.make(newValue)
+                requested.withLock { $0 = Requested(settings: values, format: newValue.isEmpty ? nil : parsed) }
             } else {
                 requested.withLock { $0 = Requested() }
             }
